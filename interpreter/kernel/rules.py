@@ -1,0 +1,70 @@
+"""The movement switches of the kernel: everything about moving checkers that a variant file states
+as a constant (the `[movement]` and `[dice]` tables). Rules that no switch covers are DSL hooks
+(legality filters and play preferences), applied by the kernel after these.
+
+Built once per variant load; the generators read these fields when they are specialised, never
+in the hot loop.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+
+@dataclass(frozen=True)
+class MoveRules:
+    checkers: int = 15
+    #: how many single-number moves a doublet gives (4 in backgammon, 2 in the trictrac family)
+    doublet_moves: int = 4
+    #: how many opponent checkers on a point stop a checker from landing there (2, or 1 in trictrac)
+    block: int = 2
+    #: what landing on fewer than `block` opponent checkers does: send them to the bar, back to
+    #: their start, or nothing (with block = 1 no landing on an opponent is possible anyway)
+    hit: Literal["bar", "start", "none"] = "bar"
+    #: where checkers wait to come into play: "bar" (backgammon: a checker on the bar, index 25,
+    #: enters with number d on pip 25 - d) or "start" (the 12-point Tric-Trac: men on the start
+    #: pip `start_pip` are entered by moving from it) or "none"
+    enter: Literal["bar", "start", "none"] = "bar"
+    start_pip: int = 24
+    #: checkers waiting to enter (bar, or start when enter = "start") must all be entered before
+    #: any other checker moves; with "start", a single-number move may instead carry on the man
+    #: entered earlier in the same throw
+    enter_first: bool = True
+    #: "all_home": a checker may be borne off only while all the mover's checkers are on pips
+    #: 1..home_top (checked at each single-number move); "anywhere": no such condition
+    bear_off: Literal["all_home", "anywhere"] = "all_home"
+    home_top: int = 6
+    #: a move that reaches pip <= off_pip bears the checker off (0 in backgammon and trictrac:
+    #: past pip 1; 1 in the 12-point Tric-Trac, where Home counts as off)
+    off_pip: int = 0
+    #: "optional": a number equal to a checker's distance may be played elsewhere instead;
+    #: "compulsory": a number that can bear off a checker exactly must do so
+    exact_exit: Literal["optional", "compulsory"] = "optional"
+    #: a number higher than needed: "farthest" bears off the farthest checker only when no checker
+    #: stands farther back; "any" bears off any checker it reaches
+    over_exit: Literal["farthest", "any"] = "farthest"
+    #: among plays that bear off, keep those with the fewest bear-offs by a higher number
+    #: ("fewest"), or reject them only when a play with none exists ("zero_if_possible"), or
+    #: apply nothing ("none")
+    excedant_filter: Literal["none", "fewest", "zero_if_possible"] = "none"
+    #: both numbers (all four of a doublet) must be played when possible
+    max_dice: bool = True
+    #: when only one number can be played, the higher must be played if possible
+    higher_number: bool = True
+    #: own corner pip (taken and left by two, never holding exactly one at the end of a play),
+    #: and the opponent's corner pip (never a landing; a rest only while empty); None: no corners
+    own_corner: int | None = None
+    opp_corner: int | None = None
+    #: may one of the last two checkers leave the own corner while another arrives in the same
+    #: play ("allow": only the end count matters; "forbid")
+    corner_swap: Literal["allow", "forbid"] = "allow"
+    #: taking the own corner "par puissance" (two checkers that could reach the empty opponent's
+    #: corner go to the own corner instead, each one pip short), forbidden when the corner can be
+    #: taken directly: "both_corners_empty", "own_corner_empty" (what must be empty), or "off"
+    puissance: Literal["off", "both_corners_empty", "own_corner_empty"] = "off"
+    #: pips that are never a landing but may be a rest while empty (other than opp_corner)
+    no_landing: tuple[int, ...] = field(default=())
+
+    @property
+    def has_corners(self) -> bool:
+        return self.own_corner is not None

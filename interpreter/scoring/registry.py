@@ -1,0 +1,17 @@
+"""The scoring ladders a variant file may name in `[ladder] kind = ...`, each with the pydantic
+model that validates the rest of its `[ladder]` table."""
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class GameLadder(BaseModel):
+    """One game played to its end; it is worth the highest `value` rule that holds (else 1)."""
+
+    model_config = ConfigDict(extra="forbid")
+    kind: Literal["game"] = Field("game", description="one game, scored by the value rules")
+
+
+LADDER_MODELS: dict[str, type[BaseModel]] = {"game": GameLadder}
