@@ -1,0 +1,210 @@
+"""The rule language: snippets in variant files, checked at load time and compiled once.
+
+`compile_document(model)` turns a validated variant model into a `RuleSet` of Python functions;
+`check_document(model)` reports every snippet problem (for `tablier validate`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from interpreter.dsl.compiler import (BOOL, CHOICE, END, FORBID, INT, ROLL, Compiler, Definition,
+                                      Symbols, parse_definition_key)
+from interpreter.dsl.parser import SnippetError
+from interpreter.dsl.runtime import RollContext
+
+__all__ = ["RuleSet", "ScoreRule", "check_document", "compile_document", "SnippetError",
+           "RollContext"]
+
+Hook = Callable[..., Any]
+
+
+@dataclass(frozen=True)
+class ScoreRule:
+    """A scoring item: `fn` gives the number of ways (or 1/0 for a `when` rule)."""
+
+    id: str
+    to: str            # "mover" | "opponent"
+    simple: int
+    doublet: int
+    fn: Hook
+
+
+@dataclass
+class RuleSet:
+    """The compiled hooks of one variant, in the order the engine consults them (docs/dsl.md)."""
+
+    score_roll: list[ScoreRule] = field(default_factory=list)
+    score_play: list[ScoreRule] = field(default_factory=list)
+    forbid: list[tuple[str, Hook]] = field(default_factory=list)
+    prefer: list[tuple[str, str, Hook]] = field(default_factory=list)   # (id, keep|min|max, fn)
+    end: list[tuple[str, str, Hook]] = field(default_factory=list)      # (id, winner, fn)
+    value: list[tuple[str, Hook, Hook]] = field(default_factory=list)   # (id, when, value)
+    regions: dict[str, frozenset[int]] = field(default_factory=dict)
+
+    # -- what the engine calls ------------------------------------------------------------------
+
+    def roll_items(self, b, d1: int, d2: int, rolls: int, ctx: RollContext) -> list[tuple[str, str, int, int]]:
+        """The scoring items of a roll, from the position before the move: (rule, to, points, ways)."""
+        out = []
+        doublet = d1 == d2
+        for r in self.score_roll:
+            ways = int(r.fn(b, None, None, d1, d2, rolls, ctx))
+            if ways:
+                out.append((r.id, r.to, ways * (r.doublet if doublet else r.simple), ways))
+        return out
+
+    def play_items(self, b, play, d1: int, d2: int, rolls: int, ctx) -> list[tuple[str, str, int, int]]:
+        """The scoring items that depend on the play chosen (rule, to, points, ways)."""
+        out = []
+        doublet = d1 == d2
+        for r in self.score_play:
+            ways = int(r.fn(b, play[0], play, d1, d2, rolls, ctx))
+            if ways:
+                out.append((r.id, r.to, ways * (r.doublet if doublet else r.simple), ways))
+        return out
+
+    def prefer_plays(self, b, plays: list, d1: int, d2: int, rolls: int, ctx) -> list:
+        """Apply the play preferences (obligations) in order; each narrows the legal plays."""
+        for _id, mode, fn in self.prefer:
+            if len(plays) <= 1:
+                break
+            if mode == "keep":
+                kept = [p for p in plays if fn(b, p[0], p, d1, d2, rolls, ctx)]
+                if kept:
+                    plays = kept
+            else:
+                scores = [fn(b, p[0], p, d1, d2, rolls, ctx) for p in plays]
+                best = min(scores) if mode == "min" else max(scores)
+                plays = [p for p, s in zip(plays, scores) if s == best]
+        return plays
+
+    def game_over(self, b) -> str | None:
+        """After a play (board still seen by its player): "mover", "opponent" or None."""
+        for _id, winner, fn in self.end:
+            if fn(b):
+                return winner
+        return None
+
+    def game_value(self, b) -> int:
+        """The value of a finished game, seen by its winner: the highest value rule that holds."""
+        best = 1
+        for _id, when, value in self.value:
+            if when(b):
+                v = int(value(b))
+                if v > best:
+                    best = v
+        return best
+
+
+def _symbols(model: Any, errors: list[SnippetError], compiler_for_regions: Compiler) -> Symbols:
+    symbols = compiler_for_regions.symbols
+    for name, text in (getattr(model, "regions", None) or {}).items():
+        try:
+            symbols.regions[name] = compiler_for_regions.region(text, ("regions", name))
+        except SnippetError as err:
+            errors.append(err)
+    for key, text in (getattr(model, "define", None) or {}).items():
+        try:
+            d = parse_definition_key(key, text)
+        except SnippetError as err:
+            errors.append(err)
+            continue
+        if d.name in symbols.definitions or d.name in symbols.regions:
+            errors.append(SnippetError("dsl-duplicate", f"`{d.name}` is defined twice",
+                                       key_path=("define", key)))
+            continue
+        if d.error is not None:
+            errors.append(d.error)
+        symbols.definitions[d.name] = d
+    return symbols
+
+
+def _build(model: Any) -> tuple[RuleSet, list[SnippetError]]:
+    errors: list[SnippetError] = []
+    board = getattr(model, "board", None)
+    symbols = Symbols(options=dict(getattr(model, "options", None) or {}),
+                      option_choices=dict(getattr(model, "option_choices", None) or {}),
+                      checkers=getattr(board, "checkers", None) or 15)
+    compiler = Compiler(symbols)
+    _symbols(model, errors, compiler)
+    rules = RuleSet(regions=dict(symbols.regions))
+    reported = {(e.key_path, e.line, e.col, e.code) for e in errors}
+
+    def compile_one(rule_id: str, key: str, text: Any, context: str, want: tuple[str, ...]) -> Hook | None:
+        if isinstance(text, int) and not isinstance(text, bool):
+            text = str(text)
+        try:
+            value = compiler.compile_expr(text, context, want, ("rules", rule_id, key))
+            return compiler.function(value, "rule_" + rule_id.replace("-", "_") + "_" + key)
+        except SnippetError as err:
+            err = err if err.key_path else err.at(("rules", rule_id, key))
+            mark = (err.key_path, err.line, err.col, err.code)
+            if mark not in reported:
+                reported.add(mark)
+                errors.append(err)
+            return None
+
+    ordered = sorted((getattr(model, "rules", None) or {}).items(),
+                     key=lambda kv: (getattr(kv[1], "order", None) or 0))
+    for rule_id, r in ordered:
+        if not getattr(r, "enabled", True):
+            continue
+        kind = r.kind
+        if kind == "score":
+            on_play = getattr(r, "on", "roll") == "play"
+            context = CHOICE if on_play else ROLL
+            if getattr(r, "ways", None) is not None:
+                fn = compile_one(rule_id, "ways", r.ways, context, (INT,))
+            elif getattr(r, "when", None) is not None:
+                fn = compile_one(rule_id, "when", r.when, context, (BOOL,))
+            else:
+                fn = compile_one(rule_id, "value", "1", context, (INT,))
+            value = getattr(r, "value", None)
+            simple = getattr(r, "simple", None)
+            doublet = getattr(r, "doublet", None)
+            if simple is None and value is not None:
+                simple = int(value)
+            if simple is None:
+                simple = 1
+            if doublet is None:
+                doublet = simple
+            if fn is not None:
+                rule = ScoreRule(rule_id, getattr(r, "to", None) or "mover", simple, doublet, fn)
+                (rules.score_play if on_play else rules.score_roll).append(rule)
+        elif kind == "forbid":
+            fn = compile_one(rule_id, "when", r.when, FORBID, (BOOL,))
+            if fn is not None:
+                rules.forbid.append((rule_id, fn))
+        elif kind == "prefer":
+            for key, mode, want in (("when", "keep", BOOL), ("minimize", "min", INT),
+                                    ("maximize", "max", INT)):
+                text = getattr(r, key, None)
+                if text is not None:
+                    fn = compile_one(rule_id, key, text, CHOICE, (want,))
+                    if fn is not None:
+                        rules.prefer.append((rule_id, mode, fn))
+                    break
+        elif kind == "end":
+            fn = compile_one(rule_id, "when", r.when, END, (BOOL,))
+            if fn is not None:
+                rules.end.append((rule_id, getattr(r, "winner", None) or "mover", fn))
+        elif kind == "value":
+            when = compile_one(rule_id, "when", r.when, END, (BOOL,))
+            value = compile_one(rule_id, "value", r.value, END, (INT,))
+            if when is not None and value is not None:
+                rules.value.append((rule_id, when, value))
+    return rules, errors
+
+
+def check_document(model: Any) -> list[SnippetError]:
+    """Every problem in the snippets of a validated variant model (empty when all is well)."""
+    return _build(model)[1]
+
+
+def compile_document(model: Any) -> RuleSet:
+    """Compile a validated variant model's snippets; raise the first SnippetError if any."""
+    rules, errors = _build(model)
+    if errors:
+        raise errors[0]
+    return rules

@@ -1,0 +1,123 @@
+"""Helpers that generated rule code may call, and the lazy per-roll context.
+
+Generated code inlines what it can (counts on fixed pips, dice); these cover the general cases.
+They never raise on board input: a pip outside the board simply holds nothing.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+
+def mine(b: tuple[int, ...], p: int) -> int:
+    if 1 <= p <= 24:
+        x = b[p]
+        return x if x > 0 else 0
+    if p == 0:
+        return b[0]
+    if p == 25:
+        return b[25]
+    return 0
+
+
+def theirs(b: tuple[int, ...], p: int) -> int:
+    if 1 <= p <= 24:
+        x = b[p]
+        return -x if x < 0 else 0
+    if p == 0:
+        return b[27]
+    if p == 25:
+        return b[26]
+    return 0
+
+
+def empty(b: tuple[int, ...], p: int) -> bool:
+    return b[p] == 0 if 1 <= p <= 24 else False
+
+
+def div(a: int, b: int) -> int:
+    return a // b if b else 0
+
+
+def mod(a: int, b: int) -> int:
+    return a % b if b else 0
+
+
+def landings(path: tuple) -> frozenset[int]:
+    """Pips where a checker of the path comes to rest (a step not continued by the next one)."""
+    out = set()
+    n = len(path)
+    for i, s in enumerate(path):
+        if i + 1 < n and path[i + 1][0] == s[1]:
+            continue
+        out.add(s[1])
+    return frozenset(out)
+
+
+def rests(path: tuple) -> frozenset[int]:
+    """Pips a checker passes through within one play (a step continued by the next one)."""
+    return frozenset(s[1] for i, s in enumerate(path[:-1]) if path[i + 1][0] == s[1])
+
+
+def arrivals(path: tuple, h: int) -> frozenset[int]:
+    """Where the checkers that end the path on pip h started from, following rests."""
+    out = set()
+    n = len(path)
+    for i, s in enumerate(path):
+        if s[1] != h or (i + 1 < n and path[i + 1][0] == h):
+            continue
+        origin = s[0]
+        j = i
+        while j > 0 and path[j - 1][1] == origin:
+            j -= 1
+            origin = path[j][0]
+        out.add(origin)
+    return frozenset(out)
+
+
+def union(parts: Any) -> frozenset[int]:
+    out: set[int] = set()
+    for part in parts:
+        if isinstance(part, int):
+            out.add(part)
+        else:
+            out.update(part)
+    return frozenset(out)
+
+
+class RollContext:
+    """What a roll's rules may ask beyond the board and dice, computed only when asked.
+
+    `plays_fn()` returns `(plays, unplayed)` from the kernel: the complete legal plays before the
+    play preferences, and how many numbers cannot be played.
+    """
+
+    __slots__ = ("_plays_fn", "_plays", "_unplayed", "state")
+
+    def __init__(self, plays_fn: Callable[[], tuple[list, int]], state: dict | None = None):
+        self._plays_fn = plays_fn
+        self._plays: list | None = None
+        self._unplayed = 0
+        self.state = state or {}
+
+    def _load(self) -> None:
+        self._plays, self._unplayed = self._plays_fn()
+
+    @property
+    def plays(self) -> list:
+        if self._plays is None:
+            self._load()
+        return self._plays  # type: ignore[return-value]
+
+    @property
+    def unplayed(self) -> int:
+        if self._plays is None:
+            self._load()
+        return self._unplayed
+
+
+NAMESPACE: dict[str, Any] = {
+    "_mine": mine, "_theirs": theirs, "_empty": empty, "_div": div, "_mod": mod,
+    "_landings": landings, "_rests": rests, "_arrivals": arrivals, "_union": union,
+    "__builtins__": {"sum": sum, "any": any, "all": all, "max": max, "min": min, "len": len,
+                     "range": range, "frozenset": frozenset, "True": True, "False": False},
+}
