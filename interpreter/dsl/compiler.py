@@ -14,6 +14,7 @@ path or play under examination, `d1, d2` the dice, `rolls` the mover's throw num
 from __future__ import annotations
 
 import itertools
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -65,6 +66,7 @@ _NAMES: dict[str, tuple[str, str, frozenset[str] | None]] = {
     "play": (PLAY, "x", frozenset({CHOICE})),
     "plays": (LIST_PLAY, "ctx.plays", frozenset({ROLL})),
     "unplayed": (INT, "ctx.unplayed", frozenset({ROLL})),
+    "setup": (INT, "ctx.setup", frozenset({ROLL})),
     "dice": (LIST_INT, "(d1, d2)", _DICE),
     "numbers": (LIST_INT, "((d1,) if d1 == d2 else (d1, d2))", _DICE),
     "doublet": (BOOL, "(d1 == d2)", _DICE),
@@ -129,6 +131,9 @@ class Compiler:
         self._gensym = itertools.count()
         self.constants: dict[str, Any] = {}
         self._const_names: dict[Any, str] = {}
+        # per-hook: sub-expressions of a forbid/prefer rule that read only the position before
+        # the roll, computed once per roll instead of once per play
+        self._hoisted: list[tuple[str, str]] | None = None
 
     # -- entry points -------------------------------------------------------------------------
 
@@ -140,7 +145,11 @@ class Compiler:
         except SnippetError as err:
             raise err.at(key_path) from None
         state = _State(context, key_path)
-        value = self._expr(node, {}, state)
+        self._hoisted = [] if context in (FORBID, CHOICE) else None
+        try:
+            value = self._expr(node, {}, state)
+        except SnippetError as err:
+            raise (err if err.key_path else err.at(key_path)) from None
         wants = (want,) if isinstance(want, str) else want
         if value.type not in wants:
             raise node.error("dsl-type", f"this snippet must give {_words(wants)}, but it gives "
@@ -150,8 +159,22 @@ class Compiler:
     def function(self, value: Value, name: str) -> Callable[..., Any]:
         """Compile a checked Value into a hook function."""
         code = self._materialise(value)
-        source = (f"def {name}(b, a=None, x=None, d1=0, d2=0, rolls=0, ctx=None):\n"
-                  f"    return {code}\n")
+        hoisted, self._hoisted = self._hoisted or [], None
+        if hoisted:
+            names = ", ".join(h for h, _ in hoisted)
+            body = "".join(f"            {h} = {c}\n" for h, c in hoisted)
+            source = (f"def _make():\n"
+                      f"    _cb = {names} = None\n"
+                      f"    def {name}(b, a=None, x=None, d1=0, d2=0, rolls=0, ctx=None):\n"
+                      f"        nonlocal _cb, {names}\n"
+                      f"        if b is not _cb:\n{body}"
+                      f"            _cb = b\n"
+                      f"        return {code}\n"
+                      f"    return {name}\n"
+                      f"{name} = _make()\n")
+        else:
+            source = (f"def {name}(b, a=None, x=None, d1=0, d2=0, rolls=0, ctx=None):\n"
+                      f"    return {code}\n")
         if len(source) > MAX_SOURCE_CHARS:
             raise SnippetError("dsl-limit", "the rule is too large once its definitions are "
                                "expanded; split it into smaller rules")
@@ -241,6 +264,12 @@ class Compiler:
             return self._inline(node, name, arg_nodes, scope, st)
         if name in _POSITION_FUNCS:
             return self._position_call(node, name, arg_nodes, Value(STATE, "b"), scope, st)
+        if name == "size" and len(arg_nodes) == 1:
+            arg = self._expr(arg_nodes[0], scope, st)
+            if arg.type not in ELEMENT:
+                raise arg_nodes[0].error("dsl-type", f"`size` counts a region, a set or a list, "
+                                         f"not {TYPE_WORDS[arg.type]}")
+            return self._emit_func("size", [arg], INT)
         if name in _FUNCS:
             params, result = _FUNCS[name]
             args = self._args(node, name, params, arg_nodes, scope, st)
@@ -382,6 +411,22 @@ class Compiler:
         source = self._materialise(coll)
         cond = "" if where is None else f" if {self._materialise(where)}"
         loop = f"for {binder} in {source}{cond}"
+        return self._hoist(self._aggregate_value(agg, node, body_node, elem, binder, loop, body,
+                                                 where))
+
+    def _hoist(self, value: Value) -> Value:
+        """In a per-play rule, compute once per roll what depends only on the position before."""
+        if self._hoisted is None or value.is_const:
+            return value
+        names = set(_IDENT.findall(value.code))
+        bound = set(_BOUND.findall(value.code))
+        if names & _PER_PLAY or any(n.startswith("_v") and n not in bound for n in names):
+            return value
+        name = f"_h{len(self._hoisted)}"
+        self._hoisted.append((name, value.code))
+        return Value(value.type, name)
+
+    def _aggregate_value(self, agg, node, body_node, elem, binder, loop, body, where) -> Value:
         if agg == "count":
             if body is not None:
                 raise body_node.error("dsl-syntax", "`count` counts what `where` keeps; it has "
@@ -564,6 +609,10 @@ class Compiler:
             return Value(INT, f"({codes[0]} if {codes[0]} >= 0 else -{codes[0]})")
         return Value(result, f"_{name}({', '.join(codes)})")
 
+
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_BOUND = re.compile(r"for (_[a-z]\d*) in")
+_PER_PLAY = {"a", "x", "d1", "d2", "rolls", "ctx"}
 
 _COMPARE: dict[str, Callable[[Any, Any], bool]] = {
     "==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,

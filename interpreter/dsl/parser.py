@@ -19,7 +19,7 @@ MAX_SNIPPET_CHARS = 4000
 MAX_DEPTH = 40
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)
 class SnippetError(Exception):
     """A problem inside one snippet, at a 1-based line and column of the snippet's text.
 

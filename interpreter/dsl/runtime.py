@@ -91,13 +91,16 @@ class RollContext:
     play preferences, and how many numbers cannot be played.
     """
 
-    __slots__ = ("_plays_fn", "_plays", "_unplayed", "state")
+    __slots__ = ("_plays_fn", "_plays", "_unplayed", "state", "setup")
 
-    def __init__(self, plays_fn: Callable[[], tuple[list, int]], state: dict | None = None):
+    def __init__(self, plays_fn: Callable[[], tuple[list, int]], state: dict | None = None,
+                 setup: int = 1):
         self._plays_fn = plays_fn
         self._plays: list | None = None
         self._unplayed = 0
         self.state = state or {}
+        #: how many times the men have been set up in this game (1 until the first relevé)
+        self.setup = setup
 
     def _load(self) -> None:
         self._plays, self._unplayed = self._plays_fn()

@@ -1,0 +1,105 @@
+"""Answers about single positions: the legal plays of a roll (`tablier moves`) and what a roll
+scores (`tablier score`). Positions are the JSON objects of spec/INTERFACES.md."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from interpreter.dsl import RollContext
+from interpreter.errors import PositionError
+from interpreter.kernel.board import Board, from_json, sort_key, to_json
+
+
+@dataclass(frozen=True)
+class RollPosition:
+    board: Board
+    d1: int
+    d2: int
+    rolls: int
+    state: dict
+
+
+def read_position(variant: Any, obj: Any, need_dice: bool = True) -> RollPosition:
+    """Validate a position object for `variant`; raise PositionError naming the fault."""
+    b = from_json(obj, variant.checkers)
+    bad = [p for p in range(1, 25) if not -variant.checkers <= b[p] <= variant.checkers]
+    if bad:
+        raise PositionError(f"pip {bad[0]} holds {b[bad[0]]} checkers")
+    dice = obj.get("dice")
+    d1 = d2 = 0
+    if dice is not None or need_dice:
+        if not (isinstance(dice, list) and len(dice) == 2
+                and all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6
+                        for d in dice)):
+            raise PositionError(f"'dice' must be two numbers from 1 to 6, not {dice!r}")
+        d1, d2 = dice
+    rolls = obj.get("rolls", 1)
+    if not (isinstance(rolls, int) and not isinstance(rolls, bool) and rolls >= 1):
+        raise PositionError(f"'rolls' must be a whole number of at least 1, not {rolls!r}")
+    state = obj.get("state") or {}
+    if not isinstance(state, dict):
+        raise PositionError(f"'state' must be an object, not {state!r}")
+    return RollPosition(b, d1, d2, rolls, state)
+
+
+def final_plays(variant: Any, pos: RollPosition) -> tuple[list, RollContext]:
+    """The complete legal plays with every obligation applied (preferences included)."""
+    gen = variant.generator
+    b, d1, d2 = pos.board, pos.d1, pos.d2
+    ctx = RollContext(lambda: gen.plays(b, d1, d2), pos.state)
+    plays = variant.rules.prefer_plays(b, ctx.plays, d1, d2, pos.rolls, ctx)
+    return plays, ctx
+
+
+def legal_results(variant: Any, obj: Any) -> dict[str, Any]:
+    pos = read_position(variant, obj)
+    rules = variant.rules
+    if not variant.has_roll_hooks:
+        boards = variant.generator.results(pos.board, pos.d1, pos.d2)
+        results = [to_json(b) for b in sorted(boards, key=sort_key)]
+        return {"count": len(results), "results": results}
+    plays, ctx = final_plays(variant, pos)
+    if not plays:
+        out = to_json(pos.board)
+        if rules.score_play:
+            out["score"] = {"mover": 0, "opponent": 0}
+        return {"count": 1, "results": [out]}
+    rows = []
+    for play in sorted(plays, key=lambda p: sort_key(p[0])):
+        row: dict[str, Any] = to_json(play[0])
+        if rules.score_play:
+            items = rules.play_items(pos.board, play, pos.d1, pos.d2, pos.rolls, ctx)
+            row["score"] = _totals(items)
+        rows.append(row)
+    return {"count": len(rows), "results": rows}
+
+
+def _totals(items: list[tuple[str, str, int, int]]) -> dict[str, int]:
+    mover = sum(p for _r, to, p, _w in items if to == "mover")
+    opponent = sum(p for _r, to, p, _w in items if to == "opponent")
+    return {"mover": mover, "opponent": opponent}
+
+
+def roll_score(variant: Any, obj: Any) -> dict[str, Any]:
+    pos = read_position(variant, obj)
+    rules = variant.rules
+    gen = variant.generator
+    b, d1, d2 = pos.board, pos.d1, pos.d2
+    ctx = RollContext(lambda: gen.plays(b, d1, d2), pos.state)
+    items = rules.roll_items(b, d1, d2, pos.rolls, ctx)
+    if rules.score_play:
+        result = obj.get("result")
+        if result is None:
+            raise PositionError("the points of this roll depend on the play: give the play "
+                                "as \"result\" (one of the positions `tablier moves` lists)")
+        target = from_json(result, variant.checkers)
+        plays = rules.prefer_plays(b, ctx.plays, d1, d2, pos.rolls, ctx)
+        chosen = next((p for p in plays if p[0] == target), None)
+        if chosen is None and not (not plays and target == b):
+            raise PositionError("\"result\" is not a position that a legal play of this roll "
+                                "reaches")
+        if chosen is not None:
+            items = items + rules.play_items(b, chosen, d1, d2, pos.rolls, ctx)
+    out: dict[str, Any] = _totals(items)
+    out["items"] = [{"rule": r, "to": to, "points": p, "ways": w} for r, to, p, w in items]
+    return out

@@ -1,0 +1,100 @@
+"""`tablier bench`: throughput of the kernel and the interpreter on this machine.
+
+Each variant is loaded from its file with every hook active and played through the same code
+path as `tablier simulate` (random bots, one process). Figures are medians of `runs` runs.
+"""
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from typing import Any, Sequence
+
+from interpreter.kernel.board import flip
+
+
+def _playable_builtins() -> list[str]:
+    import tomllib
+
+    from interpreter.resources import variants_dir
+
+    ids = []
+    for path in sorted(variants_dir().glob("*.toml")):
+        with path.open("rb") as fh:
+            meta = tomllib.load(fh).get("variant", {})
+        if not meta.get("abstract"):
+            ids.append(meta.get("id", path.stem))
+    return ids
+
+
+def positions_of(variant: Any, result: Any) -> list[tuple]:
+    """(board before the roll, d1, d2) of every turn of a recorded game, from the mover's view."""
+    out = []
+    first = result.record[0].player if result.record else 0
+    b = variant.start if first == 0 else flip(variant.start)
+    player = first
+    for turn in result.record:
+        if turn.player != player:
+            b = flip(b)
+            player = turn.player
+        out.append((b, turn.dice[0], turn.dice[1]))
+        b = turn.board
+    return out
+
+
+def _sample_positions(variant: Any, n: int, seed: int) -> list[tuple]:
+    """Positions with dice reached by random play, for timing legal-play generation."""
+    from interpreter.sim import play_game
+
+    out: list[tuple] = []
+    index = 0
+    while len(out) < n:
+        out += positions_of(variant, play_game(variant, seed, 10_000 + index, keep_record=True))
+        index += 1
+    random.Random(seed).shuffle(out)
+    return out[:n]
+
+
+def run_bench(variant_ids: Sequence[str], games: int = 300, runs: int = 3,
+              seed: int = 1) -> dict[str, dict[str, Any]]:
+    from interpreter.sim import play_game
+    from interpreter.variant.build import load_variant
+
+    report: dict[str, dict[str, Any]] = {}
+    for vid in variant_ids or _playable_builtins():
+        t0 = time.perf_counter()
+        variant = load_variant(vid)
+        load_ms = (time.perf_counter() - t0) * 1000
+        _ = variant.generator
+        games_rates, turn_rates = [], []
+        for run in range(runs):
+            t0 = time.perf_counter()
+            turns = 0
+            for i in range(games):
+                turns += play_game(variant, seed + run, i).turns
+            dt = time.perf_counter() - t0
+            games_rates.append(games / dt)
+            turn_rates.append(turns / dt)
+        positions = _sample_positions(variant, 2000, seed)
+        gen = variant.generator
+        plays_rates = []
+        for _ in range(runs):
+            t0 = time.perf_counter()
+            for b, d1, d2 in positions:
+                gen.plays(b, d1, d2)
+            plays_rates.append(len(positions) / (time.perf_counter() - t0))
+        results_rates = []
+        for _ in range(runs):
+            t0 = time.perf_counter()
+            for b, d1, d2 in positions:
+                gen.results(b, d1, d2)
+            results_rates.append(len(positions) / (time.perf_counter() - t0))
+        report[vid] = {
+            "games_per_second": round(statistics.median(games_rates), 1),
+            "turns_per_second": round(statistics.median(turn_rates)),
+            "plays_per_second": round(statistics.median(plays_rates)),
+            "results_per_second": round(statistics.median(results_rates)),
+            "load_ms": round(load_ms, 1),
+            "games": games, "runs": runs,
+        }
+    return report

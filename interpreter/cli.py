@@ -1,0 +1,223 @@
+"""The `tablier` command (spec/INTERFACES.md).
+
+Exit codes: 0 success, 1 invalid input (with a diagnostic on stderr), 2 bad command line.
+Imports are deferred to the subcommand that needs them, so that `tablier variants` starts fast.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+BOT_KINDS = ("random", "greedy")
+
+
+def _add_variant(p: argparse.ArgumentParser) -> None:
+    p.add_argument("variant", help="a built-in variant id or the path of a variant file")
+    p.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
+                   help="override an option of the variant file by its dotted key (repeatable)")
+
+
+def _parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="tablier", description="Play, check and compare the "
+                                 "tables games (backgammon, trictrac and relatives) from their "
+                                 "rule files.")
+    sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("variants", help="list the built-in variants")
+    p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("validate", help="check variant files and report every problem")
+    p.add_argument("paths", nargs="+", metavar="PATH")
+
+    p = sub.add_parser("moves", help="legal plays of positions read as JSON lines on stdin")
+    _add_variant(p)
+
+    p = sub.add_parser("score", help="what a roll scores, for positions read as JSON lines")
+    _add_variant(p)
+
+    p = sub.add_parser("play", help="play a game between bots")
+    _add_variant(p)
+    p.add_argument("--white", default="random", choices=BOT_KINDS)
+    p.add_argument("--black", default="random", choices=BOT_KINDS)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--max-turns", type=int, default=None)
+    p.add_argument("--json", action="store_true", help="print the final summary as JSON")
+
+    p = sub.add_parser("simulate", help="play many bot games and summarise them")
+    _add_variant(p)
+    p.add_argument("--games", type=int, default=1000)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--white", default="random", choices=BOT_KINDS)
+    p.add_argument("--black", default="random", choices=BOT_KINDS)
+    p.add_argument("--jobs", type=int, default=1)
+    p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("bench", help="measure the speed of the kernel and the interpreter")
+    p.add_argument("variants", nargs="*", metavar="VARIANT", help="default: every built-in variant")
+    p.add_argument("--games", type=int, default=300, help="random games per measurement")
+    p.add_argument("--runs", type=int, default=3, help="measurements per figure (median kept)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--json", action="store_true")
+    return ap
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    from interpreter.errors import TablierError
+    handler: Callable[[argparse.Namespace], int] = globals()["_cmd_" + args.command]
+    try:
+        return handler(args)
+    except TablierError as exc:
+        print(f"tablier {args.command}: {exc}" if "\n" not in str(exc) else str(exc),
+              file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+def _out(obj: Any) -> None:
+    sys.stdout.write(json.dumps(obj) + "\n")
+
+
+# -- variants, validate -----------------------------------------------------------------------
+
+def _cmd_variants(args: argparse.Namespace) -> int:
+    import tomllib
+
+    from interpreter.resources import variants_dir
+
+    rows = []
+    for path in sorted(variants_dir().glob("*.toml")):
+        with path.open("rb") as fh:
+            meta = tomllib.load(fh).get("variant", {})
+        if meta.get("abstract"):
+            continue
+        rows.append({"id": meta.get("id", path.stem), "name": meta.get("name", path.stem),
+                     "family": meta.get("family", ""), "sources": meta.get("sources", []),
+                     "summary": " ".join(str(meta.get("summary", "")).split())})
+    if args.json:
+        _out([{k: r[k] for k in ("id", "name", "family", "sources")} for r in rows])
+    else:
+        width = max((len(r["id"]) for r in rows), default=0)
+        for r in rows:
+            print(f"{r['id']:<{width}}  {r['name']} ({r['family']})")
+            if r["summary"]:
+                print(f"{'':<{width}}  {r['summary']}")
+    return 0
+
+
+def _cmd_validate(args: argparse.Namespace) -> int:
+    from interpreter.variant.loader import validate_paths
+
+    diagnostics = validate_paths([Path(p) for p in args.paths])
+    for d in diagnostics:
+        print(d.render(), file=sys.stderr)
+    if diagnostics:
+        print(f"{len(diagnostics)} problem{'s' if len(diagnostics) != 1 else ''} found",
+              file=sys.stderr)
+        return 1
+    print(f"{len(args.paths)} file{'s' if len(args.paths) != 1 else ''} valid")
+    return 0
+
+
+# -- positions on stdin -----------------------------------------------------------------------
+
+def _each_position(handle: Callable[[dict], dict]) -> int:
+    """Read JSON lines on stdin, write one JSON line per input; exit 1 if any line was bad."""
+    from interpreter.errors import TablierError
+
+    status = 0
+    for raw in sys.stdin:
+        if not raw.strip():
+            continue
+        try:
+            obj = json.loads(raw)
+        except json.JSONDecodeError as exc:
+            _out({"error": f"not a JSON object: {exc.msg} at column {exc.colno}"})
+            status = 1
+            continue
+        try:
+            _out(handle(obj))
+        except TablierError as exc:
+            _out({"error": str(exc)})
+            status = 1
+    return status
+
+
+def _cmd_moves(args: argparse.Namespace) -> int:
+    from interpreter.analysis import legal_results
+    from interpreter.variant.build import load_variant
+
+    variant = load_variant(args.variant, args.overrides)
+    return _each_position(lambda obj: legal_results(variant, obj))
+
+
+def _cmd_score(args: argparse.Namespace) -> int:
+    from interpreter.analysis import roll_score
+    from interpreter.variant.build import load_variant
+
+    variant = load_variant(args.variant, args.overrides)
+    return _each_position(lambda obj: roll_score(variant, obj))
+
+
+# -- games ------------------------------------------------------------------------------------
+
+def _cmd_play(args: argparse.Namespace) -> int:
+    from interpreter.sim import play_game
+    from interpreter.variant.build import load_variant
+
+    variant = load_variant(args.variant, args.overrides)
+    if variant.abstract:
+        from interpreter.errors import TablierError
+        raise TablierError(f"{variant.id!r} is an abstract base; play a variant that extends it")
+    result = play_game(variant, args.seed, 0, args.white, args.black,
+                       max_turns=args.max_turns or 20000, keep_record=True)
+    summary = result.summary(variant.id)
+    summary.update({"seed": args.seed, "white": args.white, "black": args.black})
+    if args.json:
+        _out(summary)
+        return 0
+    from interpreter.render import render_game
+    print(render_game(variant, result, summary))
+    return 0
+
+
+def _cmd_simulate(args: argparse.Namespace) -> int:
+    from interpreter.errors import TablierError
+    from interpreter.sim import simulate
+    from interpreter.variant.build import load_variant
+
+    if args.games < 1 or args.jobs < 1:
+        raise TablierError("--games and --jobs must be at least 1")
+    variant = load_variant(args.variant, args.overrides)
+    summary = simulate(variant, args.variant, args.overrides, args.games, args.seed,
+                       args.white, args.black, args.jobs)
+    if args.json:
+        _out(summary)
+    else:
+        for key, value in summary.items():
+            print(f"{key:>18}: {value}")
+    return 0
+
+
+def _cmd_bench(args: argparse.Namespace) -> int:
+    from interpreter.bench import run_bench
+
+    report = run_bench(args.variants, games=args.games, runs=args.runs, seed=args.seed)
+    if args.json:
+        _out(report)
+    else:
+        for vid, figures in report.items():
+            print(vid)
+            for key, value in figures.items():
+                print(f"  {key:>24}: {value}")
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

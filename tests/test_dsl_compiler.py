@@ -1,0 +1,129 @@
+"""The rule language's checker and compiler: errors with positions, limits, untrusted input."""
+from __future__ import annotations
+
+import pytest
+
+from interpreter.dsl.compiler import (BOOL, CHOICE, END, FORBID, INT, ROLL, Compiler, Symbols,
+                                      parse_definition_key)
+from interpreter.dsl.parser import SnippetError
+from interpreter.kernel.board import from_start
+
+START = from_start({24: 2, 13: 5, 8: 3, 6: 5})
+
+
+def compiler(**defines: str) -> Compiler:
+    symbols = Symbols(regions={"home": frozenset(range(1, 7))},
+                      options={"mode": "strict", "limit": 3, "on": True},
+                      option_choices={"mode": ["strict", "loose"]})
+    for key, body in defines.items():
+        d = parse_definition_key(key.replace("__", "(").replace("_X", ")"), body)
+        symbols.definitions[d.name] = d
+    return Compiler(symbols)
+
+
+def evaluate(text: str, context: str = ROLL, want=(INT, BOOL), b=START, **defines):
+    c = compiler(**defines)
+    fn = c.function(c.compile_expr(text, context, want, ("rules", "t", "when")), "t")
+    return fn(b, b, (), 3, 1, 1, None)
+
+
+def error_of(text: str, context: str = ROLL, want=(INT, BOOL), **defines) -> SnippetError:
+    with pytest.raises(SnippetError) as info:
+        evaluate(text, context, want, **defines)
+    return info.value
+
+
+@pytest.mark.parametrize("text,code,line,col", [
+    ("mine(6) ==", "dsl-syntax", 1, 11),
+    ("mine(6) = 2", "dsl-syntax", 1, 9),
+    ("mien(6) > 0", "dsl-unknown-name", 1, 1),
+    ("mine(6, 7) > 0", "dsl-arity", 1, 1),
+    ("mine(home) > 0", "dsl-type", 1, 6),
+    ("mine(6) and true", "dsl-type", 1, 1),
+    ("plays", "dsl-type", 1, 1),
+    ("count(p in home where mine(p))", "dsl-type", 1, 23),
+    ("options.mode == 'lax'", "dsl-option", 1, 17),
+    ("options.nope == 'x'", "dsl-unknown-name", 1, 1),
+    ("mine(6) > 0 and\n  theirs(x) > 0", "dsl-unknown-name", 2, 10),
+    ("if doublet then 1 else true", "dsl-type", 1, 1),
+    ("__import__('os')", "dsl-unknown-name", 1, 1),
+    ("mine(6); import os", "dsl-syntax", 1, 8),
+    ("mine(6).x", "dsl-unknown-name", 1, 1),
+])
+def test_errors_carry_code_and_position(text, code, line, col):
+    err = error_of(text)
+    assert (err.code, err.line, err.col) == (code, line, col), err.message
+    assert err.key_path == ("rules", "t", "when")
+
+
+def test_context_is_checked():
+    assert error_of("after.mine(6) > 0", ROLL).code == "dsl-context"
+    assert error_of("plays == plays", FORBID).code == "dsl-context"
+    assert error_of("doublet", FORBID).code == "dsl-context"
+    assert evaluate("after.mine(6) - mine(6)", CHOICE) == 0
+
+
+def test_definitions_expand_and_recursion_is_refused():
+    assert evaluate("count(p in 1..24 where stack(p))", stack__p_X="mine(p) >= 2") == 4
+    err = error_of("loop", loop="loop + 1")
+    assert err.code == "dsl-recursion"
+    err = error_of("a_", a_="b_", b_="a_")
+    assert err.code == "dsl-recursion"
+
+
+def test_definition_errors_point_into_the_definition():
+    err = error_of("bad", bad="mine(6) +")
+    assert err.code == "dsl-syntax" and err.key_path == ("define", "bad")
+
+
+def test_builtin_names_cannot_be_redefined():
+    with pytest.raises(SnippetError) as info:
+        parse_definition_key("mine(p)", "1")
+    assert info.value.code == "dsl-shadow"
+
+
+def test_options_fold_at_compile_time():
+    c = compiler()
+    value = c.compile_expr("options.mode == 'strict' and options.limit + 1 == 4 and options.on",
+                           ROLL, BOOL, ("x",))
+    assert value.const is True
+
+
+def test_limits_bound_the_work():
+    assert error_of("1" + " + 1" * 2000).code == "dsl-limit"
+    assert error_of("not " * 60 + "true").code == "dsl-limit"
+    assert evaluate("(" * 60 + "1" + ")" * 60) == 1     # brackets alone add no depth
+    nested = "count(a in home where count(b in home where count(c in home where count(d in home " \
+             "where count(e in home where count(f in home where true) > 0) > 0) > 0) > 0) > 0)"
+    assert error_of(nested).code == "dsl-limit"
+    # a definition that doubles at every level explodes when expanded: refused, not run
+    defines = {"d0": "mine(6)"}
+    for i in range(1, 20):
+        defines[f"d{i}"] = f"d{i - 1} + d{i - 1}"
+    assert error_of("d19 > 0", **defines).code == "dsl-limit"
+
+
+def test_no_text_of_the_file_reaches_generated_source():
+    c = compiler()
+    fn = c.function(c.compile_expr("options.mode == 'strict' and any(p in home: theirs(p) > 0)",
+                                   END, BOOL, ("x",)), "t")
+    assert "strict" not in fn.__source__ and "home" not in fn.__source__
+
+
+def test_forbid_rules_compute_position_parts_once_per_roll():
+    c = compiler()
+    text = "any(p in 1..12: sum(q in 1..p: theirs(q)) >= 2) and after.mine(6) > 0"
+    fn = c.function(c.compile_expr(text, FORBID, BOOL, ("x",)), "t")
+    assert "_h0" in fn.__source__ and "if b is not _cb" in fn.__source__
+    assert fn(START, START, ()) is True
+    moved = list(START)
+    moved[6] = 0
+    assert fn(START, tuple(moved), ()) is False
+
+
+def test_aggregates_and_sets():
+    assert evaluate("sum(p in home: mine(p))") == 5
+    assert evaluate("max(p in {}: p)") == 0
+    assert evaluate("size(union(d in numbers: {d, 7 - d}))") == 4
+    assert evaluate("3 in union(d in dice: {d})") is True
+    assert evaluate("count(p in 1..24 where not empty(p))") == 8

@@ -1,0 +1,68 @@
+"""Every example in docs/dsl.md, evaluated on the position the document describes."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from interpreter.dsl.compiler import CHOICE, FORBID, ROLL, Compiler, Symbols, parse_definition_key
+from interpreter.dsl.runtime import RollContext
+from interpreter.kernel.board import from_start
+from interpreter.kernel.movegen import MoveGenerator, Step
+from interpreter.kernel.rules import MoveRules
+
+DOC = Path(__file__).resolve().parent.parent / "docs" / "dsl.md"
+BLOCK = re.compile(r"```examples( \w+)?\n(.*?)```", re.S)
+CONTEXTS = {"": ROLL, "forbid": FORBID, "choice": CHOICE}
+
+
+def _examples():
+    for match in BLOCK.finditer(DOC.read_text(encoding="utf-8")):
+        context = (match.group(1) or "").strip()
+        for line in match.group(2).splitlines():
+            if "→" in line:
+                expr, expected = (part.strip() for part in line.split("→"))
+                yield pytest.param(context, expr, expected, id=f"{context or 'roll'}: {expr}")
+
+
+def _expected(text: str):
+    if text in ("true", "false"):
+        return text == "true"
+    if text.startswith("{"):
+        return frozenset(int(t) for t in re.findall(r"-?\d+", text))
+    return int(text)
+
+
+@pytest.fixture(scope="module")
+def setting():
+    symbols = Symbols(regions={"home": frozenset(range(1, 7))}, checkers=15)
+    for key, body in {"blot(p)": "theirs(p) == 1", "stack(p)": "mine(p) >= 2"}.items():
+        d = parse_definition_key(key, body)
+        symbols.definitions[d.name] = d
+    b = from_start({24: 2, 13: 5, 8: 3, 6: 5})
+    gen = MoveGenerator(MoveRules())
+    plays, _ = gen.plays(b, 3, 1)
+    path = (Step(8, 5, 3, 0, 0), Step(6, 5, 1, 0, 0))
+    play = next(p for p in plays if path in p.paths)
+    return symbols, b, gen, path, play
+
+
+@pytest.mark.parametrize("context,expr,expected", list(_examples()))
+def test_dsl_doc_example(setting, context, expr, expected):
+    symbols, b, gen, path, play = setting
+    compiler = Compiler(symbols)
+    value = compiler.compile_expr(expr, CONTEXTS[context], ("int", "bool", "set"), ("example",))
+    fn = compiler.function(value, "example")
+    ctx = RollContext(lambda: gen.plays(b, 3, 1))
+    x = {"forbid": path, "choice": play}.get(context)
+    got = fn(b, play.board, x, 3, 1, 1, ctx)
+    if isinstance(got, (set, frozenset, tuple, range)):
+        got = frozenset(got)
+    assert got == _expected(expected)
+
+
+def test_doc_has_examples_of_every_context():
+    contexts = {p.values[0] for p in _examples()}
+    assert contexts == {"", "forbid", "choice"}
+    assert len(list(_examples())) >= 50
