@@ -164,7 +164,7 @@ class Compiler:
             names = ", ".join(h for h, _ in hoisted)
             body = "".join(f"            {h} = {c}\n" for h, c in hoisted)
             source = (f"def _make():\n"
-                      f"    _cb = {names} = None\n"
+                      f"    _cb = {' = '.join(h for h, _ in hoisted)} = None\n"
                       f"    def {name}(b, a=None, x=None, d1=0, d2=0, rolls=0, ctx=None):\n"
                       f"        nonlocal _cb, {names}\n"
                       f"        if b is not _cb:\n{body}"
@@ -193,7 +193,10 @@ class Compiler:
         state = _State(END, key_path)
         points: set[int] = set()
         for part in node.args:
-            value = self._expr(part, {}, state)
+            try:
+                value = self._expr(part, {}, state)
+            except SnippetError as err:
+                raise (err if err.key_path else err.at(key_path)) from None
             if value.type == INT and value.is_const:
                 points.add(value.const)
             elif value.type == SET and value.is_const:

@@ -38,6 +38,7 @@ class Turn:
     dice: tuple[int, int]
     board: Board                    # the position after the play, seen by `player`
     items: list[tuple[str, str, int, int]] = field(default_factory=list)
+    decision: str | None = None     # "go" / "stay" where the player had the choice
 
 
 @dataclass
@@ -73,7 +74,12 @@ def opening_roll(rng: random.Random, mode: str) -> tuple[int, int, int]:
 
 
 class Game:
-    """One game of a variant between two players; `run()` plays it to the end."""
+    """One game of a variant between two players; `run()` plays it to the end.
+
+    The variant's `[ladder]` says what a game is: `game` ends when an `end` rule holds and is
+    worth its `value` rules; `holes` marks each roll's points into holes (points, bredouille,
+    staying or going, relevés) and ends at the ladder's number of holes.
+    """
 
     def __init__(self, variant: Any, players: tuple[Player, Player], seed: Any,
                  max_turns: int = 20000, keep_record: bool = True):
@@ -85,21 +91,57 @@ class Game:
         self.board: Board = variant.start
         self.mover = WHITE
         self.rolls = [0, 0]
+        self.setup = 1
         self.points = [0, 0]
         self.turns = 0
         self.fired: dict[str, int] = {}
         self.record: list[Turn] = []
         self.dice: tuple[int, int] = (0, 0)
+        self.holes = None
+        if getattr(variant.ladder, "kind", "game") == "holes":
+            from interpreter.scoring.holes import Holes
+            self.holes = Holes(variant.ladder, names=SIDE_NAMES)
+        self._pending: tuple[int, int] = (0, 0)     # points of the roll: roller, opponent
 
     # -- helpers for players --------------------------------------------------------------------
 
     def roll_context(self, b: Board, d1: int, d2: int) -> RollContext:
         gen = self.variant.generator
-        return RollContext(lambda: gen.plays(b, d1, d2))
+        return RollContext(lambda: gen.plays(b, d1, d2), setup=self.setup)
+
+    def advice(self, question: str) -> str:
+        """A sensible answer for bots: go when the opponent's gains from this roll would give
+        him a hole, or when the position is worse than his; otherwise stay."""
+        if question == "go" and self.holes is not None:
+            mine, theirs = self._pending
+            other = 1 - self.mover
+            if theirs and self.holes.points[other] + theirs >= self.variant.ladder.points_per_hole:
+                return "go"
+            from interpreter.players.bots import evaluate
+            return "go" if evaluate(self.variant, self.board) < 0 else "stay"
+        return "stay"
 
     # -- the loop -------------------------------------------------------------------------------
 
     def run(self) -> GameResult:
+        v = self.variant
+        mover, d1, d2 = opening_roll(self.dice_rng, v.opening)
+        if mover == BLACK:
+            self.board = flip(self.board)
+        self.mover = mover
+        if self.holes is not None:
+            return self._run_holes(d1, d2)
+        return self._run_single(d1, d2)
+
+    def _next_dice(self) -> tuple[int, int]:
+        rng = self.dice_rng.random
+        return int(rng() * 6) + 1, int(rng() * 6) + 1
+
+    def _result(self, finished: bool, winner: int | None, value: int) -> GameResult:
+        return GameResult(finished, winner, value, self.turns, self.points, self.fired,
+                          self.record)
+
+    def _run_single(self, d1: int, d2: int) -> GameResult:
         v = self.variant
         rules = v.rules
         gen = v.generator
@@ -108,18 +150,15 @@ class Game:
         hooks = v.has_roll_hooks
         game_over = rules.game_over
         players = self.players
-        mover, d1, d2 = opening_roll(self.dice_rng, v.opening)
-        if mover == BLACK:
-            self.board = flip(self.board)
-        self.mover = mover
+        mover = self.mover
         b = self.board
-        winner = None
         while self.turns < self.max_turns:
             self.turns += 1
             self.rolls[mover] += 1
             self.dice = (d1, d2)
             if hooks:
-                b, items = self._turn_with_hooks(b, d1, d2)
+                b, items = self._play_roll(b, d1, d2)
+                self._score(items)
             else:
                 results = gen.results(b, d1, d2)
                 b = results[players[mover].choose(self, results) if len(results) > 1 else 0]
@@ -129,13 +168,10 @@ class Game:
             ended = game_over(b)
             if ended is not None:
                 winner = mover if ended == "mover" else 1 - mover
-                seen = b if winner == mover else flip(b)
-                value = rules.game_value(seen)
+                value = rules.game_value(b if winner == mover else flip(b))
                 self.points[winner] += value
                 self.board = b
-                self.mover = mover
-                return GameResult(True, winner, value, self.turns, self.points, self.fired,
-                                  self.record)
+                return self._result(True, winner, value)
             if not (rethrow and d1 == d2):
                 b = flip(b)
                 mover = 1 - mover
@@ -143,27 +179,92 @@ class Game:
             self.mover = mover
             d1 = int(rng() * 6) + 1
             d2 = int(rng() * 6) + 1
-        return GameResult(False, None, 0, self.turns, self.points, self.fired, self.record)
+        return self._result(False, None, 0)
 
-    def _turn_with_hooks(self, b: Board, d1: int, d2: int) -> tuple[Board, list]:
-        v = self.variant
-        rules = v.rules
+    def _play_roll(self, b: Board, d1: int, d2: int, items: list | None = None) -> tuple[Board, list]:
+        """Score the roll (unless `items` are given), choose a play; the play's own items added."""
+        rules = self.variant.rules
         rolls = self.rolls[self.mover]
         ctx = self.roll_context(b, d1, d2)
-        items = rules.roll_items(b, d1, d2, rolls, ctx)
+        if items is None:
+            items = rules.roll_items(b, d1, d2, rolls, ctx)
         plays = rules.prefer_plays(b, ctx.plays, d1, d2, rolls, ctx) if ctx.plays else []
         if not plays:
-            new_b = b
-            chosen = None
+            return b, items
+        self.board = b
+        if len(plays) > 1:
+            i = self.players[self.mover].choose(self, [p[0] for p in plays])
         else:
-            boards = [p[0] for p in plays]
-            i = self.players[self.mover].choose(self, boards) if len(boards) > 1 else 0
-            chosen = plays[i]
-            new_b = chosen[0]
-        if chosen is not None and rules.score_play:
+            i = 0
+        chosen = plays[i]
+        if rules.score_play:
             items = items + rules.play_items(b, chosen, d1, d2, rolls, ctx)
+        return chosen[0], items
+
+    def _score(self, items: list) -> None:
         for rule_id, to, pts, _ways in items:
             self.fired[rule_id] = self.fired.get(rule_id, 0) + 1
             side = self.mover if to == "mover" else 1 - self.mover
             self.points[side] += pts
-        return new_b, items
+
+    def _releve(self) -> Board:
+        """The men are set up again (after a go or a sortie); the throw count starts afresh."""
+        self.rolls = [0, 0]
+        self.setup += 1
+        return self.variant.start
+
+    def _run_holes(self, d1: int, d2: int) -> GameResult:
+        v = self.variant
+        rules = v.rules
+        holes = self.holes
+        checkers = v.checkers
+        mover = self.mover
+        b = self.board
+        while self.turns < self.max_turns:
+            self.turns += 1
+            self.rolls[mover] += 1
+            self.dice = (d1, d2)
+            self.board = b
+            ctx = self.roll_context(b, d1, d2)
+            items = rules.roll_items(b, d1, d2, self.rolls[mover], ctx)
+            self._score(items)
+            mine = sum(p for _r, to, p, _w in items if to == "mover")
+            theirs = sum(p for _r, to, p, _w in items if to == "opponent")
+            self._pending = (mine, theirs)
+            decision = None
+            may_go = False
+            if mine:
+                _won, may_go = holes.mark(mover, mine, True)
+            if holes.finished:
+                self._record(mover, d1, d2, b, items, None)
+                break
+            if may_go:
+                decision = self.players[mover].decide(self, "go", ("stay", "go"))
+            if decision == "go":
+                holes.go(mover)
+                b = self._releve()
+                self._record(mover, d1, d2, b, items, "go")
+            else:
+                b, items = self._play_roll(b, d1, d2, items)
+                if theirs:
+                    holes.mark(1 - mover, theirs, False)
+                self._record(mover, d1, d2, b, items, decision)
+                if holes.finished:
+                    break
+                if b[0] == checkers:
+                    holes.reset_men()
+                    b = self._releve()
+                else:
+                    b = flip(b)
+                    mover = 1 - mover
+            self.mover = mover
+            d1, d2 = self._next_dice()
+        self.board = b
+        self.points = list(holes.holes)
+        if not holes.finished:
+            return self._result(False, None, 0)
+        return self._result(True, holes.winner, holes.multiplier())
+
+    def _record(self, mover, d1, d2, b, items, decision) -> None:
+        if self.keep_record:
+            self.record.append(Turn(mover, (d1, d2), b, items, decision))

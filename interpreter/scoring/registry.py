@@ -6,6 +6,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from interpreter.scoring.ecrire import EcrireLadder
+from interpreter.scoring.holes import HolesLadder
+
 
 class GameLadder(BaseModel):
     """One game played to its end; it is worth the highest `value` rule that holds (else 1)."""
@@ -14,4 +17,8 @@ class GameLadder(BaseModel):
     kind: Literal["game"] = Field("game", description="one game, scored by the value rules")
 
 
-LADDER_MODELS: dict[str, type[BaseModel]] = {"game": GameLadder}
+LADDER_MODELS: dict[str, type[BaseModel]] = {
+    "game": GameLadder,
+    "holes": HolesLadder,      # points → holes → a game of 12 holes (triktrak, the 12-hole game)
+    "ecrire": EcrireLadder,    # points → holes → marks → the partie à écrire
+}

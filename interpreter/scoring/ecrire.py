@@ -1,0 +1,452 @@
+"""The partie à écrire: holes → marks → the settlement of the partie (rules/match-scoring.md
+§1–§2).
+
+`Ecrire` is the mark ledger. It is fed the events the board game produces — holes made by whom on
+whose throw, goes, resets of the men after a sortie, and (with strict claims) banner and necktie
+claims — and keeps the state of the current mark exactly as match-scoring §1.2 lists it. A go at
+six holes or more ends the mark: a simple mark, a petty or grand lurch (in advance or in arrears,
+at its own rate or at the rate copied from the opponent's failed lurch), a conceded mark or a
+refait. When the agreed number of marks is won the partie is settled in the mandatory order of §2.2.
+
+Players are 0 and 1. An event the rules forbid in the current state raises `RecordError`. In a
+live game the holes come from the points → holes ladder (`EcrireLadder.holes_ladder()`): after
+`won, may_go = holes.mark(p, n, own_roll)`, `ledger.hole(p, won, thrower)` when `won`; a go is
+`holes.go(p)` and `ledger.go(p)`, a sortie `holes.reset_men()` and `ledger.reset_men()`.
+
+    >>> e = Ecrire(EcrireLadder(), marks=12)
+    >>> e.hole(0, 6)                       # Alice: six holes in a row on her own throws
+    >>> r = e.go(0)                        # ... and goes: a petty lurch without pick-up
+    >>> r.kind, r.multiplier, r.payment    # 3 × (6 holes + 2 consolation)
+    ('petty-lurch', 3, 24)
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+
+from interpreter.errors import RecordError
+from interpreter.scoring.holes import HolesLadder
+
+#: the five ways a mark can end (match-scoring §1.3–§1.4)
+MARK_KINDS = ("simple", "petty-lurch", "grand-lurch", "conceded", "refait")
+#: the obligatory hole: from here on a go ends the mark (§1.1)
+OBLIGATORY_HOLE = 6
+#: each player's initial stake in jetons (§2.1)
+STAKE = 20
+#: jetons in a fish (§2.1)
+FISH = 10
+MAX_MARKS = 24
+
+
+class EcrireLadder(BaseModel):
+    """Points → holes → marks of the partie à écrire, with the house rules of match-scoring §8."""
+
+    model_config = ConfigDict(extra="forbid")
+    kind: Literal["ecrire"] = Field("ecrire", description="holes → marks → partie settlement")
+    min_marks: Literal[6, 4] = Field(
+        6, description="M-A24: the shortest partie allowed (4 with LAF §220)")
+    marks: int = Field(
+        12, description="length of the partie in marks: an even number from `min_marks` to 24 "
+                        "(a score-sheet record gives its own)")
+    points_per_hole: int = Field(12, ge=1, description="points that make one hole (trictrac §5.1)")
+    second_marker_bredouille: Literal["allowed", "never"] = Field(
+        "allowed", description="T-A1, for the holes under the marks (see the `holes` ladder)")
+    sortie_bredouille: Literal["keep", "reset"] = Field(
+        "keep", description="T-A2, for the holes under the marks (see the `holes` ladder)")
+    lurch_rates: Literal["seed", "classic"] = Field(
+        "seed",
+        description="M-A1: lurch multipliers ×2/×3 petty and ×4/×5 grand, with/without pick-up "
+                    "(`seed`), or petty ×2 and grand ×4 whatever the pick-ups (`classic`)")
+    refait_consolation: Literal["arithmetic", "geometric"] = Field(
+        "arithmetic",
+        description="M-A1: consolation after r refaits on a mark: 2×(1+r) (`arithmetic`: 2, 4, "
+                    "6…) or 2×2^r (`geometric`: 2, 4, 8…)")
+    refait_lead: Literal["same", "alternate"] = Field(
+        "same",
+        description="M-A2: a refait is replayed by the leader of the voided mark (`same`) or the "
+                    "alternation carries on (`alternate`)")
+    mark_lead: Literal["alternate", "winner"] = Field(
+        "alternate",
+        description="M-A3: the leader of each new mark alternates (`alternate`) or is the "
+                    "player who just won a mark (`winner`)")
+    strict_marker_claims: bool = Field(
+        False,
+        description="M-A4: banner and necktie are derived from the state (false) or must be "
+                    "claimed right after the hole that gives them (true): a missed banner rates "
+                    "the lurch as with pick-up, a missed necktie loses the arrears lurch")
+    queue_compare: Literal["holdings", "columns"] = Field(
+        "holdings",
+        description="M-A5: the queue of jetons goes to the larger holding (`holdings`) or to the "
+                    "player who paid less over the marks (`columns`)")
+    queue_tie: Literal["split", "own_back"] = Field(
+        "split",
+        description="M-A6: on equal holdings the markers are split N/2 each (`split`) or each "
+                    "player takes back his own (`own_back`)")
+    fish_rounding: Literal["off", "nearest", "five_to_winner"] = Field(
+        "off",
+        description="M-A7: also state the result in whole fish: `nearest` (an exact half is "
+                    "settled by a high die) or `five_to_winner` (an exact half goes to the winner)")
+    case2_grand: Literal["cap_x4", "none"] = Field(
+        "cap_x4",
+        description="M-A8, combiné only: after a case-2 suspension of à écrire a grand lurch is "
+                    "capped at ×4 (`cap_x4`) or not possible (`none`)")
+    final_queue: int = Field(
+        0, ge=0,
+        description="M-A25: fish paid to the overall winner after the paris (an agreed bonus)")
+
+    @field_validator("marks")
+    @classmethod
+    def _even_marks(cls, marks: int, info: ValidationInfo) -> int:
+        check_partie_length(marks, info.data.get("min_marks", 6))
+        return marks
+
+    def holes_ladder(self) -> HolesLadder:
+        """The points → holes ladder under the marks: holes never end a game here, goes do."""
+        return HolesLadder(points_per_hole=self.points_per_hole, holes_to_win=0,
+                           second_marker_bredouille=self.second_marker_bredouille,
+                           sortie_bredouille=self.sortie_bredouille)
+
+
+def check_partie_length(marks: int, min_marks: int) -> None:
+    if isinstance(marks, bool) or not isinstance(marks, int) or marks % 2 \
+            or not min_marks <= marks <= MAX_MARKS:
+        raise ValueError(f"a partie is an even number of marks from {min_marks} to {MAX_MARKS}, "
+                         f"got {marks!r}")
+
+
+@dataclass(frozen=True)
+class MarkResult:
+    """How one mark ended. A refait has no winner or loser and pays 0; its `mark` is the number
+    of the mark it voids, which is replayed."""
+
+    mark: int
+    kind: str
+    winner: int | None
+    loser: int | None
+    holes: tuple[int, int]
+    multiplier: int
+    payment: int
+    leader: int
+    #: lurches only: the pick-up status that set the rate, whether the lurch was made in arrears,
+    #: and whose status it was ("own", or "opponent" for a rate copied from a failed lurch)
+    pickup: bool | None = None
+    arrears: bool | None = None
+    rate_from: str | None = None
+
+
+@dataclass(frozen=True)
+class Settlement:
+    """The end of the partie (§2.2–§2.5). Amounts in jetons; `net` includes every payment."""
+
+    holdings: tuple[int, int]
+    queue_winner: int | None
+    markers: tuple[int, int]
+    paris: int
+    paris_payer: int | None
+    paris_payment: int
+    final_queue_winner: int | None
+    final_queue: int
+    net: tuple[int, int]
+    #: with fish rounding: the player who lost (None on a level partie), the whole fish lost,
+    #: or None with `die` = (low, high) when an exact half is settled by a high die
+    fish_loser: int | None = None
+    fish: int | None = None
+    die: tuple[int, int] | None = None
+
+
+class Ecrire:
+    """The mark ledger of one partie à écrire (match-scoring §1.2–§1.7, §2)."""
+
+    def __init__(self, ladder: EcrireLadder | None = None, marks: int | None = None,
+                 leader: int = 0, names: tuple[str, str] = ("player 0", "player 1")):
+        self.ladder = ladder = ladder or EcrireLadder()
+        self.names = names              # for the messages of errors only
+        self.n_marks = ladder.marks if marks is None else marks
+        try:
+            check_partie_length(self.n_marks, ladder.min_marks)
+        except ValueError as err:
+            raise RecordError(str(err)) from None
+        if leader not in (0, 1):
+            raise RecordError(f"the leader must be player 0 or 1, got {leader!r}")
+        self.leader = leader
+        self.k = 1                       # number of the mark in play
+        self.r = 0                       # refaits already played on it
+        self.results: list[MarkResult] = []
+        self.payments: list[tuple[int, int, int]] = []   # (payer, payee, jetons)
+        self.lost_marks = [0, 0]
+        self.paid = [0, 0]
+        self.received = [0, 0]
+        self.marks_won = 0
+        self.settlement: Settlement | None = None
+        self._new_mark()
+
+    def _new_mark(self) -> None:
+        self.holes = [0, 0]
+        self.opp_at_first: list[int | None] = [None, None]
+        self.interrupted = [False, False]
+        self.picked_up = [False, False]
+        #: None, or whether the opponent's failed lurch had no pick-up (it sets the rate)
+        self.fixed_rate_from: list[bool | None] = [None, None]
+        self.can_go = -1
+        # strict marker claims: the rights due at each player's first hole and those claimed;
+        # `_claimant` is the player whose first hole was the last event but claims
+        self.banner_due = [False, False]
+        self.necktie_due = [False, False]
+        self.banner_claimed = [False, False]
+        self.necktie_claimed = [False, False]
+        self._claimant = -1
+        self._last_hole: tuple[int, int] | None = None   # (maker, on whose throw)
+
+    # -- state shown on the sheet -----------------------------------------------------------
+
+    @property
+    def finished(self) -> bool:
+        return self.settlement is not None
+
+    def lurch_alive(self, p: int) -> bool:
+        return self.holes[p] >= 1 and not self.interrupted[p]
+
+    def arrears(self, p: int) -> bool:
+        first = self.opp_at_first[p]
+        return first is not None and first > 0
+
+    def banner(self, p: int) -> bool:
+        """The banner (§1.6): a live lurch without pick-up whose rate is the player's own."""
+        if not self.lurch_alive(p) or self.fixed_rate_from[p] is not None:
+            return False
+        if self.picked_up[p]:
+            return False
+        return self.banner_claimed[p] or not self.ladder.strict_marker_claims
+
+    def necktie(self, p: int) -> bool:
+        """The necktie (§1.6): a live lurch in arrears."""
+        if not (self.lurch_alive(p) and self.arrears(p)):
+            return False
+        return self.necktie_claimed[p] or not self.ladder.strict_marker_claims
+
+    def _banner_missed(self, p: int) -> bool:
+        return (self.ladder.strict_marker_claims and self.banner_due[p]
+                and not self.banner_claimed[p])
+
+    def _necktie_missed(self, p: int) -> bool:
+        return (self.ladder.strict_marker_claims and self.necktie_due[p]
+                and not self.necktie_claimed[p])
+
+    # -- events -----------------------------------------------------------------------------
+
+    def _check_open(self) -> None:
+        if self.settlement is not None:
+            raise RecordError(f"the partie is over: all {self.n_marks} marks have been won")
+
+    def hole(self, player: int, n: int = 1, on_throw_of: int | None = None) -> None:
+        """`player` makes `n` holes on the throw of `on_throw_of` (default: his own), R1."""
+        self._check_open()
+        if n < 1:
+            raise RecordError(f"a hole event needs at least one hole, got {n}")
+        thrower = player if on_throw_of is None else on_throw_of
+        other = 1 - player
+        holes = self.holes
+        first = holes[player] == 0
+        for _ in range(n):
+            if holes[player] == 0:
+                self.opp_at_first[player] = holes[other]
+                if holes[other] >= OBLIGATORY_HOLE:
+                    self.fixed_rate_from[player] = not (self.picked_up[other]
+                                                        or self._banner_missed(other))
+            if holes[other] >= 1:
+                self.interrupted[other] = True
+            holes[player] += 1
+        # consecutive own-throw holes keep the right to go; anything else ends it (R2)
+        self.can_go = player if thrower == player else -1
+        self._last_hole = (player, thrower)
+        self._claimant = -1
+        if first and self.ladder.strict_marker_claims:
+            self.banner_due[player] = self.fixed_rate_from[player] is None
+            self.necktie_due[player] = self.arrears(player)
+            self._claimant = player
+
+    def claim(self, player: int, marker: str) -> None:
+        """A strict claim of the banner or the necktie, right after the hole that gives it."""
+        self._check_open()
+        if marker not in ("banner", "necktie"):
+            raise RecordError(f"only the banner or the necktie can be claimed, not {marker!r}")
+        if not self.ladder.strict_marker_claims:
+            raise RecordError("the banner and the necktie are derived from the holes; claims "
+                              "apply only with strict_marker_claims = true")
+        due, claimed = ((self.banner_due, self.banner_claimed) if marker == "banner"
+                        else (self.necktie_due, self.necktie_claimed))
+        if not due[player]:
+            why = {"banner": "it marks a lurch without pick-up at the player's own rate",
+                   "necktie": "it marks a lurch in arrears"}[marker]
+            raise RecordError(f"no {marker} is due to {self.names[player]} in this mark ({why}, "
+                              f"claimed at the first hole)")
+        if claimed[player]:
+            raise RecordError(f"the {marker} has already been claimed")
+        if self._claimant != player:
+            raise RecordError(f"too late to claim the {marker}: it must be claimed right after "
+                              f"the first hole of the mark")
+        claimed[player] = True
+
+    def reset_men(self) -> None:
+        """All men borne off and reset (sortie): not a pick-up, and it ends any right to go."""
+        self._check_open()
+        self.can_go = -1
+        self._claimant = -1
+        self._last_hole = None
+
+    def go(self, player: int) -> MarkResult | None:
+        """`player` goes. Below six holes a pick-up (returns None); at six or more the mark ends:
+        a refait on equal holes, else a won or conceded mark (R3–R7)."""
+        self._check_open()
+        if self.can_go != player:
+            raise RecordError(self._why_no_go(player))
+        self.can_go = -1
+        self._claimant = -1
+        self._last_hole = None
+        holes = self.holes
+        if max(holes) < OBLIGATORY_HOLE:
+            self.picked_up[player] = True           # R3: the goer has at least this hole
+            return None
+        if holes[0] == holes[1]:
+            return self._refait()
+        winner = 0 if holes[0] > holes[1] else 1
+        return self._settle_mark(winner, conceded=winner != player)
+
+    def _why_no_go(self, player: int) -> str:
+        last = self._last_hole
+        me, them = self.names[player], self.names[1 - player]
+        if last is not None and last[0] == player and last[1] != player:
+            return (f"{me} made that hole on {them}'s throw and must hold: a go needs a hole "
+                    f"made on one's own throw")
+        if last is not None and last[0] != player and last[1] == player:
+            return (f"{me} has stayed: {them} has marked holes from {me}'s throw since, and a go "
+                    f"must directly follow the goer's own-throw holes")
+        return (f"{me} may go only directly after making a hole on {me}'s own throw (a go must "
+                f"directly follow the goer's own-throw holes)")
+
+    # -- the end of a mark ------------------------------------------------------------------
+
+    def consolation(self) -> int:
+        if self.ladder.refait_consolation == "geometric":
+            return 2 * 2 ** self.r
+        return 2 * (1 + self.r)
+
+    def _refait(self) -> MarkResult:
+        result = MarkResult(mark=self.k, kind="refait", winner=None, loser=None,
+                            holes=(self.holes[0], self.holes[1]), multiplier=1, payment=0,
+                            leader=self.leader)
+        self.results.append(result)
+        self.r += 1
+        if self.ladder.refait_lead == "alternate":
+            self.leader = 1 - self.leader
+        self._new_mark()
+        return result
+
+    def _lurch(self, w: int) -> tuple[str, int, bool, bool, str] | None:
+        """(kind, multiplier, pickup, arrears, rate_from) of w's live lurch, or None (§1.4)."""
+        if not self.lurch_alive(w):
+            return None
+        arrears = self.arrears(w)
+        if arrears and self._necktie_missed(w):
+            return None
+        grand = self.holes[w] >= 12
+        fixed = self.fixed_rate_from[w]
+        if fixed is not None:
+            pickup, rate_from = not fixed, "opponent"
+        else:
+            pickup, rate_from = self.picked_up[w] or self._banner_missed(w), "own"
+        if self.ladder.lurch_rates == "classic":
+            m = 4 if grand else 2
+        else:
+            m = (4 if pickup else 5) if grand else (2 if pickup else 3)
+        return ("grand-lurch" if grand else "petty-lurch"), m, pickup, arrears, rate_from
+
+    def _settle_mark(self, w: int, conceded: bool) -> MarkResult:
+        loser = 1 - w
+        holes = self.holes
+        lurch = None if conceded else self._lurch(w)
+        c = self.consolation()
+        if lurch is None:
+            kind, m = ("conceded" if conceded else "simple"), 1
+            extra: dict = {}
+        else:
+            kind, m, pickup, arrears, rate_from = lurch
+            extra = {"pickup": pickup, "arrears": arrears, "rate_from": rate_from}
+        payment = m * (holes[w] + c) - holes[loser]                      # R5
+        result = MarkResult(mark=self.k, kind=kind, winner=w, loser=loser,
+                            holes=(holes[0], holes[1]), multiplier=m, payment=payment,
+                            leader=self.leader, **extra)
+        self.results.append(result)
+        self.payments.append((loser, w, payment))
+        self.paid[loser] += payment
+        self.received[w] += payment
+        self.lost_marks[loser] += 1
+        self.marks_won += 1
+        self.k += 1
+        self.r = 0
+        self.leader = w if self.ladder.mark_lead == "winner" else 1 - self.leader
+        self._new_mark()
+        if self.marks_won == self.n_marks:
+            self.settlement = self._settle_partie()
+        return result
+
+    # -- the end of the partie --------------------------------------------------------------
+
+    def holdings(self) -> tuple[int, int]:
+        """Each player's jetons after the mark payments, lost-mark markers set aside (§2.1)."""
+        return tuple(STAKE + self.received[i] - self.paid[i] - self.lost_marks[i]
+                     for i in (0, 1))  # type: ignore[return-value]
+
+    def _settle_partie(self) -> Settlement:
+        ladder = self.ladder
+        n = self.n_marks
+        lost = self.lost_marks
+        held = self.holdings()
+        # 1. the queue of jetons (§2.3)
+        if ladder.queue_compare == "holdings":
+            diff = held[0] - held[1]
+        else:                                    # the player who paid less over the marks
+            diff = self.paid[1] - self.paid[0]
+        queue_winner = None if diff == 0 else (0 if diff > 0 else 1)
+        if queue_winner is not None:
+            markers = (n, 0) if queue_winner == 0 else (0, n)
+        elif ladder.queue_tie == "split":
+            markers = (n // 2, n // 2)
+        else:
+            markers = (lost[0], lost[1])
+        net = [self.received[i] - self.paid[i] - lost[i] + markers[i] for i in (0, 1)]
+        # 2. paris and the queue of paris (§2.4)
+        d = abs(lost[0] - lost[1])
+        paris_payer = None if d == 0 else (0 if lost[0] > lost[1] else 1)
+        paris_payment = 4 * d + 20 if d else 0
+        if paris_payer is not None:
+            net[paris_payer] -= paris_payment
+            net[1 - paris_payer] += paris_payment
+        # an agreed final queue to the overall winner (§2.5, LAF §229)
+        fq_winner, fq = None, ladder.final_queue * FISH
+        if fq and net[0] != net[1]:
+            fq_winner = 0 if net[0] > net[1] else 1
+            net[fq_winner] += fq
+            net[1 - fq_winner] -= fq
+        else:
+            fq = 0
+        settlement = Settlement(holdings=held, queue_winner=queue_winner, markers=markers,
+                                paris=d, paris_payer=paris_payer, paris_payment=paris_payment,
+                                final_queue_winner=fq_winner, final_queue=fq,
+                                net=(net[0], net[1]))
+        if ladder.fish_rounding == "off":
+            return settlement
+        # 3. optional pricing in whole fish (§2.5)
+        fish_loser = None if net[0] == 0 else (0 if net[0] < 0 else 1)
+        loss = -net[fish_loser] if fish_loser is not None else 0
+        whole, rest = divmod(loss, FISH)
+        fish: int | None = whole + (1 if rest > FISH // 2 else 0)
+        die = None
+        if rest * 2 == FISH:
+            if ladder.fish_rounding == "five_to_winner":
+                fish = whole + 1
+            else:
+                fish, die = None, (whole, whole + 1)
+        return replace(settlement, fish_loser=fish_loser, fish=fish, die=die)

@@ -1,0 +1,179 @@
+"""Points → holes: the trictrac marking of points, holes, bredouille and going
+(rules/trictrac.md §5, §6; the Dutch Triktrak's trous and match, rules/match-scoring.md §6.2).
+
+`Holes` is the state machine the live game calls once or twice per roll (the roller's gains, then
+the opponent's), so it holds plain ints and lists; its parameters are the `HolesLadder` model, the
+`[ladder]` table of a variant with `kind = "holes"`.
+
+    >>> h = Holes(HolesLadder())
+    >>> h.mark(0, 4, own_roll=True)         # Alice marks 4 from her own roll
+    (0, False)
+    >>> h.mark(1, 2, own_roll=False)        # Bob 2 from Alice's roll: Alice loses her bredouille
+    (0, False)
+    >>> h.mark(0, 10, own_roll=True)        # 14 points: one single hole, 2 left over, may go
+    (1, True)
+    >>> h.go(0); h.points, h.holes
+    ([0, 0], [1, 0])
+"""
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from interpreter.errors import RecordError
+
+
+class HolesLadder(BaseModel):
+    """Points make holes, holes win the game (the 12-hole game, the Dutch Triktrak's match)."""
+
+    model_config = ConfigDict(extra="forbid")
+    kind: Literal["holes"] = Field("holes", description="points → holes → a game of N holes")
+    points_per_hole: int = Field(
+        12, ge=1, description="points that make one hole (trou); trictrac.md §5.1")
+    holes_to_win: int = Field(
+        12, ge=0,
+        description="holes that win the game (trictrac.md §6, match-scoring §6.2); 0: no end, "
+                    "as under the marks of the partie à écrire")
+    second_marker_bredouille: Literal["allowed", "never"] = Field(
+        "allowed",
+        description="T-A1: the second player to mark in a hole-cycle can win the hole double "
+                    "(`allowed`, the treatises) or only the first marker can (`never`)")
+    sortie_bredouille: Literal["keep", "reset"] = Field(
+        "keep",
+        description="T-A2: at the relevé after a sortie both players keep their points and "
+                    "bredouille (`keep`) or keep the points but start the bredouille afresh "
+                    "(`reset`)")
+    last_hole: Literal["any_roll", "own_roll"] = Field(
+        "any_roll",
+        description="T-A23: the winning hole may come from either roll (`any_roll`) or must be "
+                    "won on the winner's own roll (`own_roll`, as in the partie à écrire)")
+    match_lurch: Literal["off", "grande_bredouille", "mal_xx", "honours"] = Field(
+        "off",
+        description="T-A18 / M-A23: stake multiplier of a won game: `off` ×1; "
+                    "`grande_bredouille` ×2 when the winner's holes were all consecutive; "
+                    "`mal_xx` ×4 loser without a hole, ×3 grande bredouille won second, ×2 loser "
+                    "below 6, else ×1; `honours` ×4 quadruple, ×3 treble, ×2 loser at most 6, "
+                    "else ×1 (match-scoring §6.2)")
+
+
+class Holes:
+    """The marking of two players, 0 and 1, as plain ints (trictrac.md §5.2 state machine).
+
+    `points[p]` is 0..points_per_hole-1 after every marking, `holes[p]` never decreases,
+    `bred[p]` is true while p can still win the current hole double. `can_go` is the player who
+    may go right now (-1: nobody): the one who has just won a hole on his own roll. `interrupted[p]`
+    records that the opponent won a hole after p's first hole (the grande bredouille of §6).
+    """
+
+    __slots__ = ("ladder", "names", "points", "holes", "bred", "can_go", "interrupted", "winner",
+                 "_pph", "_to_win", "_never", "_own_last", "_keep_on_sortie")
+
+    def __init__(self, ladder: HolesLadder | None = None,
+                 names: tuple[str, str] = ("player 0", "player 1")):
+        ladder = ladder or HolesLadder()
+        self.ladder = ladder
+        self.names = names              # for the messages of errors only
+        self._pph = ladder.points_per_hole
+        self._to_win = ladder.holes_to_win
+        self._never = ladder.second_marker_bredouille == "never"
+        self._own_last = ladder.last_hole == "own_roll"
+        self._keep_on_sortie = ladder.sortie_bredouille == "keep"
+        self.points = [0, 0]
+        self.holes = [0, 0]
+        self.bred = [True, True]
+        self.can_go = -1
+        self.interrupted = [False, False]
+        self.winner = -1
+
+    @property
+    def finished(self) -> bool:
+        return self.winner >= 0
+
+    def mark(self, player: int, n: int, own_roll: bool) -> tuple[int, bool]:
+        """`player` marks `n` > 0 points, from his own roll or the opponent's.
+
+        Returns the holes won (a bredouille hole counts 2) and whether the player may now go:
+        only after a hole won on his own roll, and not once the game is over. Marking leftover
+        points means staying, so any marking ends an earlier right to go.
+        """
+        if self.winner >= 0:
+            raise RecordError(f"the game is over: {self.names[self.winner]} has won it")
+        if n <= 0:
+            raise RecordError(f"points to mark must be positive, got {n}")
+        other = 1 - player
+        points = self.points
+        bred = self.bred
+        # the marker's points interrupt the other's series (§5.2); under `never` any marking
+        # by the first marker leaves the second without bredouille (T-A1)
+        if points[other] > 0 or self._never:
+            bred[other] = False
+        total = points[player] + n
+        self.can_go = -1
+        if total < self._pph:
+            points[player] = total
+            return 0, False
+        k = total // self._pph
+        won = (2 if bred[player] else 1) + 2 * (k - 1)   # only the first hole can lose bredouille
+        holes = self.holes
+        holes[player] += won
+        points[player] = total - k * self._pph
+        bred[player] = True
+        points[other] = 0
+        # the remainder starts a fresh series: under `never` its owner is the first marker
+        bred[other] = not (self._never and points[player] > 0)
+        if holes[other] > 0:
+            self.interrupted[other] = True
+        to_win = self._to_win
+        if to_win and holes[player] >= to_win and (own_roll or not self._own_last):
+            self.winner = player
+            return won, False
+        if own_roll:
+            self.can_go = player
+            return won, True
+        return won, False
+
+    def go(self, player: int) -> None:
+        """`player` goes (s'en aller): holes are kept, both players' points and bredouille start
+        afresh, the men are reset (§5.3). Only right after a hole won on his own roll."""
+        if self.winner >= 0:
+            raise RecordError(f"the game is over: {self.names[self.winner]} has won it")
+        if self.can_go != player:
+            raise RecordError(f"{self.names[player]} may go only directly after winning a hole "
+                              f"on {self.names[player]}'s own roll")
+        self.points[0] = self.points[1] = 0
+        self.bred[0] = self.bred[1] = True
+        self.can_go = -1
+
+    def reset_men(self) -> None:
+        """The relevé after a sortie (§5.5): points are kept, and bredouille too unless
+        `sortie_bredouille = "reset"` (both players may then win the current hole double)."""
+        if self.winner >= 0:
+            raise RecordError(f"the game is over: {self.names[self.winner]} has won it")
+        self.can_go = -1
+        if not self._keep_on_sortie:
+            self.bred[0] = self.bred[1] = True
+
+    def multiplier(self) -> int:
+        """The stake multiplier of the finished game under `match_lurch` (1 while unfinished)."""
+        if self.winner < 0:
+            return 1
+        w = self.winner
+        loser_holes = self.holes[1 - w]
+        run = not self.interrupted[w]          # all the winner's holes in one run
+        rule = self.ladder.match_lurch
+        if rule == "grande_bredouille":
+            return 2 if run else 1
+        if rule == "mal_xx":
+            if loser_holes == 0:
+                return 4
+            if run:
+                return 3
+            return 2 if loser_holes < 6 else 1
+        if rule == "honours":
+            if loser_holes == 0:
+                return 4
+            if run:
+                return 3
+            return 2 if loser_holes <= 6 else 1
+        return 1

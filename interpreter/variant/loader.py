@@ -1,0 +1,589 @@
+"""Loading a variant document: read the TOML, follow `extends`, merge, apply `--set`, validate.
+
+    >>> doc = load_document("backgammon", ["rules.gammon.enabled=false"])
+    >>> doc.model.rules["gammon"].enabled, doc.model.board.checkers
+    (False, 15)
+    >>> loc = doc.locate(("dice", "doublets"))
+    >>> (loc.line, loc.col, loc.source_line.split("#")[0].strip())
+    (29, 1, 'doublets = "four"')
+
+Merge rules of `extends` (docs/variant-format.md): tables merge key by key, so an extending file
+can change one field of one rule; arrays, `board.start` and a `[ladder]` of another kind are
+replaced whole; `remove_rules` deletes rules of the base by id; `variant.abstract` is never
+inherited. Every problem found, in every file of the chain and in every override, is raised
+together as one `VariantError`; nothing here lets a traceback escape for bad input.
+"""
+from __future__ import annotations
+
+import copy
+import os
+import re
+import tomllib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from pydantic import BaseModel, ValidationError
+
+from interpreter.errors import Diagnostic, VariantError
+from interpreter.resources import builtin_variant_path, variants_dir
+from interpreter.variant.checks import check_document, check_ladder
+from interpreter.variant.locate import SourceMap
+from interpreter.variant.overrides import parse_override
+from interpreter.variant.problems import (
+    KeyPath,
+    Problem,
+    Where,
+    closest,
+    found_str,
+    key_str,
+    problems_from_validation,
+    type_name,
+)
+from interpreter.variant.schema import VariantModel
+
+#: tables that an extending file replaces whole instead of merging key by key
+REPLACED_WHOLE: frozenset[KeyPath] = frozenset({("board", "start")})
+
+
+@dataclass(frozen=True)
+class Location:
+    """Where a key (or its value) is written: a file, or `--set` for an override."""
+
+    path: str
+    line: int
+    col: int
+    length: int
+    source_line: str
+
+
+class SnippetErrorLike(Protocol):
+    """What `interpreter.dsl.check_document` reports: a position inside one snippet."""
+
+    key_path: tuple[str, ...]
+    line: int
+    col: int
+    length: int
+    code: str
+    message: str
+
+
+@dataclass
+class _Origin:
+    """One source of keys: a file of the chain, or one `--set` argument."""
+
+    display: str
+    smap: SourceMap
+    file: Path | None = None
+    #: for an override: the key it sets in the document, and the key as written
+    effective: KeyPath = ()
+    written: KeyPath = ()
+
+    def local(self, key_path: KeyPath) -> KeyPath:
+        """`key_path` as written in this source."""
+        n = len(self.effective)
+        if n and tuple(key_path[:n]) == self.effective:
+            return self.written + tuple(key_path[n:])
+        return tuple(key_path)
+
+    def location(self, key_path: KeyPath, where: Where = "key") -> Location:
+        local = self.local(key_path)
+        target = local[:-1] if where == "missing" else local
+        found = self.smap.find(target) if target else None
+        if found is None:
+            if self.file is None:  # an override: its whole argument
+                text = self.smap.line_text(1)
+                return Location(self.display, 1, 1, max(1, len(text)), text)
+            return Location(self.display, 1, 1, 1, "")
+        path, entry = found
+        span = entry.value if where == "value" and path == target and entry.value else entry.key
+        line, col, length = self.smap.span_position(span)
+        return Location(self.display, line, col, length, self.smap.line_text(line))
+
+    def diagnostic(self, key_path: KeyPath, where: Where, code: str, message: str) -> Diagnostic:
+        loc = self.location(key_path, where)
+        return Diagnostic(loc.path, loc.line, loc.col, code, message, loc.source_line, loc.length)
+
+
+@dataclass
+class VariantDoc:
+    """A loaded, validated variant document.
+
+    `model` is the validated schema model (`interpreter.variant.schema.VariantModel`), `path`
+    the file loaded, `chain` the files from the most derived to the base, `data` the merged TOML
+    (after `--set`), `overrides` the `--set` arguments applied."""
+
+    model: VariantModel
+    path: Path
+    chain: tuple[Path, ...]
+    data: dict[str, Any]
+    overrides: tuple[str, ...] = ()
+    _origins: list[_Origin] = field(default_factory=list, repr=False)
+    _provenance: dict[KeyPath, int] = field(default_factory=dict, repr=False)
+    _derived: int = field(default=0, repr=False)
+
+    @property
+    def is_abstract(self) -> bool:
+        """A base file for others to extend; not playable by itself."""
+        return self.model.variant.abstract
+
+    @property
+    def ladder(self) -> BaseModel | None:
+        return self.model.ladder
+
+    def origin_of(self, key_path: KeyPath) -> _Origin:
+        """The source (file or override) that last set `key_path` or its closest parent."""
+        return _origin_for(self._origins, self._provenance, self._derived, key_path)
+
+    def locate(self, key_path: KeyPath, *, value: bool = False) -> Location | None:
+        """Where `key_path` was last set: its key (or its value), in the file or `--set`
+        argument that set it. For a key that no source wrote (a default), the key of its closest
+        written table; None when not even its top-level table is written."""
+        key_path = tuple(key_path)
+        origin = self.origin_of(key_path)
+        if not any(key_path[:n] in self._provenance for n in range(len(key_path), 0, -1)):
+            return None
+        return origin.location(key_path, "value" if value else "key")
+
+
+def _origin_for(origins: list[_Origin], provenance: dict[KeyPath, int], derived: int,
+                key_path: KeyPath) -> _Origin:
+    for n in range(len(key_path), 0, -1):
+        index = provenance.get(tuple(key_path[:n]))
+        if index is not None:
+            return origins[index]
+    return origins[derived]
+
+
+# -- the public functions --------------------------------------------------------------------------
+
+def load_document(ref: str | Path, overrides: Sequence[str] = (), *,
+                  check_rules: bool = True) -> VariantDoc:
+    """Load a variant by built-in id or path, with `--set` overrides, and validate it.
+
+    Raises `VariantError` carrying every diagnostic found. With `check_rules`, the rule-language
+    snippets are checked too (by `interpreter.dsl.check_document`, when it is available)."""
+    session = _Session()
+    doc = session.load(ref, overrides, check_rules=check_rules)
+    if session.diagnostics or doc is None:
+        raise VariantError(session.sorted_diagnostics())
+    return doc
+
+
+def validate_paths(paths: Iterable[str | Path]) -> list[Diagnostic]:
+    """Every problem of every file (and of the files they extend), in file order; [] when all
+    are valid."""
+    out: list[Diagnostic] = []
+    seen: set[Diagnostic] = set()
+    for path in paths:
+        try:
+            load_document(path)
+        except VariantError as error:
+            for diagnostic in error.diagnostics:
+                if diagnostic not in seen:
+                    seen.add(diagnostic)
+                    out.append(diagnostic)
+    return out
+
+
+def snippet_diagnostic(doc: VariantDoc, err: SnippetErrorLike) -> Diagnostic:
+    """A rule-language error, positioned inside its snippet, placed in the file (or `--set`
+    argument) that wrote the snippet: escapes and the newline TOML drops after an opening `\"\"\"`
+    are accounted for."""
+    key_path = tuple(err.key_path)
+    origin = doc.origin_of(key_path)
+    local = origin.local(key_path)
+    position = origin.smap.snippet_position(local, err.line, err.col, getattr(err, "length", 1))
+    if position is None:
+        return origin.diagnostic(key_path, "value", err.code, err.message)
+    line, col, length = position
+    return Diagnostic(origin.display, line, col, err.code, err.message,
+                      origin.smap.line_text(line), length)
+
+
+def builtin_ids() -> list[str]:
+    """The ids of the built-in variant files (abstract bases included)."""
+    try:
+        return sorted(p.stem for p in variants_dir().glob("*.toml"))
+    except FileNotFoundError:
+        return []
+
+
+def check_snippets(doc: VariantDoc) -> list[Diagnostic]:
+    """The rule-language errors of a document, or [] while `interpreter.dsl` cannot check."""
+    try:
+        from interpreter.dsl import check_document as check_rule_language
+    except ImportError:
+        return []
+    return [snippet_diagnostic(doc, err) for err in check_rule_language(doc.model)]
+
+
+# -- loading ---------------------------------------------------------------------------------------
+
+def _display(path: Path) -> str:
+    """A path for messages: relative to the working directory when it is inside it."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+def _looks_like_path(ref: str) -> bool:
+    return "/" in ref or "\\" in ref or ref.endswith(".toml") or ref.startswith(".")
+
+
+_TOML_POSITION = re.compile(
+    r"^(?P<msg>.*?)\s*\((?:at line (?P<line>\d+), column (?P<col>\d+)|at end of document)\)$",
+    re.S)
+_UNCLOSED = {"string": "the closing quote is missing",
+             "array": "the closing `]` is missing",
+             "inline table": "the closing `}` is missing (an inline table stays on one line)"}
+_UNCLOSED_KIND = (("unterminated string", "string"), ("illegal character '\\n'", "string"),
+                  ("unclosed array", "array"), ("unclosed inline table", "inline table"))
+_BARE_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
+
+
+def _syntax_diagnostic(display: str, smap: SourceMap, error: tomllib.TOMLDecodeError) -> Diagnostic:
+    """tomllib's error, with its position; duplicate keys and unclosed strings or arrays are
+    placed where they start (tomllib reports them at the end of the document)."""
+    text = str(error)
+    match = _TOML_POSITION.match(text)
+    message = match.group("msg") if match else text
+    message = message[:1].lower() + message[1:]
+    if match and match.group("line"):
+        line, col = int(match.group("line")), int(match.group("col"))
+    else:
+        line = smap.line_count
+        while line > 1 and not smap.line_text(line).strip():
+            line -= 1
+        col = len(smap.line_text(line)) + 1
+    if message.startswith(("cannot overwrite", "cannot declare")) and smap.duplicates:
+        path, second, first = smap.duplicates[0]
+        line, col, length = smap.span_position(second)
+        first_line, _ = smap.line_col(first.start)
+        return Diagnostic(display, line, col, "duplicate-key",
+                          f"`{key_str(path)}` is already defined at line {first_line}",
+                          smap.line_text(line), length)
+    kind = next((k for prefix, k in _UNCLOSED_KIND if message.startswith(prefix)), None)
+    error_at = smap.offset(line, col)
+    opened = [span for what, span in smap.unclosed if what == kind and span.start <= error_at]
+    if kind is not None and opened:
+        open_line, open_col, length = smap.span_position(opened[-1])
+        if not message.startswith("illegal") or open_line == line:
+            return Diagnostic(display, open_line, open_col, "toml-syntax",
+                              f"unclosed {kind}: {_UNCLOSED[kind]}",
+                              smap.line_text(open_line), length)
+    if message.startswith("unescaped '\\'"):
+        backslash = smap.line_text(line).rfind("\\", 0, col)
+        col = backslash + 1 if backslash >= 0 else col
+    length = 1
+    if message.startswith("invalid value"):
+        word = _BARE_WORD.match(smap.line_text(line), col - 1)
+        if word and word.group() not in ("true", "false", "inf", "nan"):
+            length = len(word.group())
+            message += f"; a string needs quotes: \"{word.group()}\""
+    return Diagnostic(display, line, col, "toml-syntax", message, smap.line_text(line), length)
+
+
+class _Session:
+    """The state of one load: the sources, which source last set each key, the problems."""
+
+    def __init__(self) -> None:
+        self.origins: list[_Origin] = []
+        self.provenance: dict[KeyPath, int] = {}
+        self.diagnostics: list[Diagnostic] = []
+        self.problems: list[Problem] = []
+        self.derived = 0
+
+    # -- sources ---------------------------------------------------------------------------------
+
+    def _read(self, path: Path, display: str,
+              cited: tuple[_Origin, KeyPath] | None) -> tuple[int, dict[str, Any]] | None:
+        """Read and parse one file; on failure record a diagnostic (at the `extends` that
+        named it, if any) and return None."""
+        try:
+            text = path.read_bytes().decode("utf-8")
+        except FileNotFoundError:
+            self._fail(cited, display, "file-not-found", f"no such file: {display}")
+            return None
+        except (OSError, UnicodeDecodeError) as error:
+            reason = "not UTF-8 text" if isinstance(error, UnicodeDecodeError) else \
+                (error.strerror or str(error)).lower()
+            self._fail(cited, display, "unreadable", f"cannot read {display}: {reason}")
+            return None
+        smap = SourceMap(text)
+        self.origins.append(_Origin(display, smap, path))
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as error:
+            self.diagnostics.append(_syntax_diagnostic(display, smap, error))
+            return None
+        return len(self.origins) - 1, data
+
+    def _fail(self, cited: tuple[_Origin, KeyPath] | None, display: str, code: str,
+              message: str) -> None:
+        if cited is None:
+            self.diagnostics.append(Diagnostic(display, 1, 1, code, message))
+        else:
+            origin, key = cited
+            self.diagnostics.append(origin.diagnostic(key, "value", code, message))
+
+    def _resolve(self, ref: str | Path) -> tuple[Path, str]:
+        if isinstance(ref, str) and not _looks_like_path(ref):
+            builtin = builtin_variant_path(ref)
+            if builtin is not None:
+                return builtin, _display(builtin)
+        return Path(ref), str(ref)
+
+    def _resolve_extends(self, value: str, origin: _Origin) -> Path | str:
+        """The file `extends = value` names, or the message saying why there is none."""
+        assert origin.file is not None
+        if _looks_like_path(value):
+            target = origin.file.parent / value
+            if target.is_file():
+                return target
+            return (f"`extends`: no file \"{value}\" (looked for "
+                    f"{os.path.normpath(target)})")
+        builtin = builtin_variant_path(value)
+        if builtin is not None:
+            return builtin
+        ids = builtin_ids()
+        match = closest(value, ids)
+        hint = f"; did you mean \"{match}\"?" if match else \
+            f"; built-in ids: {', '.join(ids)}"
+        return (f"`extends`: no built-in variant \"{value}\"{hint} (a file is written as a path, "
+                f"e.g. \"./{value}.toml\")")
+
+    def _chain(self, path: Path, display: str) -> tuple[list[tuple[int, dict[str, Any]]], bool]:
+        """The files of the `extends` chain, most derived first, and whether it is complete."""
+        files: list[tuple[int, dict[str, Any]]] = []
+        seen: list[Path] = []
+        cited: tuple[_Origin, KeyPath] | None = None
+        while True:
+            got = self._read(path, display, cited)
+            if got is None:
+                return files, False
+            index, data = got
+            files.append(got)
+            seen.append(path.resolve())
+            origin = self.origins[index]
+            ext = data.get("extends")
+            if ext is None:
+                return files, True
+            if not isinstance(ext, str):
+                self.diagnostics.append(origin.diagnostic(
+                    ("extends",), "value", "bad-type",
+                    f"field `extends` must be a string; found {found_str(ext)}"))
+                return files, False
+            target = self._resolve_extends(ext, origin)
+            if isinstance(target, str):
+                self.diagnostics.append(origin.diagnostic(("extends",), "value",
+                                                          "extends-not-found", target))
+                return files, False
+            if target.resolve() in seen:
+                names = [self.origins[i].display for i, _ in files]
+                names.append(names[seen.index(target.resolve())])
+                self.diagnostics.append(origin.diagnostic(
+                    ("extends",), "value", "extends-cycle",
+                    "`extends` makes a cycle: " + " → ".join(names)))
+                return files, False
+            cited = (origin, ("extends",))
+            path = target
+            display = os.path.normpath(Path(display).parent / ext) if _looks_like_path(ext) \
+                else _display(target)
+
+    # -- merging ----------------------------------------------------------------------------------
+
+    def _forget(self, path: KeyPath) -> None:
+        n = len(path)
+        for key in [k for k in self.provenance if k[:n] == path]:
+            del self.provenance[key]
+
+    def _mark(self, path: KeyPath, value: Any, origin: int) -> None:
+        self.provenance[path] = origin
+        if isinstance(value, dict):
+            for key, sub in value.items():
+                self._mark(path + (key,), sub, origin)
+
+    def _merge(self, target: dict[str, Any], overlay: dict[str, Any], origin: int,
+               prefix: KeyPath = ()) -> None:
+        for key, value in overlay.items():
+            path = prefix + (key,)
+            old = target.get(key)
+            if prefix == ("options",) and key in target and not isinstance(value, dict) \
+                    and type(old) is not type(value):
+                base = self.origins[self.provenance.get(path, origin)].display
+                self.problems.append(Problem(path, "bad-type",
+                                             f"option `{key}` is {type_name(old)} in {base}; "
+                                             f"found {found_str(value)}"))
+            if isinstance(value, dict) and isinstance(old, dict) and \
+                    not self._replaced_whole(path, old, value):
+                self.provenance[path] = origin
+                self._merge(old, value, origin, path)
+            else:
+                self._forget(path)
+                target[key] = copy.deepcopy(value)
+                self._mark(path, value, origin)
+
+    @staticmethod
+    def _replaced_whole(path: KeyPath, old: dict[str, Any], new: dict[str, Any]) -> bool:
+        if path in REPLACED_WHOLE:
+            return True
+        return path == ("ladder",) and "kind" in new and new.get("kind") != old.get("kind")
+
+    def _remove_rules(self, merged: dict[str, Any], data: dict[str, Any], index: int, *,
+                      has_base: bool) -> list[str]:
+        """Apply a file's `remove_rules` to what it extends; return the valid ids."""
+        origin = self.origins[index]
+        ids = data.get("remove_rules")
+        if ids is None:
+            return []
+        if not isinstance(ids, list):
+            self.diagnostics.append(origin.diagnostic(
+                ("remove_rules",), "value", "bad-type",
+                f"field `remove_rules` must be an array of rule ids; found {found_str(ids)}"))
+            return []
+        rules = merged.get("rules") if isinstance(merged.get("rules"), dict) else {}
+        assert isinstance(rules, dict)
+        valid: list[str] = []
+        for i, rule_id in enumerate(ids):
+            if not isinstance(rule_id, str):
+                self.diagnostics.append(origin.diagnostic(
+                    ("remove_rules", i), "value", "bad-type",
+                    f"field `remove_rules[{i}]` must be a rule id (a string); found "
+                    f"{found_str(rule_id)}"))
+            elif rule_id in rules:
+                del rules[rule_id]
+                self._forget(("rules", rule_id))
+                valid.append(rule_id)
+            elif has_base:
+                match = closest(rule_id, rules)
+                hint = f"; did you mean `{match}`?" if match else ""
+                self.diagnostics.append(origin.diagnostic(
+                    ("remove_rules", i), "value", "unknown-rule",
+                    f"cannot remove rule `{rule_id}`: the extended file has no such rule{hint}"))
+            elif "extends" not in data:  # (with `extends` but no base, the base is unreadable)
+                self.diagnostics.append(origin.diagnostic(
+                    ("remove_rules", i), "value", "unknown-rule",
+                    f"cannot remove rule `{rule_id}`: this file extends no other file"))
+        return valid
+
+    # -- the whole load ----------------------------------------------------------------------------
+
+    def load(self, ref: str | Path, overrides: Sequence[str], *,
+             check_rules: bool) -> VariantDoc | None:
+        path, display = self._resolve(ref)
+        if not path.exists():
+            if isinstance(ref, str) and not _looks_like_path(ref):
+                ids = builtin_ids()
+                match = closest(ref, ids)
+                hint = f"; did you mean \"{match}\"?" if match else \
+                    f" (built-in ids: {', '.join(ids)})"
+                message = f"no built-in variant \"{ref}\" and no file of that name{hint}"
+            else:
+                message = f"no such file: {display}"
+            self.diagnostics.append(Diagnostic(display, 1, 1, "file-not-found", message))
+            return None
+        files, complete = self._chain(path, display)
+        if not files:
+            return None
+        self.derived = files[0][0]
+        merged: dict[str, Any] = {}
+        directives: dict[str, Any] = {}
+        for position, (index, data) in enumerate(reversed(files)):
+            removed = self._remove_rules(merged, data, index, has_base=position > 0)
+            variant = merged.get("variant")
+            if isinstance(variant, dict) and "abstract" in variant:
+                del variant["abstract"]
+                self._forget(("variant", "abstract"))
+            own = {k: v for k, v in data.items() if k not in ("extends", "remove_rules")}
+            self._merge(merged, own, index)
+            directives = {"remove_rules": removed}
+            if isinstance(data.get("extends"), str):
+                directives["extends"] = data["extends"]
+        for key in directives:
+            self.provenance[(key,)] = self.derived
+        self._apply_overrides(merged, overrides)
+
+        info = merged.get("variant")
+        abstract = isinstance(info, dict) and info.get("abstract") is True
+        concrete = complete and not abstract
+        model: VariantModel | None = None
+        schema_input = {k: v for k, v in merged.items() if k != "ladder"} | directives
+        try:
+            model = VariantModel.model_validate(schema_input)
+        except ValidationError as error:
+            self.problems += problems_from_validation(error, VariantModel)
+        ladder, problems = check_ladder(merged, concrete=concrete)
+        self.problems += problems
+        self.problems += check_document(merged, concrete=concrete)
+        # an option of the wrong type is not also reported as outside its choices
+        mistyped = {p.key_path for p in self.problems if p.code == "bad-type"}
+        self.problems = [p for p in self.problems
+                         if not (p.code == "option-choice" and p.key_path in mistyped)]
+        if not complete:  # what looks missing may be in the base that could not be read
+            self.problems = [p for p in self.problems if p.code != "missing-key"]
+        self.diagnostics += [self._place(p) for p in self.problems]
+        if self.diagnostics or model is None:
+            return None
+        model = model.model_copy(update={"ladder": ladder})
+        doc = VariantDoc(model=model, path=path.resolve(),
+                         chain=tuple(self.origins[i].file.resolve()  # type: ignore[union-attr]
+                                     for i, _ in files),
+                         data=merged, overrides=tuple(overrides), _origins=self.origins,
+                         _provenance=self.provenance, _derived=self.derived)
+        if check_rules:
+            self.diagnostics += check_snippets(doc)
+        return doc
+
+    def _apply_overrides(self, merged: dict[str, Any], overrides: Sequence[str]) -> None:
+        for arg in overrides:
+            override, errors = parse_override(arg, merged)
+            if override is None:
+                for e in errors:
+                    self.diagnostics.append(Diagnostic("--set", 1, e.col, e.code, e.message,
+                                                       arg.split("\n")[0], e.length))
+                continue
+            self.origins.append(_Origin("--set", SourceMap(arg), None, override.path,
+                                        override.written))
+            index = len(self.origins) - 1
+            parent = merged
+            for key in override.path[:-1]:
+                child = parent.get(str(key))
+                if not isinstance(child, dict):
+                    child = parent[str(key)] = {}
+                parent = child
+            self._merge(parent, {str(override.path[-1]): override.value}, index,
+                        override.path[:-1])
+
+    def _recency(self, key_path: KeyPath) -> int:
+        """How late the source that set `key_path` comes: overrides last, then the most
+        derived file."""
+        for n in range(len(key_path), 0, -1):
+            index = self.provenance.get(tuple(key_path[:n]))
+            if index is not None:
+                return index + len(self.origins) if self.origins[index].file is None else -index
+        return -len(self.origins)
+
+    def _place(self, problem: Problem) -> Diagnostic:
+        key_path, where = problem.key_path, problem.where
+        if problem.alternatives:
+            # a fault between several keys goes where the latest of them (or of their keys)
+            # was set
+            candidates = [(path, "key" if path != key_path else where)
+                          for path in (key_path,) + problem.alternatives]
+            for path in (key_path,) + problem.alternatives:
+                candidates += [(k, "value") for k in self.provenance
+                               if len(k) > len(path) and k[: len(path)] == path]
+            key_path, where = max(candidates, key=lambda c: self._recency(c[0]))
+        origin = _origin_for(self.origins, self.provenance, self.derived, key_path)
+        return origin.diagnostic(key_path, where, problem.code, problem.message)
+
+    def sorted_diagnostics(self) -> list[Diagnostic]:
+        # files in chain order (most derived first), then the overrides
+        position: dict[str, int] = {}
+        for origin in self.origins:
+            position.setdefault(origin.display, len(position))
+        unique = list(dict.fromkeys(self.diagnostics))
+        return sorted(unique, key=lambda d: (position.get(d.path, -1), d.line, d.col))

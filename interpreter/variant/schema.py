@@ -1,0 +1,223 @@
+"""The variant file format as pydantic models: every table, every key, every choice.
+
+The models are strict (`extra="forbid"`, no type coercion: `block = "2"` is an error, not 2) and
+describe one *merged* document, after `extends` and `--set` have been applied (see
+`interpreter.variant.loader`). Checks that involve several keys (a rule's kind and its fields,
+the starting position and `board.checkers`, options and their choices, what a playable variant
+must have) are in `interpreter.variant.checks`, so that every problem is reported together.
+
+Rule-language snippets (`when`, `ways`, `value`, `minimize`, `maximize`, `[regions]`, `[define]`)
+are plain strings here; `interpreter.dsl` checks them.
+"""
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from interpreter.kernel.rules import MoveRules
+
+_DEFAULT = MoveRules()
+
+#: a point of the board, numbered from the player concerned (24: start of the route, 1: end)
+Pip = Annotated[int, Field(ge=1, le=24)]
+
+
+class Strict(BaseModel):
+    """Base of every table of the format: unknown keys are errors and types are never coerced."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class VariantInfo(Strict):
+    """`[variant]`: what the variant is and where its rules come from."""
+
+    id: str | None = Field(None, description="the variant id (lowercase, words joined by '-'), as "
+                           "used on the command line and in saved games")
+    name: str | None = Field(None, description="the variant's name, for people")
+    aliases: list[str] = Field(default_factory=list, description="other names of the game")
+    family: str | None = Field(None, description="the family it belongs to, e.g. \"backgammon\" "
+                               "or \"trictrac\"")
+    sources: list[str] = Field(default_factory=list, description="where the rules come from")
+    summary: str | None = Field(None, description="a paragraph describing the game")
+    abstract: bool = Field(False, description="true for a base file that other files extend and "
+                           "that cannot be played by itself; never inherited through `extends`")
+
+
+class Board(Strict):
+    """`[board]`: the checkers and where they start."""
+
+    checkers: int | None = Field(None, ge=1, le=60, description="checkers per player")
+    start: dict[str, int] | None = Field(
+        None, description="where each player's checkers start: pip (\"1\"..\"24\", from the "
+        "player's own point of view) → number of checkers; must add up to `checkers`")
+
+    def start_pips(self) -> dict[int, int]:
+        """The starting position with integer pips (empty when there is none)."""
+        return {int(pip): count for pip, count in (self.start or {}).items()}
+
+
+class Dice(Strict):
+    """`[dice]`: doublets and the opening throw."""
+
+    doublets: Literal["four", "twice", "twice_and_throw_again"] = Field(
+        "four", description="how a doublet is played: four times (backgammon), twice (trictrac), "
+        "or twice with another throw after it (12-point Tric-Trac)")
+    opening: Literal["one_die_each", "nearer_high_die", "winner_throws_two"] = Field(
+        "one_die_each", description="who starts: each throws one die and the higher plays both "
+        "numbers (one_die_each); one player throws both dice and whoever is nearer the higher die "
+        "plays that roll (nearer_high_die); the higher single die wins and then throws two fresh "
+        "dice (winner_throws_two)")
+
+
+class Movement(Strict):
+    """`[movement]`: the movement switches of the kernel (`interpreter.kernel.rules.MoveRules`)."""
+
+    block: int = Field(_DEFAULT.block, ge=1, le=15, description="how many opposing checkers on a "
+                       "point stop a checker from landing there")
+    hit: Literal["bar", "start", "none"] = Field(
+        _DEFAULT.hit, description="what landing on fewer than `block` opposing checkers does to "
+        "them: send them to the bar, back to their start, or nothing")
+    enter: Literal["bar", "start", "none"] = Field(
+        _DEFAULT.enter, description="where checkers wait to come into play: the bar, the start "
+        "pip `start_pip`, or nowhere")
+    start_pip: int = Field(_DEFAULT.start_pip, ge=1, le=24, description="the pip checkers enter "
+                           "from when `enter` is \"start\"")
+    enter_first: bool = Field(_DEFAULT.enter_first, description="checkers waiting to enter must "
+                              "all come in before any other checker moves")
+    bear_off: Literal["all_home", "anywhere"] = Field(
+        _DEFAULT.bear_off, description="bear off only while every checker is on pips "
+        "1..`home_top` (all_home), or from anywhere")
+    home_top: int = Field(_DEFAULT.home_top, ge=1, le=24, description="the highest pip of the "
+                          "home board")
+    off_pip: int = Field(_DEFAULT.off_pip, ge=0, le=24, description="a move reaching this pip or "
+                         "below bears the checker off (0: past pip 1; 1 when Home counts as off)")
+    exact_exit: Literal["optional", "compulsory"] = Field(
+        _DEFAULT.exact_exit, description="whether a number that bears a checker off exactly must "
+        "do so")
+    over_exit: Literal["farthest", "any"] = Field(
+        _DEFAULT.over_exit, description="which checker a number higher than needed may bear off: "
+        "the farthest only, or any")
+    excedant_filter: Literal["none", "fewest", "zero_if_possible"] = Field(
+        _DEFAULT.excedant_filter, description="among plays bearing off, prefer those with the "
+        "fewest bear-offs by a higher number (fewest), reject them only when a play without "
+        "any exists (zero_if_possible), or nothing (none)")
+    max_dice: bool = Field(_DEFAULT.max_dice, description="both numbers (all of a doublet) must "
+                           "be played when possible")
+    higher_number: bool = Field(_DEFAULT.higher_number, description="when only one number can "
+                                "be played, the higher must be if possible")
+    own_corner: int | None = Field(_DEFAULT.own_corner, ge=1, le=24, description="the mover's "
+                                   "corner pip (taken and left by two); absent: no corners")
+    opp_corner: int | None = Field(_DEFAULT.opp_corner, ge=1, le=24, description="the "
+                                   "opponent's corner pip, never a landing")
+    corner_swap: Literal["allow", "forbid"] = Field(
+        _DEFAULT.corner_swap, description="whether one of the last two checkers may leave the own "
+        "corner while another arrives in the same play")
+    puissance: Literal["off", "both_corners_empty", "own_corner_empty"] = Field(
+        _DEFAULT.puissance, description="taking the own corner par puissance: off, or allowed "
+        "only when both corners / the own corner are empty")
+    no_landing: list[Pip] = Field(list(_DEFAULT.no_landing), description="pips that are never a "
+                                  "landing but may be a rest while empty")
+
+
+RuleKind = Literal["score", "forbid", "prefer", "end", "value"]
+
+#: the keys a rule of each kind may have besides the common ones (name, kind, description,
+#: source, enabled, order); `interpreter.variant.checks` reports the others
+RULE_KIND_FIELDS: dict[str, frozenset[str]] = {
+    "score": frozenset({"when", "ways", "value", "to", "simple", "doublet", "on"}),
+    "forbid": frozenset({"when"}),
+    "prefer": frozenset({"when", "minimize", "maximize"}),
+    "end": frozenset({"when", "winner"}),
+    "value": frozenset({"when", "value"}),
+}
+RULE_COMMON_FIELDS = frozenset({"name", "kind", "description", "source", "enabled", "order"})
+
+#: the rule keys whose value is rule-language text
+SNIPPET_FIELDS = ("when", "ways", "value", "minimize", "maximize")
+
+
+class Rule(Strict):
+    """`[rules.<id>]`: one rule of the game: a scoring item, a legality filter, a preference
+    among plays, an end of the game or a game value. Its id is the table key."""
+
+    name: str = Field(description="the rule's name, for people (e.g. \"Petit jan de récompense\")")
+    kind: RuleKind = Field(description="score: points for a roll; forbid: plays it matches are "
+                           "illegal; prefer: keep the plays that satisfy or optimise it; end: "
+                           "the game ends; value: what a finished game is worth")
+    description: str | None = Field(None, description="the rule in words")
+    source: str | None = Field(None, description="where the rule is stated")
+    enabled: bool = Field(True, description="false switches the rule off (a house rule)")
+    when: str | None = Field(None, description="rule-language condition under which the rule "
+                             "applies")
+    ways: str | None = Field(None, description="rule-language expression counting the ways the "
+                             "rule is made (score rules counted per way)")
+    value: str | None = Field(None, description="rule-language expression: the points of a "
+                              "score rule, or the value of a game for a value rule")
+    minimize: str | None = Field(None, description="rule-language expression that a prefer rule "
+                                 "makes as small as possible")
+    maximize: str | None = Field(None, description="rule-language expression that a prefer rule "
+                                 "makes as large as possible")
+    to: Literal["mover", "opponent"] | None = Field(None, description="who gains the points of a "
+                                                    "score rule (default mover)")
+    simple: int | None = Field(None, ge=0, description="points for a simple (non-doublet) roll, "
+                               "per way")
+    doublet: int | None = Field(None, ge=0, description="points for a doublet, per way")
+    on: Literal["roll", "play"] = Field("roll", description="when a score rule is scored: on "
+                                        "the roll, before moving, or on the play chosen")
+    order: int | None = Field(None, description="where the rule comes among rules of its kind "
+                              "(lower first; default: the order of the file)")
+    winner: Literal["mover", "opponent"] | None = Field(None, description="who wins when an end "
+                                                        "rule holds (default mover)")
+
+
+OptionValue = str | int | bool
+
+
+class VariantModel(Strict):
+    """A whole variant file (or the merge of an `extends` chain)."""
+
+    extends: str | None = Field(None, description="the file this one extends: a built-in variant "
+                                "id or a path relative to this file")
+    remove_rules: list[str] = Field(default_factory=list, description="ids of rules of the "
+                                    "extended file that this file removes")
+    variant: VariantInfo = Field(default_factory=VariantInfo, description="provenance")
+    board: Board = Field(default_factory=Board, description="checkers and starting position")
+    regions: dict[str, str] = Field(default_factory=dict, description="named sets of pips, as "
+                                    "rule-language ranges (\"1..6\", \"7..12, 13\")")
+    define: dict[str, str] = Field(default_factory=dict, description="reusable rule-language "
+                                   "definitions: `name` or `name(p, q)` → expression")
+    options: dict[str, Any] = Field(default_factory=dict, description="house-rule options the "
+                                    "file declares, with their default values (string, integer "
+                                    "or true/false)")
+    option_choices: dict[str, list[Any]] = Field(default_factory=dict, description="allowed "
+                                                 "values of an option; required for a string "
+                                                 "option")
+    dice: Dice = Field(default_factory=Dice, description="doublets and opening throw")
+    movement: Movement = Field(default_factory=Movement, description="movement switches")
+    rules: dict[str, Rule] = Field(default_factory=dict, description="the rules, by id")
+    ladder: BaseModel | None = Field(None, description="the scoring ladder: a table with `kind` "
+                                     "(see interpreter/scoring/registry.py) and that kind's keys")
+
+    @property
+    def is_abstract(self) -> bool:
+        return self.variant.abstract
+
+    def move_rules(self) -> MoveRules:
+        """The kernel's movement switches for this variant."""
+        m = self.movement
+        return MoveRules(
+            checkers=self.board.checkers or _DEFAULT.checkers,
+            doublet_moves=4 if self.dice.doublets == "four" else 2,
+            block=m.block, hit=m.hit, enter=m.enter, start_pip=m.start_pip,
+            enter_first=m.enter_first, bear_off=m.bear_off, home_top=m.home_top,
+            off_pip=m.off_pip, exact_exit=m.exact_exit, over_exit=m.over_exit,
+            excedant_filter=m.excedant_filter, max_dice=m.max_dice,
+            higher_number=m.higher_number, own_corner=m.own_corner, opp_corner=m.opp_corner,
+            corner_swap=m.corner_swap, puissance=m.puissance, no_landing=tuple(m.no_landing),
+        )
+
+
+def model_fields(model: type[BaseModel]) -> list[str]:
+    """The keys a table described by `model` accepts."""
+    return list(model.model_fields)
