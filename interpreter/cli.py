@@ -55,6 +55,10 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--jobs", type=int, default=1)
     p.add_argument("--json", action="store_true")
 
+    p = sub.add_parser("sheet", help="the score sheet of a game played on a real board")
+    p.add_argument("record", help="a record file (TOML): variant, players, events")
+    p.add_argument("--json", action="store_true")
+
     p = sub.add_parser("bench", help="measure the speed of the kernel and the interpreter")
     p.add_argument("variants", nargs="*", metavar="VARIANT", help="default: every built-in variant")
     p.add_argument("--games", type=int, default=300, help="random games per measurement")
@@ -202,6 +206,29 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     else:
         for key, value in summary.items():
             print(f"{key:>18}: {value}")
+    return 0
+
+
+def _ladder_for(variant: str, options: dict) -> Any:
+    """The ladder of a record's variant with the record's `[options]` applied: a key of the
+    ladder (`lurch_rates`) sets `ladder.KEY`; any other key is a `--set` key of the file."""
+    import tomli_w
+
+    from interpreter.variant.loader import load_document
+
+    doc = load_document(variant)
+    ladder_keys = set(type(doc.model.ladder).model_fields)
+    overrides = []
+    for key, value in options.items():
+        text = tomli_w.dumps({"v": value})[len("v = "):].strip()
+        overrides.append(f"{'ladder.' if key in ladder_keys else ''}{key}={text}")
+    return load_document(variant, overrides).model.ladder
+
+
+def _cmd_sheet(args: argparse.Namespace) -> int:
+    from interpreter.io.sheet import render_sheet
+
+    print(render_sheet(Path(args.record), _ladder_for, args.json))
     return 0
 
 

@@ -181,11 +181,13 @@ class Game:
             d2 = int(rng() * 6) + 1
         return self._result(False, None, 0)
 
-    def _play_roll(self, b: Board, d1: int, d2: int, items: list | None = None) -> tuple[Board, list]:
+    def _play_roll(self, b: Board, d1: int, d2: int, items: list | None = None,
+                   ctx: RollContext | None = None) -> tuple[Board, list]:
         """Score the roll (unless `items` are given), choose a play; the play's own items added."""
         rules = self.variant.rules
         rolls = self.rolls[self.mover]
-        ctx = self.roll_context(b, d1, d2)
+        if ctx is None:
+            ctx = self.roll_context(b, d1, d2)
         if items is None:
             items = rules.roll_items(b, d1, d2, rolls, ctx)
         plays = rules.prefer_plays(b, ctx.plays, d1, d2, rolls, ctx) if ctx.plays else []
@@ -245,7 +247,7 @@ class Game:
                 b = self._releve()
                 self._record(mover, d1, d2, b, items, "go")
             else:
-                b, items = self._play_roll(b, d1, d2, items)
+                b, items = self._play_roll(b, d1, d2, items, ctx)
                 if theirs:
                     holes.mark(1 - mover, theirs, False)
                 self._record(mover, d1, d2, b, items, decision)

@@ -57,11 +57,11 @@ class MoveRules:
     opp_corner: int | None = None
     #: may one of the last two checkers leave the own corner while another arrives in the same
     #: play ("allow": only the end count matters; "forbid")
-    corner_swap: Literal["allow", "forbid"] = "allow"
+    coin_swap: Literal["allow", "forbid"] = "allow"
     #: taking the own corner "par puissance" (two checkers that could reach the empty opponent's
     #: corner go to the own corner instead, each one pip short), forbidden when the corner can be
-    #: taken directly: "both_corners_empty", "own_corner_empty" (what must be empty), or "off"
-    puissance: Literal["off", "both_corners_empty", "own_corner_empty"] = "off"
+    #: taken directly: "both_coins_empty", "own_coin_empty" (what must be empty), or "off"
+    puissance_needs: Literal["off", "both_coins_empty", "own_coin_empty"] = "off"
     #: pips that are never a landing but may be a rest while empty (other than opp_corner)
     no_landing: tuple[int, ...] = field(default=())
 

@@ -85,7 +85,7 @@ def build_variant(doc: Any) -> Variant:
         id=model.variant.id, name=model.variant.name, model=model, path=doc.path,
         move_rules=move_rules_of(model), rules=rules, start=start,
         doublet_rethrow=(getattr(dice, "doublets", "four") == "twice_and_throw_again"),
-        opening=getattr(dice, "opening", None) or "one_die_each",
+        opening=getattr(dice, "opening_roll", None) or "one_die_each",
         ladder=model.ladder)
 
 

@@ -63,7 +63,7 @@ class Dice(Strict):
     doublets: Literal["four", "twice", "twice_and_throw_again"] = Field(
         "four", description="how a doublet is played: four times (backgammon), twice (trictrac), "
         "or twice with another throw after it (12-point Tric-Trac)")
-    opening: Literal["one_die_each", "nearer_high_die", "winner_throws_two"] = Field(
+    opening_roll: Literal["one_die_each", "nearer_high_die", "winner_throws_two"] = Field(
         "one_die_each", description="who starts: each throws one die and the higher plays both "
         "numbers (one_die_each); one player throws both dice and whoever is nearer the higher die "
         "plays that roll (nearer_high_die); the higher single die wins and then throws two fresh "
@@ -110,11 +110,11 @@ class Movement(Strict):
                                    "corner pip (taken and left by two); absent: no corners")
     opp_corner: int | None = Field(_DEFAULT.opp_corner, ge=1, le=24, description="the "
                                    "opponent's corner pip, never a landing")
-    corner_swap: Literal["allow", "forbid"] = Field(
-        _DEFAULT.corner_swap, description="whether one of the last two checkers may leave the own "
+    coin_swap: Literal["allow", "forbid"] = Field(
+        _DEFAULT.coin_swap, description="whether one of the last two checkers may leave the own "
         "corner while another arrives in the same play")
-    puissance: Literal["off", "both_corners_empty", "own_corner_empty"] = Field(
-        _DEFAULT.puissance, description="taking the own corner par puissance: off, or allowed "
+    puissance_needs: Literal["off", "both_coins_empty", "own_coin_empty"] = Field(
+        _DEFAULT.puissance_needs, description="taking the own corner par puissance: off, or allowed "
         "only when both corners / the own corner are empty")
     no_landing: list[Pip] = Field(list(_DEFAULT.no_landing), description="pips that are never a "
                                   "landing but may be a rest while empty")
@@ -214,7 +214,7 @@ class VariantModel(Strict):
             off_pip=m.off_pip, exact_exit=m.exact_exit, over_exit=m.over_exit,
             excedant_filter=m.excedant_filter, max_dice=m.max_dice,
             higher_number=m.higher_number, own_corner=m.own_corner, opp_corner=m.opp_corner,
-            corner_swap=m.corner_swap, puissance=m.puissance, no_landing=tuple(m.no_landing),
+            coin_swap=m.coin_swap, puissance_needs=m.puissance_needs, no_landing=tuple(m.no_landing),
         )
 
 
