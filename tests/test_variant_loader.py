@@ -101,7 +101,7 @@ def test_locate_names_the_file_that_set_a_key() -> None:
     assert when.source_line[when.col - 1:].startswith('"theirs(off) == 0"')
     start = doc.locate(("board", "start", "24"))
     assert start is not None and Path(start.path).name == "hypergammon.toml"
-    default = doc.locate(("movement", "corner_swap"))         # a default: its table
+    default = doc.locate(("movement", "coin_swap"))         # a default: its table
     assert default is not None and (default.line, default.source_line) == (32, "[movement]")
     assert doc.locate(("option_choices", "x")) is None
 
