@@ -11,6 +11,7 @@ is (0 = white, 1 = black).
 """
 from __future__ import annotations
 
+import importlib
 import random
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -19,6 +20,13 @@ from interpreter.dsl import RollContext
 from interpreter.kernel.board import Board, flip
 
 WHITE, BLACK = 0, 1
+
+#: the runner of each ladder kind ("module:function", called with the Game): what one `play`
+#: is — a single game, a partie of holes, a match — is the ladder's to say
+RUNNERS: dict[str, str] = {
+    "game": "interpreter.engine.game:run_single",
+    "holes": "interpreter.engine.game:run_holes",
+}
 SIDE_NAMES = ("white", "black")
 
 
@@ -50,12 +58,16 @@ class GameResult:
     points: list[int]
     fired: dict[str, int]
     record: list[Turn]
+    #: what a ladder adds to the summary (holes, marks, match scores, cube…)
+    extra: dict[str, Any] = field(default_factory=dict)
 
     def summary(self, variant_id: str) -> dict[str, Any]:
-        return {"variant": variant_id, "finished": self.finished,
-                "winner": None if self.winner is None else SIDE_NAMES[self.winner],
-                "score": {"white": self.points[0], "black": self.points[1]},
-                "value": self.value, "turns": self.turns}
+        out = {"variant": variant_id, "finished": self.finished,
+               "winner": None if self.winner is None else SIDE_NAMES[self.winner],
+               "score": {"white": self.points[0], "black": self.points[1]},
+               "value": self.value, "turns": self.turns}
+        out.update(self.extra)
+        return out
 
 
 def opening_roll(rng: random.Random, mode: str) -> tuple[int, int, int]:
@@ -124,14 +136,19 @@ class Game:
     # -- the loop -------------------------------------------------------------------------------
 
     def run(self) -> GameResult:
-        v = self.variant
-        mover, d1, d2 = opening_roll(self.dice_rng, v.opening)
+        """Play the game (or the match, if the ladder makes one) with the ladder's runner."""
+        kind = getattr(self.variant.ladder, "kind", "game")
+        module, _, name = RUNNERS[kind].partition(":")
+        runner = getattr(importlib.import_module(module), name)
+        return runner(self)
+
+    def start(self) -> tuple[int, int]:
+        """The opening throw: sets who is on roll (and turns the board to him); returns the dice."""
+        mover, d1, d2 = opening_roll(self.dice_rng, self.variant.opening)
         if mover == BLACK:
             self.board = flip(self.board)
         self.mover = mover
-        if self.holes is not None:
-            return self._run_holes(d1, d2)
-        return self._run_single(d1, d2)
+        return d1, d2
 
     def _next_dice(self) -> tuple[int, int]:
         rng = self.dice_rng.random
@@ -141,7 +158,8 @@ class Game:
         return GameResult(finished, winner, value, self.turns, self.points, self.fired,
                           self.record)
 
-    def _run_single(self, d1: int, d2: int) -> GameResult:
+    def _run_single(self) -> GameResult:
+        d1, d2 = self.start()
         v = self.variant
         rules = v.rules
         gen = v.generator
@@ -215,7 +233,8 @@ class Game:
         self.setup += 1
         return self.variant.start
 
-    def _run_holes(self, d1: int, d2: int) -> GameResult:
+    def _run_holes(self) -> GameResult:
+        d1, d2 = self.start()
         v = self.variant
         rules = v.rules
         holes = self.holes
@@ -267,6 +286,15 @@ class Game:
             return self._result(False, None, 0)
         return self._result(True, holes.winner, holes.multiplier())
 
+
     def _record(self, mover, d1, d2, b, items, decision) -> None:
         if self.keep_record:
             self.record.append(Turn(mover, (d1, d2), b, items, decision))
+
+
+def run_single(game: Game) -> GameResult:
+    return game._run_single()
+
+
+def run_holes(game: Game) -> GameResult:
+    return game._run_holes()
