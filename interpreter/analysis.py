@@ -54,7 +54,7 @@ def final_plays(variant: Any, pos: RollPosition) -> tuple[list, RollContext]:
 def legal_results(variant: Any, obj: Any) -> dict[str, Any]:
     pos = read_position(variant, obj)
     rules = variant.rules
-    if not variant.has_roll_hooks:
+    if not (rules.prefer or rules.score_play):
         boards = variant.generator.results(pos.board, pos.d1, pos.d2)
         results = [to_json(b) for b in sorted(boards, key=sort_key)]
         return {"count": len(results), "results": results}

@@ -400,7 +400,8 @@ class Compiler:
         elem = ELEMENT[coll.type]
         binder = f"_v{next(self._gensym)}"
         inner = dict(scope)
-        on_board = coll.is_const and coll.type == SET and all(1 <= p <= 24 for p in coll.const)
+        on_board = coll.on_board or (coll.is_const and coll.type == SET
+                                     and all(1 <= p <= 24 for p in coll.const))
         inner[var] = Value(elem, binder, on_board=on_board)
         st.aggregates += 1
         where = None
@@ -477,7 +478,9 @@ class Compiler:
         lo, hi = (self._int(a, scope, st, "a range") for a in node.args)
         if lo.is_const and hi.is_const:
             return _const(SET, range(lo.const, hi.const + 1))
-        return Value(SET, f"range({lo.code}, {hi.code} + 1)")
+        # a range between two board pips holds only board pips: its binders index the board
+        on_board = all(v.on_board or (v.is_const and 1 <= v.const <= 24) for v in (lo, hi))
+        return Value(SET, f"range({lo.code}, {hi.code} + 1)", on_board=on_board)
 
     def _int(self, node: Node, scope, st, what: str) -> Value:
         v = self._expr(node, scope, st)

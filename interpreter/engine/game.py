@@ -208,6 +208,12 @@ class Game:
             ctx = self.roll_context(b, d1, d2)
         if items is None:
             items = rules.roll_items(b, d1, d2, rolls, ctx)
+        if not (rules.prefer or rules.score_play):
+            # the end positions are all a player needs: the fast generator gives them
+            results = self.variant.generator.results(b, d1, d2)
+            self.board = b
+            i = self.players[self.mover].choose(self, results) if len(results) > 1 else 0
+            return results[i], items
         plays = rules.prefer_plays(b, ctx.plays, d1, d2, rolls, ctx) if ctx.plays else []
         if not plays:
             return b, items
