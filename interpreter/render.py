@@ -25,6 +25,8 @@ def board_text(b: Board, mover_name: str = "X", other_name: str = "O") -> str:
 
 
 def render_game(variant: Any, result: Any, summary: dict) -> str:
+    if getattr(result, "ledger", None) is not None:
+        return render_partie(variant, result, summary)
     lines = [f"{variant.name} — seed {summary.get('seed')}, white {summary.get('white')} "
              f"vs black {summary.get('black')}"]
     names = ("white", "black")
@@ -42,4 +44,76 @@ def render_game(variant: Any, result: Any, summary: dict) -> str:
                      f"(after {result.turns} turns)")
     else:
         lines.append(f"stopped after {result.turns} turns, unfinished")
+    return "\n".join(lines)
+
+
+def _signed(n: int) -> str:
+    return f"+{n}" if n > 0 else str(n)
+
+
+def render_partie(variant: Any, result: Any, summary: dict) -> str:
+    """A played partie à écrire: one line per mark (refaits included) with the board play that
+    led to it, then the lost marks and the settlement. `result.ledger` is the mark ledger
+    (interpreter/engine/ecrire.py) and `result.mark_play` its marks' throws and pick-ups."""
+    ledger = result.ledger
+    names = ("white", "black")
+    lines = [f"{variant.name} — seed {summary.get('seed')}, white {summary.get('white')} "
+             f"vs black {summary.get('black')}",
+             f"a partie of {ledger.n_marks} marks; {summary.get('leader')} leads the first", ""]
+    lines.append(f"{'mark':>4}  {'leader':<6}  {'kind':<11}  {'winner':<6}  {'holes':>5}  "
+                 f"{'rate':>4}  {'paid':>4}  {'throws':>6}  {'pick-ups':>8}  how")
+    for r, play in zip(ledger.results, result.mark_play):
+        how = ""
+        if r.kind == "refait":
+            how = "void, replayed"
+        elif r.kind == "conceded":
+            how = f"conceded by {names[r.loser]}"
+        elif r.pickup is not None:
+            how = ", ".join([
+                "in arrears" if r.arrears else "in advance",
+                "with pick-up" if r.pickup else "without pick-up"]
+                + (["rate of the opponent's failed lurch"] if r.rate_from == "opponent" else []))
+        winner = "-" if r.winner is None else names[r.winner]
+        rate, paid = ("-", "-") if r.kind == "refait" else (f"x{r.multiplier}", str(r.payment))
+        holes = f"{r.holes[0]}-{r.holes[1]}"
+        lines.append(f"{r.mark:>4}  {names[r.leader]:<6}  {r.kind:<11}  {winner:<6}  "
+                     f"{holes:>5}  {rate:>4}  {paid:>4}  {play.turns:>6}  "
+                     f"{play.pickups:>8}  {how}".rstrip())
+    lines.append("")
+    lines.append("holes are written white-black; each payment is made by the loser to the winner")
+    lost = ledger.lost_marks
+    lines.append(f"lost marks: white {lost[0]}, black {lost[1]}")
+    balance = [ledger.received[i] - ledger.paid[i] for i in (0, 1)]
+    lines.append(f"jetons from the marks: white {_signed(balance[0])}, "
+                 f"black {_signed(balance[1])}")
+    s = ledger.settlement
+    if s is None:
+        lines.append(f"stopped after {result.turns} throws, unfinished: mark {ledger.k} of "
+                     f"{ledger.n_marks} in play, holes white {ledger.holes[0]}, "
+                     f"black {ledger.holes[1]}")
+        return "\n".join(lines)
+    lines += ["", "settlement"]
+    if s.queue_winner is None:
+        lines.append(f"  queue of jetons: equal holdings ({s.holdings[0]} each), markers "
+                     f"shared: white {s.markers[0]}, black {s.markers[1]}")
+    else:
+        lines.append(f"  queue of jetons: {names[s.queue_winner]} takes the {ledger.n_marks} "
+                     f"markers (holdings white {s.holdings[0]}, black {s.holdings[1]})")
+    if s.paris_payer is None:
+        lines.append("  paris: none, both players complete")
+    else:
+        lines.append(f"  paris: {s.paris}, {names[s.paris_payer]} pays {s.paris_payment} "
+                     f"({4 * s.paris} for the paris, 20 for the queue of paris)")
+    if s.final_queue_winner is not None:
+        lines.append(f"  final queue: {s.final_queue} jetons to {names[s.final_queue_winner]}")
+    lines.append(f"  net: white {_signed(s.net[0])}, black {_signed(s.net[1])} jetons")
+    if s.fish_loser is not None:
+        lost_fish = (f"{s.fish}" if s.die is None
+                     else f"{s.die[0]} or {s.die[1]}, by a high die")
+        lines.append(f"  in fish: {names[s.fish_loser]} loses {lost_fish}")
+    if result.winner is None:
+        lines.append(f"a level partie (after {result.turns} throws)")
+    else:
+        lines.append(f"{names[result.winner]} wins the partie by {result.value} jetons "
+                     f"(after {result.turns} throws)")
     return "\n".join(lines)

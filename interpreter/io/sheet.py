@@ -203,7 +203,7 @@ def _ecrire_sheet(record: Record, ladder: Any) -> tuple[dict, Ecrire]:
                                   "partie à écrire")
         except (RecordError, ValueError) as err:
             raise _event_error(i, text, str(err)) from None
-    return _ecrire_json(record.players, ledger), ledger
+    return ecrire_json(record.players, ledger), ledger
 
 
 def _mark_json(result: MarkResult, names: tuple[str, str]) -> dict:
@@ -223,7 +223,7 @@ def _mark_json(result: MarkResult, names: tuple[str, str]) -> dict:
     return entry
 
 
-def _ecrire_json(names: tuple[str, str], ledger: Ecrire) -> dict:
+def ecrire_json(names: tuple[str, str], ledger: Ecrire) -> dict:
     s = ledger.settlement
     settlement: dict[str, Any] | None = None
     if s is not None:

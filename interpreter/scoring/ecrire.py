@@ -226,6 +226,15 @@ class Ecrire:
             return False
         return self.necktie_claimed[p] or not self.ladder.strict_marker_claims
 
+    def claims_due(self, p: int) -> tuple[str, ...]:
+        """The markers p may claim right now ("banner", "necktie"): with strict claims, those
+        his first hole of the mark gave him and he has not claimed yet; otherwise none."""
+        if self._claimant != p or self.settlement is not None:
+            return ()
+        return tuple(marker for marker, due, claimed in (
+            ("banner", self.banner_due, self.banner_claimed),
+            ("necktie", self.necktie_due, self.necktie_claimed)) if due[p] and not claimed[p])
+
     def _banner_missed(self, p: int) -> bool:
         return (self.ladder.strict_marker_claims and self.banner_due[p]
                 and not self.banner_claimed[p])

@@ -1,0 +1,336 @@
+"""The partie à écrire played on the board: the runner of ladder kind "ecrire"
+(rules/match-scoring.md §1–§2, rules/trictrac.md §2, §5).
+
+Each throw is marked as in the game of holes: the roller's points first, then, once he has
+played, the opponent's points from the same throw. The holes they make go to the mark ledger
+(`Ecrire`) with who made them on whose throw. After holes made on his own throw the roller is
+asked whether to go, and what a go means is the ledger's to say from the state of the mark:
+
+    question    asked when                                     choices
+    "go"        nobody has 6 holes (a pick-up), or the roller   ("stay", "go")
+                has more holes than the opponent and 6 or more
+                (he marks)
+    "refait"    equal holes, 6 or more each: going voids the    ("stay", "refait")
+                mark, which is replayed
+    "concede"   the roller has fewer holes than an opponent at  ("stay", "concede")
+                6 or more: going gives him the mark at the
+                simple rate
+    "banner",   `strict_marker_claims = true` only, right      ("claim", "pass")
+    "necktie"   after the first hole of a player's mark (asked
+                of that player, on either throw)
+
+A go resets the men. After a pick-up the goer rolls first; after a go that ends a mark (won,
+conceded or refait) the leader of the next mark does (match-scoring §2.6, trictrac §1.6). A
+sortie resets the men too, without being a pick-up, and the player who bore off rolls again. The
+partie ends when the ledger has its number of marks, and is settled (match-scoring §2.2).
+
+`sheet_record(variant, result)` writes a played partie down as the record of `tablier sheet`
+(spec/INTERFACES.md) by replaying the game's record, throw by throw, through the points → holes
+ladder alone: its settlement is the live game's.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from interpreter.engine.game import SIDE_NAMES, Game, GameResult, Turn
+from interpreter.errors import TablierError
+from interpreter.kernel.board import OFF, flip
+from interpreter.scoring.ecrire import OBLIGATORY_HOLE, Ecrire, EcrireLadder
+from interpreter.scoring.holes import Holes
+
+#: the decisions a player is asked in a partie, with their choices (the first one holds)
+QUESTIONS: dict[str, tuple[str, ...]] = {
+    "go": ("stay", "go"),
+    "refait": ("stay", "refait"),
+    "concede": ("stay", "concede"),
+    "banner": ("claim", "pass"),
+    "necktie": ("claim", "pass"),
+}
+
+
+@dataclass
+class EcrireTurn(Turn):
+    """A throw of the partie; `decision` is "go" or "stay" whatever the question was."""
+
+    #: strict marker claims made during the throw, in order: (player, "banner" | "necktie")
+    claims: tuple[tuple[int, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class MarkPlay:
+    """How the board play of one entry of `Ecrire.results` went (a refait has its own)."""
+
+    turns: int          # throws from the first of the mark to the go that ended it
+    pickups: int        # goes that picked up (the mark went on)
+    sorties: int        # resets of the men after all were borne off
+
+
+@dataclass
+class PartieResult(GameResult):
+    """A played partie: the game's result plus the ledger, for the readable report."""
+
+    ledger: Ecrire | None = None
+    #: one entry per entry of `ledger.results`
+    mark_play: list[MarkPlay] = field(default_factory=list)
+
+
+def go_question(ledger: Ecrire, player: int) -> str:
+    """What a go by `player` would be now: "go" (a pick-up, or marking while ahead), "refait"
+    or "concede" (match-scoring R3–R7)."""
+    mine, theirs = ledger.holes[player], ledger.holes[1 - player]
+    if max(mine, theirs) < OBLIGATORY_HOLE or mine > theirs:
+        return "go"
+    return "refait" if mine == theirs else "concede"
+
+
+def advise(game: Game, ledger: Ecrire, question: str) -> str:
+    """The greedy bot's answer to each question of the partie (docs/variants/trictrac-ecrire.md).
+
+    - a pick-up: go when the opponent's gains from this throw would make him a hole (going voids
+      them); otherwise stay while a lurch without pick-up is alive (the banner: going would lower
+      its rate); otherwise go when the position is worse than the opponent's;
+    - marking while ahead at six or more: always go;
+    - a refait: stay while the roller's own lurch is alive (one more hole of his wins it at a
+      lurch rate), unless the opponent's gains from this throw would put him ahead; otherwise
+      call the refait when they would, or when the position is worse;
+    - a concession: never while the roller's own lurch is alive; otherwise concede when three
+      holes or more behind, when the opponent's gains from this throw would make him a hole, or
+      two behind in a worse position;
+    - banner and necktie: always claim.
+    """
+    if question in ("banner", "necktie"):
+        return "claim"
+    from interpreter.players.bots import evaluate
+
+    me = game.mover
+    other = 1 - me
+    holes = game.holes
+    theirs = game._pending[1]
+    gains_a_hole = bool(theirs) and holes.points[other] + theirs >= holes.ladder.points_per_hole
+    # `evaluate` rates a position for one side only: compare it with the opponent's view
+    worse = evaluate(game.variant, game.board) < evaluate(game.variant, flip(game.board))
+    if question == "go":
+        if max(ledger.holes) >= OBLIGATORY_HOLE:
+            return "go"
+        if gains_a_hole:
+            return "go"
+        if ledger.banner(me):
+            return "stay"
+        return "go" if worse else "stay"
+    if question == "refait":
+        if gains_a_hole or (worse and not ledger.lurch_alive(me)):
+            return "refait"
+        return "stay"
+    if question == "concede":
+        if ledger.lurch_alive(me):
+            return "stay"
+        behind = ledger.holes[other] - ledger.holes[me]
+        if behind >= 3 or gains_a_hole or (behind == 2 and worse):
+            return "concede"
+        return "stay"
+    return QUESTIONS.get(question, ("stay",))[0]
+
+
+def _ask(game: Game, player: int, question: str) -> str:
+    choices = QUESTIONS[question]
+    answer = game.players[player].decide(game, question, choices)
+    if answer not in choices:
+        raise TablierError(f"{SIDE_NAMES[player]} answered {answer!r} to {question!r}; "
+                           f"expected one of {', '.join(map(repr, choices))}")
+    return answer
+
+
+def _claims(game: Game, ledger: Ecrire, player: int) -> list[tuple[int, str]]:
+    """Offer `player` the markers his first hole gave him (strict claims only)."""
+    made = []
+    for marker in ledger.claims_due(player):
+        if _ask(game, player, marker) == "claim":
+            ledger.claim(player, marker)
+            made.append((player, marker))
+    return made
+
+
+def run_ecrire(game: Game) -> PartieResult:
+    """Play a whole partie à écrire: marks until the ledger is settled (or `max_turns`)."""
+    v = game.variant
+    ladder: EcrireLadder = v.ladder
+    rules = v.rules
+    if rules.score_play:
+        raise TablierError(f"{v.id!r}: the partie à écrire marks every throw before it is "
+                           f"played, so rules scored on the play chosen "
+                           f"({', '.join(r.id for r in rules.score_play)}) cannot be used with it")
+    checkers = v.checkers
+    d1, d2 = game.start()
+    mover = game.mover
+    b = game.board
+    first = mover                                           # leads mark 1
+    ledger = Ecrire(ladder, leader=first, names=SIDE_NAMES)
+    holes = Holes(ladder.holes_ladder(), names=SIDE_NAMES)
+    game.holes = holes
+    game.ledger = ledger                                    # type: ignore[attr-defined]
+    game.advice = lambda question: advise(game, ledger, question)   # type: ignore[method-assign]
+    mark_play: list[MarkPlay] = []
+    turns = pickups = sorties = 0
+    while game.turns < game.max_turns:
+        game.turns += 1
+        turns += 1
+        game.rolls[mover] += 1
+        game.dice = (d1, d2)
+        game.board = b
+        other = 1 - mover
+        ctx = game.roll_context(b, d1, d2)
+        items = rules.roll_items(b, d1, d2, game.rolls[mover], ctx)
+        game._score(items)
+        mine = sum(p for _r, to, p, _w in items if to == "mover")
+        theirs = sum(p for _r, to, p, _w in items if to == "opponent")
+        game._pending = (mine, theirs)
+        claims: list[tuple[int, str]] = []
+        decision = None
+        may_go = False
+        if mine:
+            won, may_go = holes.mark(mover, mine, True)
+            if won:
+                ledger.hole(mover, won, mover)
+                claims += _claims(game, ledger, mover)
+        if may_go:
+            answer = _ask(game, mover, go_question(ledger, mover))
+            decision = "stay" if answer == "stay" else "go"
+        if decision == "go":
+            holes.go(mover)
+            ended = ledger.go(mover)
+            b = game._releve()
+            _record(game, mover, d1, d2, b, items, decision, claims)
+            if ended is None:
+                pickups += 1
+            else:
+                mark_play.append(MarkPlay(turns, pickups, sorties))
+                turns = pickups = sorties = 0
+                if ledger.finished:
+                    break
+                holes = Holes(ladder.holes_ladder(), names=SIDE_NAMES)
+                game.holes = holes
+                if ledger.leader != mover:
+                    mover = ledger.leader
+                    b = flip(b)
+        else:
+            b, items = game._play_roll(b, d1, d2, items, ctx)
+            if theirs:
+                won, _ = holes.mark(other, theirs, False)
+                if won:
+                    ledger.hole(other, won, mover)
+                    claims += _claims(game, ledger, other)
+            _record(game, mover, d1, d2, b, items, decision, claims)
+            if b[OFF] == checkers:
+                holes.reset_men()
+                ledger.reset_men()
+                b = game._releve()
+                sorties += 1
+            else:
+                b = flip(b)
+                mover = other
+        game.mover = mover
+        d1, d2 = game._next_dice()
+    game.board = b
+    return _result(game, ledger, first, mark_play)
+
+
+def _record(game: Game, mover: int, d1: int, d2: int, b: Any, items: list,
+            decision: str | None, claims: list[tuple[int, str]]) -> None:
+    if game.keep_record:
+        game.record.append(EcrireTurn(mover, (d1, d2), b, items, decision, tuple(claims)))
+
+
+def _result(game: Game, ledger: Ecrire, first: int, mark_play: list[MarkPlay]) -> PartieResult:
+    from interpreter.io.sheet import ecrire_json
+
+    s = ledger.settlement
+    if s is not None:
+        net = list(s.net)
+    else:
+        net = [ledger.received[i] - ledger.paid[i] for i in (0, 1)]
+    winner = None if net[0] == net[1] else (0 if net[0] > net[1] else 1)
+    finished = s is not None
+    sheet = ecrire_json(SIDE_NAMES, ledger)
+    extra = {"marks": sheet["marks"], "lost_marks": sheet["lost_marks"],
+             "settlement": sheet["settlement"], "leader": SIDE_NAMES[first]}
+    return PartieResult(finished, winner if finished else None,
+                        abs(net[0]) if finished else 0, game.turns, net, game.fired,
+                        game.record, extra, ledger=ledger, mark_play=mark_play)
+
+
+# -- the score sheet of a played partie ---------------------------------------------------------
+
+def sheet_events(variant: Any, record: list[Turn]) -> list[str]:
+    """The events of `tablier sheet` for a partie's record, players named "white" and "black".
+
+    Only the record is read: each throw's points (roll items to the mover and to the opponent)
+    are marked again in a points → holes ladder, a go after the roller's holes or the
+    opponent's holes after the play, then a reset when the play bore the last man off. A go at
+    six holes or more ends the mark, which starts the holes afresh.
+    """
+    ladder: EcrireLadder = variant.ladder
+    checkers = variant.checkers
+    names = SIDE_NAMES
+    holes = Holes(ladder.holes_ladder(), names=names)
+    in_mark = [0, 0]
+    events: list[str] = []
+
+    def add_holes(p: int, won: int, thrower: int, claims: tuple) -> None:
+        in_mark[p] += won
+        events.append(f"{names[p]} +{won}" + ("" if thrower == p else f" on {names[thrower]}"))
+        events.extend(f"{names[p]} {marker}" for who, marker in claims if who == p)
+
+    for turn in record:
+        p, o = turn.player, 1 - turn.player
+        claims = getattr(turn, "claims", ())
+        mine = sum(pts for _r, to, pts, _w in turn.items if to == "mover")
+        theirs = sum(pts for _r, to, pts, _w in turn.items if to == "opponent")
+        if mine:
+            won, _ = holes.mark(p, mine, True)
+            if won:
+                add_holes(p, won, p, claims)
+        if turn.decision == "go":
+            holes.go(p)
+            events.append(f"{names[p]} go")
+            if max(in_mark) >= OBLIGATORY_HOLE:
+                in_mark = [0, 0]
+                holes = Holes(ladder.holes_ladder(), names=names)
+            continue
+        if theirs:
+            won, _ = holes.mark(o, theirs, False)
+            if won:
+                add_holes(o, won, p, claims)
+        if turn.board[OFF] == checkers:
+            holes.reset_men()
+            events.append("reset")
+    return events
+
+
+def sheet_record(variant: Any, result: GameResult) -> dict[str, Any]:
+    """The record file (as a TOML-ready dict) of a played partie: variant, players, marks,
+    leader, events and, as `[options]`, every key of the ladder that differs from its default."""
+    ladder: EcrireLadder = variant.ladder
+    if not result.record:
+        raise TablierError("the partie was played without keeping its record (keep_record)")
+    defaults = EcrireLadder()
+    options = {key: value for key, value in ladder.model_dump().items()
+               if key not in ("kind", "marks") and value != getattr(defaults, key)}
+    record: dict[str, Any] = {
+        "variant": variant.id,
+        "players": list(SIDE_NAMES),
+        "marks": ladder.marks,
+        "leader": SIDE_NAMES[result.record[0].player],
+        "events": sheet_events(variant, result.record),
+    }
+    if options:
+        record["options"] = options
+    return record
+
+
+def write_sheet_record(path: Path, variant: Any, result: GameResult) -> None:
+    """Write `sheet_record(variant, result)` as a TOML file `tablier sheet` reads."""
+    import tomli_w
+
+    Path(path).write_text(tomli_w.dumps(sheet_record(variant, result)), encoding="utf-8")
