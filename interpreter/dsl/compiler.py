@@ -398,6 +398,8 @@ class Compiler:
             raise coll_node.error("dsl-type", f"`{agg}` runs over a region, a range or a list, "
                                   f"not {TYPE_WORDS[coll.type]}")
         elem = ELEMENT[coll.type]
+        if coll.code in _DICE_CODES:
+            return self._unrolled(node, scope, st, _DICE_CODES[coll.code])
         binder = f"_v{next(self._gensym)}"
         inner = dict(scope)
         on_board = coll.on_board or (coll.is_const and coll.type == SET
@@ -413,10 +415,74 @@ class Compiler:
         body = None if body_node is None else self._expr(body_node, inner, st)
         st.aggregates -= 1
         source = self._materialise(coll)
+        if (agg == "any" and where is None and body_node is not None
+                and body_node.kind == "member" and body_node.args[0].kind == "name"
+                and body_node.args[0].args[0] == var):
+            region = self._expr(body_node.args[1], scope, st)
+            if region.is_const and region.type == SET:
+                # any(p in c: p in R), R fixed: one set operation instead of a loop
+                return self._hoist(Value(BOOL, f"(not {self._materialise(region)}.isdisjoint("
+                                               f"{source}))"))
         cond = "" if where is None else f" if {self._materialise(where)}"
         loop = f"for {binder} in {source}{cond}"
         return self._hoist(self._aggregate_value(agg, node, body_node, elem, binder, loop, body,
                                                  where))
+
+    def _unrolled(self, node: Node, scope, st, distinct: bool) -> Value:
+        """An aggregate over the dice (`numbers`, `dice`) written out for d1 and d2: the
+        collection has at most two items, and a loop would cost more than the work."""
+        agg, var, _coll, where_node, body_node = node.args
+        parts = []
+        st.aggregates += 1
+        for die in ("d1", "d2"):
+            inner = dict(scope)
+            inner[var] = Value(INT, die)
+            where = None if where_node is None else self._expr(where_node, inner, st)
+            if where is not None and where.type != BOOL:
+                raise where_node.error("dsl-type", f"`where` needs a condition, not "
+                                       f"{TYPE_WORDS[where.type]}")
+            body = None if body_node is None else self._expr(body_node, inner, st)
+            parts.append((where, body))
+        st.aggregates -= 1
+        (w1, b1), (w2, b2) = parts
+        # the second number counts unless `numbers` of a doublet (then there is only one)
+        second = "(d1 != d2) and " if distinct else ""
+        cond = lambda w: "True" if w is None else self._materialise(w)  # noqa: E731
+        if agg == "count":
+            if body_node is not None:
+                raise body_node.error("dsl-syntax", "`count` counts what `where` keeps; it has "
+                                      "no `:` part")
+            return Value(INT, f"((1 if {cond(w1)} else 0) + (1 if {second}{cond(w2)} else 0))")
+        if agg in ("any", "all"):
+            if b1 is None:
+                if w1 is None or agg == "all":
+                    raise node.error("dsl-syntax", f"`{agg}` needs a condition after `:`")
+                b1 = b2 = Value(BOOL, "True")
+            if b1.type != BOOL:
+                raise body_node.error("dsl-type", f"`{agg}` needs a condition after `:`, not "
+                                      f"{TYPE_WORDS[b1.type]}")
+            if agg == "any":
+                return Value(BOOL, f"(({cond(w1)} and {b1.code}) or ({second}{cond(w2)} and "
+                                   f"{b2.code}))")
+            skip = "(d1 == d2) or " if distinct else ""
+            return Value(BOOL, f"((not {cond(w1)} or {b1.code}) and ({skip}not {cond(w2)} or "
+                               f"{b2.code}))")
+        if b1 is None:
+            b1, b2 = Value(INT, "d1"), Value(INT, "d2")
+        if agg == "union":
+            if b1.type not in (INT, SET):
+                raise body_node.error("dsl-type", "`union` collects numbers or sets")
+            one = lambda b: f"({self._materialise(b)},)" if b.type == INT else self._materialise(b)  # noqa: E731
+            return Value(SET, f"_union(({one(b1)} if {cond(w1)} else (), {one(b2)} if "
+                              f"{second}{cond(w2)} else ()))")
+        if b1.type != INT:
+            raise body_node.error("dsl-type", f"`{agg}` needs a number after `:`, not "
+                                  f"{TYPE_WORDS[b1.type]}")
+        if agg == "sum":
+            return Value(INT, f"(({b1.code} if {cond(w1)} else 0) + ({b2.code} if "
+                              f"{second}{cond(w2)} else 0))")
+        return Value(INT, f"{agg}(([{b1.code}] if {cond(w1)} else []) + ([{b2.code}] if "
+                          f"{second}{cond(w2)} else []), default=0)")
 
     def _hoist(self, value: Value) -> Value:
         """In a per-play rule, compute once per roll what depends only on the position before."""
@@ -564,6 +630,12 @@ class Compiler:
 
     def _logic(self, node: Node, op: str, scope, st) -> Value:
         left = self._bool(node.args[0], scope, st, op)
+        if left.is_const and left.const == (op == "or"):
+            # the right side is still checked, but nothing of it is kept or computed
+            saved, self._hoisted = self._hoisted, None if self._hoisted is None else []
+            self._bool(node.args[1], scope, st, op)
+            self._hoisted = saved
+            return left
         right = self._bool(node.args[1], scope, st, op)
         if left.is_const:
             if left.const == (op == "or"):
@@ -599,7 +671,7 @@ class Compiler:
             if key not in self._const_names:
                 name = f"_K{len(self._const_names)}"
                 self._const_names[key] = name
-                self.constants[name] = tuple(sorted(key)) if len(key) > 8 else frozenset(key)
+                self.constants[name] = frozenset(key)
             return self._const_names[key]
         if value.type == STR:
             raise AssertionError("strings are folded before code is emitted")  # pragma: no cover
@@ -616,6 +688,8 @@ class Compiler:
         return Value(result, f"_{name}({', '.join(codes)})")
 
 
+#: the code of `numbers` and `dice`, and whether the collection drops the second of a doublet
+_DICE_CODES = {"((d1,) if d1 == d2 else (d1, d2))": True, "(d1, d2)": False}
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _BOUND = re.compile(r"for (_[a-z]\d*) in")
 _PER_PLAY = {"a", "x", "d1", "d2", "rolls", "ctx"}

@@ -42,15 +42,21 @@ def mod(a: int, b: int) -> int:
     return a % b if b else 0
 
 
+_last_landings: list = [None, frozenset()]
+
+
 def landings(path: tuple) -> frozenset[int]:
-    """Pips where a checker of the path comes to rest (a step not continued by the next one)."""
-    out = set()
+    """Pips where a checker of the path comes to rest (a step not continued by the next one).
+
+    A rule often asks this twice of the same path: the last answer is kept."""
+    last = _last_landings
+    if path is last[0]:
+        return last[1]
     n = len(path)
-    for i, s in enumerate(path):
-        if i + 1 < n and path[i + 1][0] == s[1]:
-            continue
-        out.add(s[1])
-    return frozenset(out)
+    out = frozenset(s[1] for i, s in enumerate(path) if i + 1 == n or path[i + 1][0] != s[1])
+    last[0] = path
+    last[1] = out
+    return out
 
 
 def rests(path: tuple) -> frozenset[int]:
