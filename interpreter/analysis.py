@@ -39,14 +39,24 @@ def read_position(variant: Any, obj: Any, need_dice: bool = True) -> RollPositio
     state = obj.get("state") or {}
     if not isinstance(state, dict):
         raise PositionError(f"'state' must be an object, not {state!r}")
+    setup = state.get("setup", 1)
+    if not (isinstance(setup, int) and not isinstance(setup, bool) and setup >= 1):
+        raise PositionError(f"'state.setup' must be a whole number of at least 1, not {setup!r}")
     return RollPosition(b, d1, d2, rolls, state)
+
+
+def _context(variant: Any, pos: RollPosition) -> RollContext:
+    """The roll context of a position: its plays on demand, its state, and how many times the
+    men have been set up in the game (`state.setup`, 1 until the first relevé)."""
+    gen = variant.generator
+    b, d1, d2 = pos.board, pos.d1, pos.d2
+    return RollContext(lambda: gen.plays(b, d1, d2), pos.state, setup=pos.state.get("setup", 1))
 
 
 def final_plays(variant: Any, pos: RollPosition) -> tuple[list, RollContext]:
     """The complete legal plays with every obligation applied (preferences included)."""
-    gen = variant.generator
     b, d1, d2 = pos.board, pos.d1, pos.d2
-    ctx = RollContext(lambda: gen.plays(b, d1, d2), pos.state)
+    ctx = _context(variant, pos)
     plays = variant.rules.prefer_plays(b, ctx.plays, d1, d2, pos.rolls, ctx)
     return plays, ctx
 
@@ -83,9 +93,8 @@ def _totals(items: list[tuple[str, str, int, int]]) -> dict[str, int]:
 def roll_score(variant: Any, obj: Any) -> dict[str, Any]:
     pos = read_position(variant, obj)
     rules = variant.rules
-    gen = variant.generator
     b, d1, d2 = pos.board, pos.d1, pos.d2
-    ctx = RollContext(lambda: gen.plays(b, d1, d2), pos.state)
+    ctx = _context(variant, pos)
     items = rules.roll_items(b, d1, d2, pos.rolls, ctx)
     if rules.score_play:
         result = obj.get("result")

@@ -19,6 +19,11 @@ __all__ = ["RuleSet", "ScoreRule", "check_document", "compile_document", "Snippe
 Hook = Callable[..., Any]
 
 
+def NEVER(*_args: Any) -> bool:
+    """The hook of a rule whose condition the file's options make always false."""
+    return False
+
+
 @dataclass(frozen=True)
 class ScoreRule:
     """A scoring item: `fn` gives the number of ways (or 1/0 for a `when` rule)."""
@@ -136,6 +141,8 @@ def _build(model: Any) -> tuple[RuleSet, list[SnippetError]]:
             text = str(text)
         try:
             value = compiler.compile_expr(text, context, want, ("rules", rule_id, key))
+            if key in ("when", "ways") and value.is_const and not value.const:
+                return NEVER        # switched off by the file's options: no hook at all
             return compiler.function(value, "rule_" + rule_id.replace("-", "_") + "_" + key)
         except SnippetError as err:
             err = err if err.key_path else err.at(("rules", rule_id, key))
@@ -169,7 +176,7 @@ def _build(model: Any) -> tuple[RuleSet, list[SnippetError]]:
                 simple = 1
             if doublet is None:
                 doublet = simple
-            if fn is not None:
+            if fn is not None and fn is not NEVER:
                 rule = ScoreRule(rule_id, getattr(r, "to", None) or "mover", simple, doublet, fn)
                 (rules.score_play if on_play else rules.score_roll).append(rule)
         elif kind == "forbid":

@@ -33,11 +33,13 @@ from interpreter.kernel.rules import MoveRules
 
 EXCEDANT = 1
 PUISSANCE = 2
+SURPLUS = 4
 
 
 class Step(NamedTuple):
     """One single-number move: `src` 25 is the bar, `dst` 0 is off; `hit` the opponent checkers
-    hit; `flags` bit 1 = borne off by a higher number than needed, bit 2 = par puissance."""
+    hit; `flags` bit 1 = borne off by a higher number than needed, bit 2 = par puissance, bit 4 =
+    borne off from the farthest surplus pip of a full home board (`retour_conserve_exit`)."""
 
     src: int
     dst: int
@@ -67,9 +69,14 @@ class MoveGenerator:
         self.forbid = tuple(forbid)
         r = rules
         self._total_dbl = r.doublet_moves
+        corner = (r.opp_corner,) if r.opp_corner is not None else ()
         self._rest_only = frozenset(
-            p for p in ((r.opp_corner,) if r.opp_corner is not None else ()) + tuple(r.no_landing)
+            p for p in (corner if r.opp_corner_rest else ()) + tuple(r.no_landing)
             if 1 <= p <= 24)
+        #: pips a checker may neither land on nor pass through (the opponent's corner when it is
+        #: no rest); checked with the rest-only pips, so the common case costs one set test
+        self._closed = frozenset(p for p in corner if not r.opp_corner_rest and 1 <= p <= 24)
+        self._special = self._rest_only | self._closed
         self._enter_bar = r.enter == "bar"
         self._enter_start = r.enter == "start"
         self._start = r.start_pip
@@ -128,6 +135,22 @@ class MoveGenerator:
         for path, board in chosen:
             groups.setdefault(board, []).append(tuple(map(Step._make, path)))
         return [Play(bd, tuple(ps)) for bd, ps in groups.items()], total - best
+
+    def single_plays(self, b: Board, d: int) -> list[Play]:
+        """The legal plays of the number `d` alone (a number left over after the first part of a
+        throw, such as the entering move after a restack); `[Play(b, ((),))]` when it cannot be
+        played."""
+        L = list(b)
+        cands: list[list] = [[], []]
+        rem = L[25] + sum(x for x in L[1:25] if x > 0)
+        self._dfs(L, (d,), 0, [], None, (), rem, cands, 1)
+        groups: dict[Board, list[Path]] = {}
+        for path, board in cands[1]:
+            if self._end_ok(b, board, path):
+                groups.setdefault(board, []).append(tuple(map(Step._make, path)))
+        if not groups:
+            return [Play(b, ((),))]
+        return [Play(bd, tuple(ps)) for bd, ps in groups.items()]
 
     def apply(self, b: Board, path: Sequence[Step]) -> Board:
         """The board after the steps of `path`, applied one by one as they are written."""
@@ -240,8 +263,8 @@ class MoveGenerator:
             t = s - d
             if t > off_pip:
                 v = L[t]
-                if t in self._rest_only:
-                    if v < 0 or last:
+                if t in self._special:
+                    if v < 0 or last or t in self._closed:
                         continue
                     out.append((s, t, 0, 0))
                 elif v >= 0:
@@ -260,9 +283,28 @@ class MoveGenerator:
                 exact_found = True
             elif r.over_exit == "any" or not any(L[q] > 0 for q in range(s + 1, 25)):
                 out.append((s, 0, 0, EXCEDANT))
+        if r.retour_conserve_exit == "farthest_surplus_point" and must is None:
+            step = self._surplus_exit(L, d)
+            if step is not None and (step[0], 0, 0, EXCEDANT) not in out:
+                out.append(step)
         if exact_found and r.exact_exit == "compulsory":
             out = [m for m in out if m[1] == 0 and m[3] == 0]
         return out
+
+    def _surplus_exit(self, L: list[int], d: int) -> tuple[int, int, int, int] | None:
+        """With every home pip holding two or more of the mover's checkers, the number `d`
+        higher than needed bears off a checker from the farthest pip holding more than two
+        (`retour_conserve_exit = "farthest_surplus_point"`): the board stays full."""
+        far = 0
+        for p in range(1, self.rules.home_top + 1):
+            v = L[p]
+            if v < 2:
+                return None
+            if v > 2:
+                far = p
+        if not far or far - d >= self.rules.off_pip or not self._may_bear_off(L):
+            return None
+        return (far, 0, 0, EXCEDANT | SURPLUS)
 
     def _may_bear_off(self, L: list[int]) -> bool:
         if L[25] > 0:
@@ -326,7 +368,9 @@ class MoveGenerator:
         return True
 
     def _excedant(self, chosen: list) -> list:
-        counts = [sum(1 for st in path if st[4] & EXCEDANT) for path, _ in chosen]
+        # a surplus bear-off of a full home board is a privilege, not counted as excédant
+        counts = [sum(1 for st in path if st[4] & (EXCEDANT | SURPLUS) == EXCEDANT)
+                  for path, _ in chosen]
         low = min(counts)
         if self.rules.excedant_filter == "zero_if_possible" and low != 0:
             return chosen
@@ -356,4 +400,5 @@ def fast_path_applies(rules: MoveRules) -> bool:
     return (rules.own_corner is None and rules.opp_corner is None and not rules.no_landing
             and rules.enter == "bar" and rules.enter_first and rules.hit == "bar"
             and rules.max_dice and rules.exact_exit == "optional"
-            and rules.excedant_filter == "none")
+            and rules.excedant_filter == "none"
+            and rules.retour_conserve_exit == "farthest_checker")

@@ -47,14 +47,24 @@ class MoveRules:
     #: ("fewest"), or reject them only when a play with none exists ("zero_if_possible"), or
     #: apply nothing ("none")
     excedant_filter: Literal["none", "fewest", "zero_if_possible"] = "none"
+    #: while every home pip (1..home_top) holds two or more of the mover's checkers, a number
+    #: higher than needed bears off the farthest checker only ("farthest_checker"), or may also
+    #: bear off a checker from the farthest pip holding more than two, so that the home board
+    #: stays full ("farthest_surplus_point"; trictrac T-A4). Such a step is flagged excédant and
+    #: surplus, and the excédant filter does not count it (it is the full board's privilege)
+    retour_conserve_exit: Literal["farthest_checker", "farthest_surplus_point"] = "farthest_checker"
     #: both numbers (all four of a doublet) must be played when possible
     max_dice: bool = True
     #: when only one number can be played, the higher must be played if possible
     higher_number: bool = True
     #: own corner pip (taken and left by two, never holding exactly one at the end of a play),
-    #: and the opponent's corner pip (never a landing; a rest only while empty); None: no corners
+    #: and the opponent's corner pip (never a landing; a rest only while empty, and only with
+    #: `opp_corner_rest`); None: no corners
     own_corner: int | None = None
     opp_corner: int | None = None
+    #: may a checker rest on the empty opponent's corner in the middle of a move made with both
+    #: numbers (true: trictrac; false: the 12-point Tric-Trac, where no move passes through it)
+    opp_corner_rest: bool = True
     #: may one of the last two checkers leave the own corner while another arrives in the same
     #: play ("allow": only the end count matters; "forbid")
     coin_swap: Literal["allow", "forbid"] = "allow"

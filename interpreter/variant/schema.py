@@ -102,6 +102,11 @@ class Movement(Strict):
         _DEFAULT.excedant_filter, description="among plays bearing off, prefer those with the "
         "fewest bear-offs by a higher number (fewest), reject them only when a play without "
         "any exists (zero_if_possible), or nothing (none)")
+    retour_conserve_exit: Literal["farthest_checker", "farthest_surplus_point"] = Field(
+        _DEFAULT.retour_conserve_exit, description="while the home board is full, a number "
+        "higher than needed bears off the farthest checker only (farthest_checker), or may also "
+        "bear off a checker from the farthest point holding more than two, keeping the board "
+        "full (farthest_surplus_point)")
     max_dice: bool = Field(_DEFAULT.max_dice, description="both numbers (all of a doublet) must "
                            "be played when possible")
     higher_number: bool = Field(_DEFAULT.higher_number, description="when only one number can "
@@ -110,6 +115,9 @@ class Movement(Strict):
                                    "corner pip (taken and left by two); absent: no corners")
     opp_corner: int | None = Field(_DEFAULT.opp_corner, ge=1, le=24, description="the "
                                    "opponent's corner pip, never a landing")
+    opp_corner_rest: bool = Field(_DEFAULT.opp_corner_rest, description="whether a checker may "
+                                  "rest on the empty opponent's corner in the middle of a move "
+                                  "made with both numbers")
     coin_swap: Literal["allow", "forbid"] = Field(
         _DEFAULT.coin_swap, description="whether one of the last two checkers may leave the own "
         "corner while another arrives in the same play")
@@ -212,9 +220,11 @@ class VariantModel(Strict):
             block=m.block, hit=m.hit, enter=m.enter, start_pip=m.start_pip,
             enter_first=m.enter_first, bear_off=m.bear_off, home_top=m.home_top,
             off_pip=m.off_pip, exact_exit=m.exact_exit, over_exit=m.over_exit,
-            excedant_filter=m.excedant_filter, max_dice=m.max_dice,
+            excedant_filter=m.excedant_filter, retour_conserve_exit=m.retour_conserve_exit,
+            max_dice=m.max_dice,
             higher_number=m.higher_number, own_corner=m.own_corner, opp_corner=m.opp_corner,
-            coin_swap=m.coin_swap, puissance_needs=m.puissance_needs, no_landing=tuple(m.no_landing),
+            opp_corner_rest=m.opp_corner_rest, coin_swap=m.coin_swap,
+            puissance_needs=m.puissance_needs, no_landing=tuple(m.no_landing),
         )
 
 
