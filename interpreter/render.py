@@ -39,7 +39,9 @@ def render_game(variant: Any, result: Any, summary: dict) -> str:
         b = last.board if last.player == 0 else flip(last.board)
         lines += ["", "Final position (white = X, pips from white's side):",
                   board_text(b, "X", "O")]
-    if result.finished:
+    if result.finished and result.winner is None:
+        lines.append(f"a draw (after {result.turns} turns)")
+    elif result.finished:
         lines.append(f"{names[result.winner]} wins, worth {result.value} "
                      f"(after {result.turns} turns)")
     else:

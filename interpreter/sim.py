@@ -66,6 +66,7 @@ def simulate(variant: Any, ref: str, overrides: Sequence[str], games: int, seed:
     rows = run_games(variant, ref, overrides, games, seed, white, black, jobs)
     seconds = time.perf_counter() - t0
     wins = {"white": 0, "black": 0}
+    draws = 0
     values: dict[str, int] = {}
     fired: dict[str, int] = {}
     turns = 0
@@ -74,6 +75,9 @@ def simulate(variant: Any, ref: str, overrides: Sequence[str], games: int, seed:
         turns += n_turns
         if not finished:
             unfinished += 1
+            continue
+        if winner is None:
+            draws += 1
             continue
         wins["white" if winner == 0 else "black"] += 1
         values[str(value)] = values.get(str(value), 0) + 1
@@ -85,7 +89,7 @@ def simulate(variant: Any, ref: str, overrides: Sequence[str], games: int, seed:
         "variant": variant.id, "games": games, "seed": seed, "white": white, "black": black,
         "jobs": jobs, "seconds": round(seconds, 3),
         "games_per_second": round(games / seconds, 1) if seconds > 0 else None,
-        "wins": wins, "unfinished": unfinished,
+        "wins": wins, "draws": draws, "unfinished": unfinished,
         "mean_turns": round(turns / games, 2) if games else 0.0,
         "values": {names.get(k, k): n for k, n in sorted(values.items())},
     }

@@ -26,6 +26,8 @@ WHITE, BLACK = 0, 1
 RUNNERS: dict[str, str] = {
     "game": "interpreter.engine.game:run_single",
     "holes": "interpreter.engine.game:run_holes",
+    "continuous": "interpreter.engine.twelve:run_continuous",
+    "ecrire": "interpreter.engine.ecrire:run_ecrire",
 }
 SIDE_NAMES = ("white", "black")
 
@@ -272,8 +274,16 @@ class Game:
                 b = self._releve()
                 self._record(mover, d1, d2, b, items, "go")
             else:
+                before = len(items)
                 b, items = self._play_roll(b, d1, d2, items, ctx)
-                if theirs:
+                if len(items) > before:     # points of the play itself, marked after it
+                    extra = items[before:]
+                    self._score(extra)
+                    more = sum(p for _r, to, p, _w in extra if to == "mover")
+                    theirs += sum(p for _r, to, p, _w in extra if to == "opponent")
+                    if more:
+                        holes.mark(mover, more, True)
+                if theirs and not holes.finished:
                     holes.mark(1 - mover, theirs, False)
                 self._record(mover, d1, d2, b, items, decision)
                 if holes.finished:

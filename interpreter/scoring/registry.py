@@ -8,6 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from interpreter.scoring.ecrire import EcrireLadder
 from interpreter.scoring.holes import HolesLadder
+from interpreter.scoring.twelve import ContinuousLadder
 
 
 class GameLadder(BaseModel):
@@ -21,4 +22,5 @@ LADDER_MODELS: dict[str, type[BaseModel]] = {
     "game": GameLadder,
     "holes": HolesLadder,      # points → holes → a game of 12 holes (triktrak, the 12-hole game)
     "ecrire": EcrireLadder,    # points → holes → marks → the partie à écrire
+    "continuous": ContinuousLadder,   # points → game value → continuous match (12-point Tric-Trac)
 }

@@ -1,0 +1,217 @@
+"""Points → game value → the continuous match of the 12-point Tric-Trac (rules/match-scoring.md
+§6.1, with §8 M-A10 and M-A18).
+
+A game is won the moment a player has `target` points (12), even partway through a throw; the
+rest of the throw is still played and its points are the winner's excess. The game is worth ×4
+when the loser has no point, ×3 with 1–2, ×2 with 3–6 (3–5 under `double_threshold =
+"below_6"`), else ×1. After each win but the match's last, the winner goes away (a fresh game
+from the start, the excess lost) or continues from the position, keeping his excess while the
+loser starts again from 0.
+
+`ContinuousMatch` is the state machine the live game feeds once per throw (the mover's points of
+the throw, then the opponent's); its parameters are the `ContinuousLadder` model, the `[ladder]`
+table of a variant with `kind = "continuous"`.
+
+Test T5 of §6.1: A has 10 and scores 4 on one throw (a hit, a man borne off, the side prime).
+
+    >>> m = ContinuousMatch(ContinuousLadder())
+    >>> m.points = [10, 0]
+    >>> m.score(0, 4, 0)                  # A reaches 14 on his throw: he wins, B at 0 (×4)
+    0
+    >>> m.pending.value, m.pending.excess
+    (4, 2)
+    >>> entry = m.resolve("continue")
+    >>> m.points                          # A carries his 2 points above 12, B starts at 0
+    [2, 0]
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from interpreter.errors import RecordError
+
+#: what the winner of a game may do: play on from the position, or start afresh
+CONTINUE, GO = "continue", "go"
+#: the value names of match-scoring §6.1
+VALUE_NAMES = {1: "single", 2: "double", 3: "triple", 4: "quadruple"}
+
+
+class ContinuousLadder(BaseModel):
+    """Points win a game worth ×1–×4 by the loser's points; a match of N games, each won game
+    continued or abandoned at the winner's choice (match-scoring §6.1)."""
+
+    model_config = ConfigDict(extra="forbid")
+    kind: Literal["continuous"] = Field(
+        "continuous", description="points → game value → a continuous match of N games")
+    target: int = Field(12, ge=1, description="points that win a game (§6.1)")
+    double_threshold: Literal["at_most_6", "below_6"] = Field(
+        "at_most_6",
+        description="M-A10: a game is double when the loser has at most 6 points (`at_most_6`, "
+                    "the English text) or fewer than 6 (`below_6`, the Russian translation)")
+    match_games: int = Field(
+        12, ge=1, le=1000,
+        description="M-A18: games in the match (12); 1 plays a single game")
+    match_result: Literal["sum_of_values", "games_won"] = Field(
+        "sum_of_values",
+        description="M-A18: the match is won by the higher sum of game values "
+                    "(`sum_of_values`) or the more games won (`games_won`); equal totals are a "
+                    "drawn match with no winner")
+    restart: Literal["winner_throws", "roll_off"] = Field(
+        "winner_throws",
+        description="M-A18: after going away the winner starts the new game by throwing two dice "
+                    "(a doublet counts, with its extra throw) (`winner_throws`), or the players "
+                    "throw one die each as at the first game (`roll_off`)")
+
+    def value(self, loser_points: int) -> int:
+        """The multiplier of a game won while the loser has `loser_points` (§6.1, T1–T4)."""
+        if loser_points <= 0:
+            return 4
+        if loser_points <= 2:
+            return 3
+        if loser_points < 6 or (loser_points == 6 and self.double_threshold == "at_most_6"):
+            return 2
+        return 1
+
+
+@dataclass
+class GameEntry:
+    """One won game of the match: who won, the points when the throw that won it ended (the
+    loser's are those he had when the winner reached the target), its value, the winner's
+    excess and what the winner then chose (None for the match's last game)."""
+
+    number: int
+    winner: int
+    points: tuple[int, int]
+    value: int
+    excess: int
+    continued: bool = False       # the game began from a continued position
+    decision: str | None = None
+    turns: int = 0
+
+    def as_dict(self, names: tuple[str, str]) -> dict[str, Any]:
+        return {"game": self.number, "winner": names[self.winner],
+                "points": {names[0]: self.points[0], names[1]: self.points[1]},
+                "value": self.value, "kind": VALUE_NAMES.get(self.value, str(self.value)),
+                "excess": self.excess, "continued": self.continued, "decision": self.decision,
+                "turns": self.turns}
+
+
+class ContinuousMatch:
+    """The points of the game in progress and the won games of the match; players 0 and 1.
+
+    `score()` ends a game when a player reaches the target; the game then waits in `pending`
+    until `resolve()` records the winner's choice (or, for the match's last game, none).
+    """
+
+    __slots__ = ("ladder", "points", "games", "pending", "continued", "_target")
+
+    def __init__(self, ladder: ContinuousLadder | None = None):
+        self.ladder = ladder or ContinuousLadder()
+        self._target = self.ladder.target
+        self.points = [0, 0]
+        self.games: list[GameEntry] = []
+        self.pending: GameEntry | None = None
+        self.continued = False       # the game in progress was continued from the last one
+
+    # -- state --------------------------------------------------------------------------------
+
+    @property
+    def game_number(self) -> int:
+        """The number of the game in progress (or pending), from 1."""
+        return len(self.games) + 1
+
+    @property
+    def is_last_game(self) -> bool:
+        return self.game_number >= self.ladder.match_games
+
+    @property
+    def finished(self) -> bool:
+        return len(self.games) >= self.ladder.match_games
+
+    def totals(self) -> list[int]:
+        """The match score so far in the unit of `match_result`."""
+        out = [0, 0]
+        by_value = self.ladder.match_result == "sum_of_values"
+        for g in self.games:
+            out[g.winner] += g.value if by_value else 1
+        return out
+
+    def winner(self) -> int | None:
+        """The match winner once it is finished (None while playing and for a drawn match)."""
+        if not self.finished:
+            return None
+        a, b = self.totals()
+        return 0 if a > b else 1 if b > a else None
+
+    # -- events -------------------------------------------------------------------------------
+
+    def score(self, mover: int, mine: int, theirs: int) -> int | None:
+        """The points of one throw of `mover`: his own (`mine`), then the opponent's (`theirs`,
+        scored after the throw). Returns the winner when the throw wins the game: the mover if he
+        reaches the target (the opponent's points of that throw come too late to count), else
+        the opponent if he does."""
+        if self.pending is not None:
+            raise RecordError(f"game {self.game_number} is won: the winner must first go away "
+                              "or continue")
+        if mine < 0 or theirs < 0:
+            raise RecordError(f"points of a throw cannot be negative ({mine}, {theirs})")
+        pts = self.points
+        other = 1 - mover
+        pts[mover] += mine
+        if pts[mover] >= self._target:
+            return self._won(mover)
+        pts[other] += theirs
+        if pts[other] >= self._target:
+            return self._won(other)
+        return None
+
+    def _won(self, winner: int) -> int:
+        pts = self.points
+        loser_points = pts[1 - winner]
+        self.pending = GameEntry(
+            number=self.game_number, winner=winner, points=(pts[0], pts[1]),
+            value=self.ladder.value(loser_points), excess=pts[winner] - self._target,
+            continued=self.continued)
+        return winner
+
+    def resolve(self, decision: str | None, turns: int = 0) -> GameEntry:
+        """Record the pending game with the winner's choice: `"continue"` (he keeps his excess,
+        the loser restarts from 0), `"go"` (both from 0), or None for the match's last game."""
+        entry = self.pending
+        if entry is None:
+            raise RecordError("no game is waiting for the winner's choice")
+        if decision is None and not self.is_last_game:
+            raise RecordError(f"the winner of game {entry.number} must go away or continue")
+        if decision not in (None, CONTINUE, GO):
+            raise RecordError(f"the winner may go away or continue, not {decision!r}")
+        entry.decision = decision
+        entry.turns = turns
+        self.games.append(entry)
+        self.pending = None
+        self.points = [0, 0]
+        if decision == CONTINUE:
+            self.points[entry.winner] = entry.excess
+        self.continued = decision == CONTINUE
+        return entry
+
+    # -- summary ------------------------------------------------------------------------------
+
+    def summary(self, names: tuple[str, str]) -> dict[str, Any]:
+        """The match as `tablier play --json` reports it (added to the game summary)."""
+        totals = self.totals()
+        winner = self.winner()
+        wins = [0, 0]
+        for g in self.games:
+            wins[g.winner] += 1
+        return {
+            "match": {"games": self.ladder.match_games, "played": len(self.games),
+                      "result": self.ladder.match_result,
+                      "score": {names[0]: totals[0], names[1]: totals[1]},
+                      "games_won": {names[0]: wins[0], names[1]: wins[1]},
+                      "winner": None if winner is None else names[winner]},
+            "games": [g.as_dict(names) for g in self.games],
+            "points": {names[0]: self.points[0], names[1]: self.points[1]},
+        }

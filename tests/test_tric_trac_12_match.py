@@ -1,0 +1,432 @@
+"""The 12-point Tric-Trac above the board: game values (match-scoring §6.1 T1-T5, M-A10), the
+continuous match (going away or continuing, M-A18), the extra throw after a doublet, the restack
+of a player whose last man is off; scripted games through the `continuous` runner, property
+tests over bot games, and the `play` / `simulate` / `bench` commands."""
+from __future__ import annotations
+
+import json
+from functools import cache
+from typing import Any, Callable
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from interpreter.cli import main
+from interpreter.engine.game import BLACK, WHITE, Game
+from interpreter.engine.twelve import leftover_numbers, restack
+from interpreter.errors import RecordError
+from interpreter.kernel.board import Board, flip
+from interpreter.kernel.movegen import Play, Step
+from interpreter.scoring.twelve import ContinuousLadder, ContinuousMatch
+from interpreter.sim import play_game
+from interpreter.variant.build import load_variant
+
+N = 15
+
+
+@cache
+def variant(*overrides: str):
+    return load_variant("tric-trac-12", overrides)
+
+
+def board(mine: dict[int, int], theirs: dict[int, int] | None = None) -> Board:
+    """A kernel board from the mover's side; men not placed are off."""
+    theirs = {1: N} if theirs is None else theirs
+    b = [0] * 28
+    for p, n in mine.items():
+        b[p] += n
+    for p, n in theirs.items():
+        b[p] -= n
+    b[0] = N - sum(mine.values())
+    b[27] = N - sum(theirs.values())
+    return tuple(b)
+
+
+PRIME = {p: 2 for p in range(13, 19)}
+
+# -- game values: T1-T4 and M-A10 -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("loser, value", [
+    (7, 1), (11, 1),            # T1: 12 vs 7 -> single
+    (6, 2), (3, 2),             # T2: double
+    (2, 3), (1, 3),             # T3: triple
+    (0, 4),                     # T4: quadruple
+])
+def test_t1_to_t4_values_by_the_loser_points(loser: int, value: int) -> None:
+    assert ContinuousLadder().value(loser) == value
+    m = ContinuousMatch(ContinuousLadder())
+    m.points = [11, loser]
+    assert m.score(0, 1, 0) == 0
+    assert (m.pending.value, m.pending.points, m.pending.excess) == (value, (12, loser), 0)
+
+
+def test_m_a10_double_threshold_below_6() -> None:
+    ladder = ContinuousLadder(double_threshold="below_6")
+    assert [ladder.value(n) for n in range(8)] == [4, 3, 3, 2, 2, 2, 1, 1]
+    assert [ContinuousLadder().value(n) for n in range(8)] == [4, 3, 3, 2, 2, 2, 2, 1]
+
+
+@pytest.mark.parametrize("decision, after", [("continue", [2, 0]), ("go", [0, 0])])
+def test_t5_continue_carries_the_excess_go_away_loses_it(decision: str, after: list) -> None:
+    """A has 10 and scores 4 on one throw: 14, A wins; continue -> A 2, B 0; go away -> 0-0."""
+    m = ContinuousMatch(ContinuousLadder())
+    m.points = [10, 5]
+    assert m.score(0, 4, 0) == 0
+    entry = m.resolve(decision)
+    assert (entry.winner, entry.points, entry.value, entry.excess) == (0, (14, 5), 2, 2)
+    assert m.points == after
+    assert m.continued == (decision == "continue")
+
+
+def test_the_opponent_points_of_a_won_throw_come_too_late() -> None:
+    """Under prime_scores_on = "every_throw" both may gain on one throw: the mover's points
+    come first, so he wins and the opponent's 2 are not added (the value is by 10: single)."""
+    m = ContinuousMatch(ContinuousLadder())
+    m.points = [11, 10]
+    assert m.score(0, 1, 2) == 0
+    assert m.pending.points == (12, 10)
+    m = ContinuousMatch(ContinuousLadder())
+    m.points = [0, 10]
+    assert m.score(0, 1, 2) == 1                   # the opponent reaches 12 on the mover's throw
+    assert (m.pending.winner, m.pending.value) == (1, 3)
+
+
+def test_match_result_and_decisions() -> None:
+    ladder = ContinuousLadder(match_games=3)
+    m = ContinuousMatch(ladder)
+    with pytest.raises(RecordError):
+        m.resolve("go")
+    m.score(0, 12, 0)
+    with pytest.raises(RecordError):
+        m.score(1, 1, 0)                           # the winner must choose first
+    with pytest.raises(RecordError):
+        m.resolve(None)                            # not the last game: a choice is needed
+    m.resolve("go")
+    m.points = [7, 0]
+    m.score(1, 12, 0)                              # black wins x1 (white at 7)
+    m.resolve("continue")
+    assert not m.finished and m.is_last_game
+    m.score(0, 12, 0)                              # white wins the last game x4
+    m.resolve(None)
+    assert m.finished and m.totals() == [8, 1] and m.winner() == 0
+    by_games = ContinuousMatch(ContinuousLadder(match_games=2, match_result="games_won"))
+    by_games.score(0, 12, 0)
+    by_games.resolve("go")
+    by_games.score(1, 12, 0)
+    by_games.resolve(None)
+    assert by_games.totals() == [1, 1] and by_games.winner() is None    # a drawn match
+
+
+# -- restack and the number left over ---------------------------------------------------------
+
+
+def test_restack_puts_every_man_back_on_the_start() -> None:
+    assert restack(board({}), N) == board({24: N})
+
+
+def test_leftover_numbers_of_the_last_man() -> None:
+    last = board({})
+    one = Play(last, ((Step(2, 0, 5, 0, 1),), (Step(2, 0, 1, 0, 0),)))
+    assert leftover_numbers(one, 5, 1) == {1, 5}
+    both = Play(last, ((Step(3, 2, 1, 0, 0), Step(2, 0, 2, 0, 0)),))
+    assert leftover_numbers(both, 2, 1) == {None}
+    assert leftover_numbers(Play(last, ((Step(2, 0, 4, 0, 1),),)), 4, 4) == {4}
+
+
+# -- scripted games ---------------------------------------------------------------------------
+
+
+class Scripted:
+    """A player whose plays are picked by `pick(game, results)` (default: the most points) and
+    whose decisions come from a list."""
+
+    def __init__(self, decisions: list[str] | None = None,
+                 pick: Callable[[Any, list[Board]], int] | None = None):
+        self.decisions = list(decisions or [])
+        self.pick = pick
+        self.asked: list[str] = []
+
+    def choose(self, game: Any, results: list[Board]) -> int:
+        if self.pick is not None:
+            return self.pick(game, results)
+        scores = [game.play_points(i) for i in range(len(results))]
+        return scores.index(max(scores))
+
+    def decide(self, game: Any, question: str, choices: tuple[str, ...]) -> str:
+        self.asked.append(question)
+        return self.decisions.pop(0) if self.decisions else choices[0]
+
+
+class ScriptedGame(Game):
+    """A game whose throws are given: `throws[0]` is the first throw (of `first`, from `b`),
+    `openers` say who wins a later one-die opening throw."""
+
+    def __init__(self, v: Any, players: tuple, throws: list[tuple[int, int]], b: Board,
+                 first: int = WHITE, points: list[int] | None = None,
+                 openers: list[int] | None = None, games: int | None = None):
+        super().__init__(v, players, "script", max_turns=len(throws))
+        self.throws = list(throws)
+        self.openers = list(openers or [])
+        self._first = (first, b)
+        if points is not None or games is not None:
+            ladder = v.ladder if games is None else v.ladder.model_copy(
+                update={"match_games": games})
+            self.match = ContinuousMatch(ladder)
+            self.match.points = list(points or [0, 0])
+
+    def start(self) -> tuple[int, int]:
+        if self._first is not None:
+            self.mover, self.board = self._first
+            self._first = None
+        else:
+            self.mover = self.openers.pop(0)
+            if self.mover == BLACK:
+                self.board = flip(self.board)
+        return self.throws.pop(0)
+
+    def _next_dice(self) -> tuple[int, int]:
+        return self.throws.pop(0) if self.throws else (1, 2)
+
+
+def run(v: Any, throws: list, b: Board, players: tuple | None = None, **kw: Any) -> ScriptedGame:
+    g = ScriptedGame(v, players or (Scripted(), Scripted()), throws, b, **kw)
+    g.result = g.run()
+    return g
+
+
+def test_a_doublet_gives_another_throw_and_doublets_chain() -> None:
+    g = run(variant(), [(5, 4), (3, 3), (2, 2), (6, 1), (4, 2)], board({24: N}, {1: N}))
+    assert [t.player for t in g.record] == [WHITE, BLACK, BLACK, BLACK, WHITE]
+    assert g.result.extra["state"]["extra_throw"] is False
+
+
+def test_the_extra_throw_is_taken_after_a_doublet_that_cannot_be_played() -> None:
+    """Both side primes stand: White's 6-6 cannot be played; his prime scores 2 and he throws
+    again."""
+    b = board(PRIME, {p: 2 for p in range(7, 13)})
+    g = run(variant(), [(6, 6), (6, 6), (5, 4)], b)
+    assert [t.player for t in g.record] == [WHITE, WHITE, WHITE]
+    assert all(t.board == b for t in g.record[:2])
+    assert g.match.points == [4, 0]          # 5-4 has to break the prime
+    assert g.result.extra["state"]["extra_throw"] is False
+
+
+def test_an_optional_extra_throw_may_be_passed() -> None:
+    v = variant('options.doublet_rethrow="optional"')
+    white = Scripted(["pass"])
+    g = run(v, [(3, 3), (5, 4)], board({24: N}), (white, Scripted()))
+    assert [t.player for t in g.record] == [WHITE, BLACK]
+    assert white.asked == ["rethrow"] and g.record[0].decision == "pass"
+
+
+T5_MINE = {**PRIME, 10: 1, 3: 1}
+T5_THEIRS = {8: 1, 1: 14}
+
+
+@pytest.mark.parametrize("restart", ["winner_throws", "roll_off"])
+def test_t5_winning_throw_forfeits_the_extra_throw_then_go_away(restart: str) -> None:
+    """White at 10 throws 2-2: 10-8 hits, 3-off, the prime stands: 14, a quadruple (Black at 0).
+    He goes away: a fresh game, 0-0; the winner throws (or a roll-off, won here by Black)."""
+    v = variant(f'ladder.restart="{restart}"')
+    white = Scripted(["go"])
+    g = run(v, [(2, 2), (5, 4), (6, 1)], board(T5_MINE, T5_THEIRS), (white, Scripted()),
+            points=[10, 0], openers=[BLACK])
+    first = g.record[0]
+    assert first.decision == "go" and first.board == board({**PRIME, 8: 1}, {1: 15})
+    assert {r: p for r, _to, p, _w in first.items} == {"hit": 1, "borne-off": 1, "side-prime": 2}
+    [game1] = g.match.games
+    assert (game1.winner, game1.points, game1.value, game1.excess) == (WHITE, (14, 0), 4, 2)
+    starter = WHITE if restart == "winner_throws" else BLACK
+    assert g.record[1].player == starter
+    assert g.record[1].board in {board({24: 13, 20: 1, 19: 1}), board({24: 14, 15: 1})}
+    assert g.match.points == [0, 0]
+
+
+def test_t5_continue_the_opponent_throws_next_and_the_excess_is_kept() -> None:
+    white = Scripted(["continue"])
+    g = run(variant(), [(2, 2), (5, 4)], board(T5_MINE, T5_THEIRS), (white, Scripted()),
+            points=[10, 0])
+    assert g.record[0].decision == "continue"
+    assert [t.player for t in g.record] == [WHITE, BLACK]
+    # Black, with the man hit back on his Start, enters with 5-4 from the continued position
+    assert g.record[1].board[24] in (13, 14)
+    assert g.match.points[WHITE] == 2 and g.match.continued
+    assert g.match.games[0].decision == "continue"
+
+
+def test_restack_with_the_number_left_over_entering_a_man() -> None:
+    """White bears his last man off from pip 2 with either number; his men go back on the
+    Start and the other number enters one, hitting the blot on 19 with the 5."""
+    theirs = {19: 1, 1: 14}
+    g = run(variant(), [(5, 1)], board({2: 1}, theirs))
+    [turn] = g.record
+    assert turn.board == board({24: 14, 19: 1}, {1: 15})
+    assert {r: p for r, _to, p, _w in turn.items} == {"borne-off": 1, "hit": 1}
+    assert g.match.points == [2, 0]
+    # the player may also enter with the ace
+    seen: list[set] = []
+
+    def record_results(game: Any, results: list[Board]) -> int:
+        seen.append(set(results))
+        return 0
+    run(variant(), [(5, 1)], board({2: 1}, theirs), (Scripted(pick=record_results), Scripted()))
+    assert seen == [{board({24: 14, 19: 1}, {1: 15}), board({24: 14, 23: 1}, theirs)}]
+
+
+def test_restack_without_a_number_left_or_with_one_that_cannot_enter() -> None:
+    # the man on 3 leaves with both numbers (3-2-off) or with the 2 alone, the ace entering
+    seen: list[set] = []
+
+    def record_results(game: Any, results: list[Board]) -> int:
+        seen.append(set(results))
+        return 0
+    run(variant(), [(2, 1)], board({3: 1}), (Scripted(pick=record_results), Scripted()))
+    assert seen == [{board({24: N}), board({24: 14, 23: 1})}]
+    # the entering points are made: the number left over is lost, the men are restacked
+    theirs = {19: 2, 23: 2, 1: 11}
+    g = run(variant(), [(5, 1)], board({2: 1}, theirs))
+    assert g.record[0].board == board({24: N}, theirs)
+
+
+# -- whole matches: properties ----------------------------------------------------------------
+
+BOTS = st.sampled_from(["random", "greedy"])
+
+
+def _conserved(b: Board) -> bool:
+    mine = b[0] + sum(x for x in b[1:25] if x > 0)
+    theirs = b[27] - sum(x for x in b[1:25] if x < 0)
+    return mine == N and theirs == N and b[25] == b[26] == 0
+
+
+def _check_match(v: Any, result: Any) -> None:
+    ladder = v.ladder
+    gen = v.generator
+    record = result.record
+    games = result.extra["games"]
+    decisions = iter(g["decision"] for g in games)
+    before = v.start if record[0].player == WHITE else flip(v.start)
+    prev = None
+    for turn in record:
+        if prev is not None:
+            if prev.decision == "go":
+                before = v.start if turn.player == WHITE else flip(v.start)
+            elif prev.player == turn.player:
+                before = prev.board
+            else:
+                before = flip(prev.board)
+        after = turn.board
+        assert _conserved(after)
+        assert after[24] >= 0 and after[1] <= 0           # never on the other side's Start
+        assert after[13] != 1 and after[12] != -1          # no corner holds one man
+        if after[0] >= before[0]:                          # not a restack: a legal play
+            legal = {p.board for p in gen.plays(before, *turn.dice)[0]}
+            assert after in legal
+        if turn.decision in ("go", "continue"):
+            assert turn.decision == next(decisions)
+        prev = turn
+    assert result.finished
+    totals = {"white": 0, "black": 0}
+    for i, g in enumerate(games):
+        pts = g["points"]
+        loser = "black" if g["winner"] == "white" else "white"
+        assert pts[g["winner"]] >= ladder.target > pts[loser]
+        assert g["value"] == ladder.value(pts[loser])
+        assert g["excess"] == pts[g["winner"]] - ladder.target
+        assert (g["decision"] is None) == (i == len(games) - 1)
+        if i:
+            assert g["continued"] == (games[i - 1]["decision"] == "continue")
+        totals[g["winner"]] += g["value"]
+    assert result.extra["match"]["score"] == totals == dict(zip(("white", "black"), result.points))
+    assert len(games) == ladder.match_games
+    w, b = totals["white"], totals["black"]
+    assert result.winner == (0 if w > b else 1 if b > w else None)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), white=BOTS, black=BOTS)
+def test_bot_matches_conserve_men_end_and_value_games_by_the_loser_points(
+        seed: int, white: str, black: str) -> None:
+    v = variant("ladder.match_games=3")
+    result = play_game(v, seed, 0, white, black, max_turns=5000, keep_record=True)
+    _check_match(v, result)
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 10**6))
+def test_house_rules_matches_end_too(seed: int) -> None:
+    v = variant("ladder.match_games=2", 'options.prime_scores_on="every_throw"',
+                'options.doublet_rethrow="optional"', 'ladder.restart="roll_off"',
+                'ladder.double_threshold="below_6"', "movement.higher_number=true",
+                'movement.bear_off="all_home"')
+    result = play_game(v, seed, 0, "random", "greedy", max_turns=5000, keep_record=True)
+    _check_match(v, result)
+
+
+def test_a_full_match_is_reproducible() -> None:
+    v = variant()
+    a = play_game(v, 7, 0, "greedy", "random", keep_record=True)
+    b = play_game(v, 7, 0, "greedy", "random", keep_record=True)
+    assert a.summary(v.id) == b.summary(v.id)
+    _check_match(v, a)
+    assert len(a.extra["games"]) == 12
+
+
+def test_bots_continue_only_with_an_advantage() -> None:
+    from interpreter.engine.twelve import advise
+    v = variant()
+    players = (Scripted(), Scripted())
+    g = Game(v, players, "advice")
+    m = ContinuousMatch(v.ladder)
+    m.points = [13, 0]
+    m.score(WHITE, 0, 0)                       # White won with 1 point to carry
+    g.board, g.mover = v.start, WHITE
+    assert advise(g, m, "continue") == "continue"
+    m.pending.excess = 0
+    assert advise(g, m, "continue") == "go"    # nothing carried, an even position
+    g.board = board({**PRIME, 3: 3}, {1: N})
+    assert advise(g, m, "continue") == "continue"
+
+
+# -- the command line -------------------------------------------------------------------------
+
+
+def test_cli_play_summarises_the_match(capsys) -> None:
+    assert main(["play", "tric-trac-12", "--seed", "5", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["variant"] == "tric-trac-12" and out["finished"] is True
+    assert len(out["games"]) == 12
+    assert set(out["games"][0]) >= {"winner", "points", "value", "decision", "excess"}
+    assert out["score"] == out["match"]["score"]
+    assert out["winner"] == out["match"]["winner"]
+
+
+def test_cli_play_one_game_and_unfinished(capsys) -> None:
+    assert main(["play", "tric-trac-12", "--seed", "2", "--json",
+                 "--set", "ladder.match_games=1"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    [game] = out["games"]
+    assert out["finished"] and out["value"] == game["value"] and game["decision"] is None
+    assert main(["play", "tric-trac-12", "--seed", "2", "--json", "--max-turns", "5"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["finished"] is False and out["winner"] is None and out["games"] == []
+
+
+def test_cli_simulate_and_bench(capsys) -> None:
+    assert main(["simulate", "tric-trac-12", "--games", "20", "--json",
+                 "--set", "ladder.match_games=1"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["wins"]["white"] + out["wins"]["black"] == 20 and out["unfinished"] == 0
+    assert out["rule_firings"]["borne-off"] > 0
+    from interpreter.bench import run_bench
+    report = run_bench(["tric-trac-12"], games=2, runs=1)
+    assert report["tric-trac-12"]["games_per_second"] > 0
+
+
+def test_the_ladder_docstring_example() -> None:
+    import doctest
+
+    import interpreter.scoring.twelve as module
+    assert doctest.testmod(module).failed == 0
