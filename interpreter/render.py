@@ -49,14 +49,12 @@ def render_game(variant: Any, result: Any, summary: dict) -> str:
     return "\n".join(lines)
 
 
-def _signed(n: int) -> str:
-    return f"+{n}" if n > 0 else str(n)
-
-
 def render_partie(variant: Any, result: Any, summary: dict) -> str:
     """A played partie à écrire: one line per mark (refaits included) with the board play that
     led to it, then the lost marks and the settlement. `result.ledger` is the mark ledger
     (interpreter/engine/ecrire.py) and `result.mark_play` its marks' throws and pick-ups."""
+    from interpreter.io.sheet import signed, settlement_lines
+
     ledger = result.ledger
     names = ("white", "black")
     lines = [f"{variant.name} — seed {summary.get('seed')}, white {summary.get('white')} "
@@ -86,33 +84,15 @@ def render_partie(variant: Any, result: Any, summary: dict) -> str:
     lost = ledger.lost_marks
     lines.append(f"lost marks: white {lost[0]}, black {lost[1]}")
     balance = [ledger.received[i] - ledger.paid[i] for i in (0, 1)]
-    lines.append(f"jetons from the marks: white {_signed(balance[0])}, "
-                 f"black {_signed(balance[1])}")
+    lines.append(f"jetons from the marks: white {signed(balance[0])}, "
+                 f"black {signed(balance[1])}")
     s = ledger.settlement
     if s is None:
         lines.append(f"stopped after {result.turns} throws, unfinished: mark {ledger.k} of "
                      f"{ledger.n_marks} in play, holes white {ledger.holes[0]}, "
                      f"black {ledger.holes[1]}")
         return "\n".join(lines)
-    lines += ["", "settlement"]
-    if s.queue_winner is None:
-        lines.append(f"  queue of jetons: equal holdings ({s.holdings[0]} each), markers "
-                     f"shared: white {s.markers[0]}, black {s.markers[1]}")
-    else:
-        lines.append(f"  queue of jetons: {names[s.queue_winner]} takes the {ledger.n_marks} "
-                     f"markers (holdings white {s.holdings[0]}, black {s.holdings[1]})")
-    if s.paris_payer is None:
-        lines.append("  paris: none, both players complete")
-    else:
-        lines.append(f"  paris: {s.paris}, {names[s.paris_payer]} pays {s.paris_payment} "
-                     f"({4 * s.paris} for the paris, 20 for the queue of paris)")
-    if s.final_queue_winner is not None:
-        lines.append(f"  final queue: {s.final_queue} jetons to {names[s.final_queue_winner]}")
-    lines.append(f"  net: white {_signed(s.net[0])}, black {_signed(s.net[1])} jetons")
-    if s.fish_loser is not None:
-        lost_fish = (f"{s.fish}" if s.die is None
-                     else f"{s.die[0]} or {s.die[1]}, by a high die")
-        lines.append(f"  in fish: {names[s.fish_loser]} loses {lost_fish}")
+    lines += ["", *settlement_lines(ledger, names)]
     if result.winner is None:
         lines.append(f"a level partie (after {result.turns} throws)")
     else:

@@ -253,7 +253,7 @@ def ecrire_json(names: tuple[str, str], ledger: Ecrire) -> dict:
     }
 
 
-def _signed(n: int) -> str:
+def signed(n: int) -> str:
     return f"+{n}" if n > 0 else str(n)
 
 
@@ -283,7 +283,7 @@ def _ecrire_text(record: Record, ledger: Ecrire) -> str:
     lines.append(f"holes are written {a}-{b}; each payment is made by the loser to the winner")
     lines.append(f"lost marks: {a} {ledger.lost_marks[0]}, {b} {ledger.lost_marks[1]}")
     balance = [ledger.received[i] - ledger.paid[i] for i in (0, 1)]
-    lines.append(f"jetons from the marks: {a} {_signed(balance[0])}, {b} {_signed(balance[1])}")
+    lines.append(f"jetons from the marks: {a} {signed(balance[0])}, {b} {signed(balance[1])}")
     s = ledger.settlement
     if s is None:
         h = ledger.holes
@@ -298,7 +298,15 @@ def _ecrire_text(record: Record, ledger: Ecrire) -> str:
                      + f"; holes: {shown[0]}, {shown[1]}")
         return "\n".join(lines)
     lines.append("")
-    lines.append("settlement")
+    lines += settlement_lines(ledger, names)
+    return "\n".join(lines)
+
+
+def settlement_lines(ledger: Ecrire, names: tuple[str, str]) -> list[str]:
+    """The settlement of a finished partie, as the readable sheet and a played partie show it."""
+    s = ledger.settlement
+    a, b = names
+    lines = ["settlement"]
     if s.queue_winner is None:
         lines.append(f"  queue of jetons: equal holdings ({s.holdings[0]} each), markers "
                      f"shared: {a} {s.markers[0]}, {b} {s.markers[1]}")
@@ -313,7 +321,7 @@ def _ecrire_text(record: Record, ledger: Ecrire) -> str:
                      f"({4 * s.paris} for the paris, 20 for the queue of paris)")
     if s.final_queue_winner is not None:
         lines.append(f"  final queue: {s.final_queue} jetons to {names[s.final_queue_winner]}")
-    lines.append(f"  net: {a} {_signed(s.net[0])}, {b} {_signed(s.net[1])} jetons")
+    lines.append(f"  net: {a} {signed(s.net[0])}, {b} {signed(s.net[1])} jetons")
     if ledger.ladder.fish_rounding != "off":
         if s.fish_loser is None:
             lines.append("  in fish: level")
@@ -322,7 +330,7 @@ def _ecrire_text(record: Record, ledger: Ecrire) -> str:
                          f"by a high die")
         else:
             lines.append(f"  in fish: {names[s.fish_loser]} loses {s.fish}")
-    return "\n".join(lines)
+    return lines
 
 
 # -- the points sheet ------------------------------------------------------------------------------
