@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from interpreter.dsl.compiler import (BOOL, CHOICE, END, FORBID, INT, ROLL, Compiler, Definition,
+from interpreter.dsl.compiler import (BOOL, CHOICE, END, FORBID, INT, ROLL, Compiler,
                                       Symbols, parse_definition_key)
 from interpreter.dsl.parser import SnippetError
 from interpreter.dsl.runtime import RollContext
@@ -49,8 +49,18 @@ class RuleSet:
 
     # -- what the engine calls ------------------------------------------------------------------
 
+    #: the roll's scoring rules written out in one function, and the list it was made from
+    _roll_fn: Hook | None = field(default=None, init=False, repr=False, compare=False)
+    _roll_from: tuple = field(default=(), init=False, repr=False, compare=False)
+
     def roll_items(self, b, d1: int, d2: int, rolls: int, ctx: RollContext) -> list[tuple[str, str, int, int]]:
         """The scoring items of a roll, from the position before the move: (rule, to, points, ways)."""
+        score_roll = tuple(self.score_roll)
+        if self._roll_from != score_roll:
+            self._roll_fn = _roll_function(self.score_roll)
+            self._roll_from = score_roll
+        if self._roll_fn is not None:
+            return self._roll_fn(b, d1, d2, rolls, ctx)
         out = []
         doublet = d1 == d2
         for r in self.score_roll:
@@ -74,14 +84,18 @@ class RuleSet:
         for _id, mode, fn in self.prefer:
             if len(plays) <= 1:
                 break
+            each = getattr(fn, "each", None)     # the compiled hook for all the plays at once
+            if each is not None:
+                values = each(b, plays, d1, d2, rolls, ctx)
+            else:
+                values = [fn(b, p[0], p, d1, d2, rolls, ctx) for p in plays]
             if mode == "keep":
-                kept = [p for p in plays if fn(b, p[0], p, d1, d2, rolls, ctx)]
+                kept = [p for p, v in zip(plays, values) if v]
                 if kept:
                     plays = kept
             else:
-                scores = [fn(b, p[0], p, d1, d2, rolls, ctx) for p in plays]
-                best = min(scores) if mode == "min" else max(scores)
-                plays = [p for p, s in zip(plays, scores) if s == best]
+                best = min(values) if mode == "min" else max(values)
+                plays = [p for p, s in zip(plays, values) if s == best]
         return plays
 
     def game_over(self, b) -> str | None:
@@ -100,6 +114,49 @@ class RuleSet:
                 if v > best:
                     best = v
         return best
+
+
+def _roll_function(rules: list[ScoreRule]) -> Hook | None:
+    """The roll's scoring rules as one function `(b, d1, d2, rolls, ctx) -> items`, each rule's
+    compiled expression written out in turn (what `roll_items` computes, without a call and a
+    loop step per rule). None when a rule has no compiled expression to write out (a hook made
+    some other way) or the rules' namespaces disagree."""
+    if not rules:
+        return None
+    namespace: dict[str, Any] = {}
+    consts: dict[str, Any] = {"_int": int}
+    lines = ["def roll_items(b, d1, d2, rolls, ctx):",
+             "    a = x = None",
+             "    out = []",
+             "    dbl = d1 == d2"]
+    for i, r in enumerate(rules):
+        code = getattr(r.fn, "__expr__", None)
+        kind = getattr(r.fn, "__expr_type__", None)
+        glb = getattr(r.fn, "__globals__", None)
+        if code is None or glb is None:
+            return None
+        for k, v in glb.items():
+            if namespace.setdefault(k, v) is not v:
+                return None
+        if kind == BOOL:
+            # a `when` rule: one way when it holds
+            consts[f"_RI{i}"] = (r.id, r.to, r.doublet, 1)
+            consts[f"_RJ{i}"] = (r.id, r.to, r.simple, 1)
+            lines.append(f"    if {code}:")
+            lines.append(f"        out.append(_RI{i} if dbl else _RJ{i})")
+        else:
+            consts[f"_RR{i}"] = r
+            lines.append(f"    w = {code}")
+            lines.append("    if w:")
+            lines.append("        w = _int(w)")
+            lines.append(f"        out.append((_RR{i}.id, _RR{i}.to, w * (_RR{i}.doublet if dbl "
+                         f"else _RR{i}.simple), w))")
+    lines.append("    return out")
+    if any(k in namespace for k in consts):
+        return None
+    namespace.update(consts)
+    exec(compile("\n".join(lines) + "\n", "<roll items>", "exec"), namespace)  # noqa: S102
+    return namespace["roll_items"]
 
 
 def _symbols(model: Any, errors: list[SnippetError], compiler_for_regions: Compiler) -> Symbols:

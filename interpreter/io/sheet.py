@@ -133,7 +133,7 @@ def parse_event(text: str, players: tuple[str, str]) -> Event:
                          f"{players[1]!r}; an event is one of {_FORMS})")
     player = players.index(m.group(1))
     rest = m.group(2).strip()
-    score = re.fullmatch(rf"\+(\d+)(?:\s+on\s+(.+))?", rest)
+    score = re.fullmatch(r"\+(\d+)(?:\s+on\s+(.+))?", rest)
     if score is not None:
         n = int(score.group(1))
         if n < 1:

@@ -24,10 +24,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+from pydantic import Field, ValidationInfo, field_validator
 
 from interpreter.errors import RecordError
-from interpreter.scoring.holes import HolesLadder
+from interpreter.scoring.holes import HoleMarking, HolesLadder
 
 #: the five ways a mark can end (match-scoring §1.3–§1.4)
 MARK_KINDS = ("simple", "petty-lurch", "grand-lurch", "conceded", "refait")
@@ -40,21 +40,16 @@ FISH = 10
 MAX_MARKS = 24
 
 
-class EcrireLadder(BaseModel):
-    """Points → holes → marks of the partie à écrire, with the house rules of match-scoring §8."""
+class EcrireLadder(HoleMarking):
+    """Points → holes → marks of the partie à écrire, with the house rules of match-scoring §8;
+    the holes under the marks are marked as in the `holes` ladder."""
 
-    model_config = ConfigDict(extra="forbid")
     kind: Literal["ecrire"] = Field("ecrire", description="holes → marks → partie settlement")
     min_marks: Literal[6, 4] = Field(
         6, description="M-A24: the shortest partie allowed (4 with LAF §220)")
     marks: int = Field(
         12, description="length of the partie in marks: an even number from `min_marks` to 24 "
                         "(a score-sheet record gives its own)")
-    points_per_hole: int = Field(12, ge=1, description="points that make one hole (trictrac §5.1)")
-    second_marker_bredouille: Literal["allowed", "never"] = Field(
-        "allowed", description="T-A1, for the holes under the marks (see the `holes` ladder)")
-    sortie_bredouille: Literal["keep", "reset"] = Field(
-        "keep", description="T-A2, for the holes under the marks (see the `holes` ladder)")
     lurch_rates: Literal["seed", "classic"] = Field(
         "seed",
         description="M-A1: lurch multipliers ×2/×3 petty and ×4/×5 grand, with/without pick-up "
@@ -104,9 +99,8 @@ class EcrireLadder(BaseModel):
 
     def holes_ladder(self) -> HolesLadder:
         """The points → holes ladder under the marks: holes never end a game here, goes do."""
-        return HolesLadder(points_per_hole=self.points_per_hole, holes_to_win=0,
-                           second_marker_bredouille=self.second_marker_bredouille,
-                           sortie_bredouille=self.sortie_bredouille)
+        marking = self.model_dump(include=set(HoleMarking.model_fields))
+        return HolesLadder(holes_to_win=0, **marking)
 
 
 def check_partie_length(marks: int, min_marks: int) -> None:

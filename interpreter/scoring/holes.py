@@ -24,17 +24,12 @@ from pydantic import BaseModel, ConfigDict, Field
 from interpreter.errors import RecordError
 
 
-class HolesLadder(BaseModel):
-    """Points make holes, holes win the game (the 12-hole game, the Dutch Triktrak's match)."""
+class HoleMarking(BaseModel):
+    """How points are marked into holes (trictrac.md §5): shared by every ladder built on holes."""
 
     model_config = ConfigDict(extra="forbid")
-    kind: Literal["holes"] = Field("holes", description="points → holes → a game of N holes")
     points_per_hole: int = Field(
         12, ge=1, description="points that make one hole (trou); trictrac.md §5.1")
-    holes_to_win: int = Field(
-        12, ge=0,
-        description="holes that win the game (trictrac.md §6, match-scoring §6.2); 0: no end, "
-                    "as under the marks of the partie à écrire")
     second_marker_bredouille: Literal["allowed", "never"] = Field(
         "allowed",
         description="T-A1: the second player to mark in a hole-cycle can win the hole double "
@@ -44,6 +39,16 @@ class HolesLadder(BaseModel):
         description="T-A2: at the relevé after a sortie both players keep their points and "
                     "bredouille (`keep`) or keep the points but start the bredouille afresh "
                     "(`reset`)")
+
+
+class HolesLadder(HoleMarking):
+    """Points make holes, holes win the game (the 12-hole game, the Dutch Triktrak's match)."""
+
+    kind: Literal["holes"] = Field("holes", description="points → holes → a game of N holes")
+    holes_to_win: int = Field(
+        12, ge=0,
+        description="holes that win the game (trictrac.md §6, match-scoring §6.2); 0: no end, "
+                    "as under the marks of the partie à écrire")
     last_hole: Literal["any_roll", "own_roll"] = Field(
         "any_roll",
         description="T-A23: the winning hole may come from either roll (`any_roll`) or must be "
