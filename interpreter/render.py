@@ -32,13 +32,19 @@ def render_game(variant: Any, result: Any, summary: dict) -> str:
     names = ("white", "black")
     for n, turn in enumerate(result.record, 1):
         scored = ", ".join(f"{r} {p} to {to}" for r, to, p, _w in turn.items)
+        said = "  [goes]" if getattr(turn, "decision", None) == "go" else ""
         lines.append(f"{n:>4}. {names[turn.player]:<5} {turn.dice[0]}-{turn.dice[1]}"
-                     + (f"  ({scored})" if scored else ""))
+                     + (f"  ({scored})" if scored else "") + said)
     if result.record:
         last = result.record[-1]
         b = last.board if last.player == 0 else flip(last.board)
         lines += ["", "Final position (white = X, pips from white's side):",
                   board_text(b, "X", "O")]
+    kind = getattr(variant.ladder, "kind", "game")
+    if kind != "game":
+        score = summary.get("score", {})
+        unit = "holes" if kind == "holes" else "points"
+        lines.append(f"score: white {score.get('white')}, black {score.get('black')} {unit}")
     if result.finished and result.winner is None:
         lines.append(f"a draw (after {result.turns} turns)")
     elif result.finished:
