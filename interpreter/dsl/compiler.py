@@ -37,6 +37,12 @@ CONTEXT_WORDS = {ROLL: "a roll's scoring rule", FORBID: "a forbid rule",
 MAX_NODES = 20000          # after definitions are inlined
 MAX_AGGREGATE_NESTING = 5
 MAX_SOURCE_CHARS = 400_000
+#: aggregates over a fixed set of at most this many pips are written out term by term, when
+#: the terms stay within these bounds (parts checked, characters of code)
+MAX_UNROLL_ITEMS = 24
+MAX_UNROLL_NODES = 2000
+MAX_UNROLL_CHARS = 20_000
+_UNROLLABLE = frozenset({"count", "sum", "any", "all"})
 
 
 @dataclass(frozen=True)
@@ -126,14 +132,21 @@ class Symbols:
 class Compiler:
     """Checks and compiles the snippets of one variant file against its symbols."""
 
-    def __init__(self, symbols: Symbols):
+    def __init__(self, symbols: Symbols, unroll: bool = True):
         self.symbols = symbols
+        #: write out aggregates over small fixed sets of pips (False: always loops)
+        self.unroll = unroll
         self._gensym = itertools.count()
         self.constants: dict[str, Any] = {}
         self._const_names: dict[Any, str] = {}
         # per-hook: sub-expressions of a forbid/prefer rule that read only the position before
         # the roll, computed once per roll instead of once per play
         self._hoisted: list[tuple[str, str]] | None = None
+        self._context: str | None = None
+        # aggregates over small fixed sets are written out (`_unrolled_set`) while `_unroll_on`
+        # holds; `_wrote_out` records that a snippet's code has some
+        self._unroll_on = unroll
+        self._wrote_out = False
 
     # -- entry points -------------------------------------------------------------------------
 
@@ -144,17 +157,31 @@ class Compiler:
             node = parse(text)
         except SnippetError as err:
             raise err.at(key_path) from None
-        state = _State(context, key_path)
-        self._hoisted = [] if context in (FORBID, CHOICE) else None
+        self._context = context
+        self._unroll_on, self._wrote_out = self.unroll, False
         try:
-            value = self._expr(node, {}, state)
+            value = self._compile_node(node, context, key_path)
+            if self._wrote_out and self._hook_chars(value) > MAX_SOURCE_CHARS // 2:
+                # written out, the hook would approach the size limit: keep the loops, so that a
+                # rule is accepted or refused exactly as without writing out
+                self._unroll_on = False
+                value = self._compile_node(node, context, key_path)
         except SnippetError as err:
             raise (err if err.key_path else err.at(key_path)) from None
+        finally:
+            self._unroll_on = self.unroll
         wants = (want,) if isinstance(want, str) else want
         if value.type not in wants:
             raise node.error("dsl-type", f"this snippet must give {_words(wants)}, but it gives "
                              f"{TYPE_WORDS[value.type]}").at(key_path)
         return value
+
+    def _compile_node(self, node: Node, context: str, key_path: tuple[str, ...]) -> Value:
+        self._hoisted = [] if context in (FORBID, CHOICE) else None
+        return self._expr(node, {}, _State(context, key_path))
+
+    def _hook_chars(self, value: Value) -> int:
+        return len(value.code) + sum(len(c) for _h, c in self._hoisted or ())
 
     def function(self, value: Value, name: str) -> Callable[..., Any]:
         """Compile a checked Value into a hook function."""
@@ -178,12 +205,59 @@ class Compiler:
         if len(source) > MAX_SOURCE_CHARS:
             raise SnippetError("dsl-limit", "the rule is too large once its definitions are "
                                "expanded; split it into smaller rules")
+        batch = self._batch_source(name, code, hoisted)
+        if batch is not None:
+            source += "\n" + batch[1]
         namespace = dict(NAMESPACE)
         namespace.update(self.constants)
         exec(compile(source, f"<rule {name}>", "exec"), namespace)  # noqa: S102 - generated source
         fn = namespace[name]
         fn.__source__ = source  # type: ignore[attr-defined]
+        if not hoisted:
+            # what a caller may write out inline for several hooks at once (RuleSet.roll_items)
+            fn.__expr__ = code  # type: ignore[attr-defined]
+            fn.__expr_type__ = value.type  # type: ignore[attr-defined]
+        if batch is not None:
+            setattr(fn, batch[0], namespace[f"{name}_{batch[0]}"])
         return fn
+
+    def _batch_source(self, name: str, code: str,
+                      hoisted: list[tuple[str, str]]) -> tuple[str, str] | None:
+        """The same hook for all the candidates of one roll at once, with the parts that read
+        only the position before the roll computed once at the top:
+
+        - a forbid rule gets `filter_paths(b, cands)`: of the (path, end board) pairs, those the
+          rule does not forbid, in their order;
+        - a prefer rule or a per-play score gets `each(b, plays, d1, d2, rolls, ctx)`: its value
+          for each play, in order.
+        """
+        context = self._context
+        names = set(_IDENT.findall(code)).union(*(_IDENT.findall(c) for _h, c in hoisted))
+        top = "".join(f"    {h} = {c}\n" for h, c in hoisted)
+        if context == FORBID and not names & {"d1", "d2", "rolls", "ctx"}:
+            per_path = ""
+            if "_landings(x)" in code:
+                # the landings of a path, asked once for all the tests that read them, and
+                # written out for a path of two steps (the runtime's `landings`, inline)
+                per_path = ("        if len(x) == 2:\n"
+                            "            _s, _u = x\n"
+                            "            _lx = frozenset((_u[1],)) if _u[0] == _s[1] else "
+                            "frozenset((_s[1], _u[1]))\n"
+                            "        else:\n"
+                            "            _lx = _landings(x)\n")
+                code = code.replace("_landings(x)", "_lx")
+            return "filter_paths", (f"def {name}_filter_paths(b, cands):\n{top}"
+                                    f"    out = []\n"
+                                    f"    keep = out.append\n"
+                                    f"    for c in cands:\n"
+                                    f"        x, a = c\n{per_path}"
+                                    f"        if not {code}:\n"
+                                    f"            keep(c)\n"
+                                    f"    return out\n")
+        if context == CHOICE:
+            return "each", (f"def {name}_each(b, plays, d1=0, d2=0, rolls=0, ctx=None):\n{top}"
+                            f"    return [{code} for x in plays for a in (x[0],)]\n")
+        return None
 
     def region(self, text: str, key_path: tuple[str, ...]) -> frozenset[int]:
         try:
@@ -400,6 +474,14 @@ class Compiler:
         elem = ELEMENT[coll.type]
         if coll.code in _DICE_CODES:
             return self._unrolled(node, scope, st, _DICE_CODES[coll.code])
+        if (self._unroll_on and agg in _UNROLLABLE and coll.is_const and coll.type == SET
+                and 0 < len(coll.const) <= MAX_UNROLL_ITEMS):
+            return self._unrolled_set(node, scope, st, coll, elem)
+        return self._aggregate_loop(node, scope, st, coll, elem)
+
+    def _aggregate_loop(self, node: Node, scope, st, coll: Value, elem: str) -> Value:
+        """An aggregate as one Python loop (a generator expression) over its collection."""
+        agg, var, _coll_node, where_node, body_node = node.args
         binder = f"_v{next(self._gensym)}"
         inner = dict(scope)
         on_board = coll.on_board or (coll.is_const and coll.type == SET
@@ -427,6 +509,117 @@ class Compiler:
         loop = f"for {binder} in {source}{cond}"
         return self._hoist(self._aggregate_value(agg, node, body_node, elem, binder, loop, body,
                                                  where))
+
+    def _unrolled_set(self, node: Node, scope, st, coll: Value, elem: str) -> Value:
+        """An aggregate over a small fixed set of pips written out, one term per pip, each
+        folded with its pip known (`theirs(3)` reads `b[3]`, a range ending at a fixed pip is
+        fixed in turn). The loop form is compiled first, so a snippet is checked, and its size
+        counted, exactly as without this; the written-out form is kept when it stays small."""
+        saved = self._hoisted
+        self._hoisted = None if saved is None else []
+        before = st.nodes
+        try:
+            loop = self._aggregate_loop(node, scope, st, coll, elem)
+        finally:
+            self._hoisted = saved
+        after = st.nodes
+        if (after - before) * len(coll.const) <= MAX_UNROLL_NODES:
+            # first with nothing hoisted inside: when the whole aggregate reads only the position
+            # before the roll it is computed once per roll as one expression, which stops at its
+            # first deciding term; otherwise again with its position parts hoisted
+            self._hoisted = None
+            try:
+                value: Value | None = self._unroll_terms(node, scope, st, coll.const)
+            except SnippetError:
+                value = None
+            finally:
+                self._hoisted = saved
+            if saved is not None and value is not None and not self._hoistable(value):
+                mark = len(saved)
+                try:
+                    value = self._unroll_terms(node, scope, st, coll.const)
+                except SnippetError:
+                    value = None
+                if value is None or len(value.code) > MAX_UNROLL_CHARS:
+                    del saved[mark:]
+            if value is not None and len(value.code) <= MAX_UNROLL_CHARS:
+                self._wrote_out = True
+                return self._hoist(value)
+        if saved is None:
+            return loop
+        # compiled again as a loop, this time with its parts computed once per roll
+        st.nodes = before
+        loop = self._aggregate_loop(node, scope, st, coll, elem)
+        st.nodes = after
+        return loop
+
+    def _unroll_terms(self, node: Node, scope, st, pips: frozenset[int]) -> Value:
+        agg, var, _coll, where_node, body_node = node.args
+        state = _State(st.context, st.key_path, st.expanding, 0, st.aggregates + 1)
+        terms: list[tuple[str | None, Value | None, int]] = []
+        for p in sorted(pips):
+            inner = dict(scope)
+            inner[var] = _const(INT, p)
+            cond = None
+            if where_node is not None:
+                where = self._expr(where_node, inner, state)
+                if where.is_const:
+                    if not where.const:
+                        continue
+                else:
+                    cond = f"({where.code})"
+            body = None if body_node is None else self._expr(body_node, inner, state)
+            terms.append((cond, body, p))
+        if agg == "count":
+            n = sum(1 for cond, _b, _p in terms if cond is None)
+            parts = [f"(1 if {cond} else 0)" for cond, _b, _p in terms if cond is not None]
+            if not parts:
+                return _const(INT, n)
+            return Value(INT, "(" + " + ".join(([str(n)] if n else []) + parts) + ")")
+        if agg == "sum":
+            total = 0
+            parts = []
+            for cond, body, p in terms:
+                body = _const(INT, p) if body is None else body
+                if cond is None and body.is_const:
+                    total += body.const
+                elif cond is None:
+                    parts.append(f"({body.code})")
+                else:
+                    parts.append(f"(({body.code}) if {cond} else 0)")
+            if not parts:
+                return _const(INT, total)
+            return Value(INT, "(" + " + ".join(([str(total)] if total else []) + parts) + ")")
+        parts = []
+        if agg == "any":
+            for cond, body, _p in terms:
+                if body is None or body.is_const:
+                    if body is not None and not body.const:
+                        continue
+                    if cond is None:
+                        return _const(BOOL, True)
+                    parts.append(cond)
+                else:
+                    parts.append(f"({body.code})" if cond is None
+                                 else f"({cond} and ({body.code}))")
+            if not parts:
+                return _const(BOOL, False)
+            return Value(BOOL, "(" + " or ".join(parts) + ")")
+        # all
+        for cond, body, _p in terms:
+            assert body is not None
+            if body.is_const:
+                if body.const:
+                    continue
+                if cond is None:
+                    return _const(BOOL, False)
+                parts.append(f"(not {cond})")
+            else:
+                parts.append(f"({body.code})" if cond is None
+                             else f"(not {cond} or ({body.code}))")
+        if not parts:
+            return _const(BOOL, True)
+        return Value(BOOL, "(" + " and ".join(parts) + ")")
 
     def _unrolled(self, node: Node, scope, st, distinct: bool) -> Value:
         """An aggregate over the dice (`numbers`, `dice`) written out for d1 and d2: the
@@ -486,15 +679,19 @@ class Compiler:
 
     def _hoist(self, value: Value) -> Value:
         """In a per-play rule, compute once per roll what depends only on the position before."""
-        if self._hoisted is None or value.is_const:
-            return value
-        names = set(_IDENT.findall(value.code))
-        bound = set(_BOUND.findall(value.code))
-        if names & _PER_PLAY or any(n.startswith("_v") and n not in bound for n in names):
+        if self._hoisted is None or value.is_const or not self._hoistable(value):
             return value
         name = f"_h{len(self._hoisted)}"
         self._hoisted.append((name, value.code))
         return Value(value.type, name)
+
+    @staticmethod
+    def _hoistable(value: Value) -> bool:
+        """Whether the value reads only the position before the roll (and constants)."""
+        names = set(_IDENT.findall(value.code))
+        bound = set(_BOUND.findall(value.code))
+        return not (names & _PER_PLAY or any(n.startswith("_v") and n not in bound
+                                             for n in names))
 
     def _aggregate_value(self, agg, node, body_node, elem, binder, loop, body, where) -> Value:
         if agg == "count":

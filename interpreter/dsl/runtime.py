@@ -53,7 +53,13 @@ def landings(path: tuple) -> frozenset[int]:
     if path is last[0]:
         return last[1]
     n = len(path)
-    out = frozenset(s[1] for i, s in enumerate(path) if i + 1 == n or path[i + 1][0] != s[1])
+    if n == 2:
+        s, u = path
+        out = frozenset((u[1],)) if u[0] == s[1] else frozenset((s[1], u[1]))
+    elif n == 1:
+        out = frozenset((path[0][1],))
+    else:
+        out = frozenset(s[1] for i, s in enumerate(path) if i + 1 == n or path[i + 1][0] != s[1])
     last[0] = path
     last[1] = out
     return out

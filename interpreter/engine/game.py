@@ -14,6 +14,7 @@ from __future__ import annotations
 import importlib
 import random
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Protocol
 
 from interpreter.dsl import RollContext
@@ -120,8 +121,7 @@ class Game:
     # -- helpers for players --------------------------------------------------------------------
 
     def roll_context(self, b: Board, d1: int, d2: int) -> RollContext:
-        gen = self.variant.generator
-        return RollContext(lambda: gen.plays(b, d1, d2), setup=self.setup)
+        return RollContext(partial(self.variant.generator.plays, b, d1, d2), setup=self.setup)
 
     def advice(self, question: str) -> str:
         """A sensible answer for bots: go when the opponent's gains from this roll would give
@@ -256,9 +256,14 @@ class Game:
             self.board = b
             ctx = self.roll_context(b, d1, d2)
             items = rules.roll_items(b, d1, d2, self.rolls[mover], ctx)
-            self._score(items)
-            mine = sum(p for _r, to, p, _w in items if to == "mover")
-            theirs = sum(p for _r, to, p, _w in items if to == "opponent")
+            mine = theirs = 0
+            if items:
+                self._score(items)
+                for _r, to, p, _w in items:
+                    if to == "mover":
+                        mine += p
+                    elif to == "opponent":
+                        theirs += p
             self._pending = (mine, theirs)
             decision = None
             may_go = False
@@ -285,7 +290,8 @@ class Game:
                         holes.mark(mover, more, True)
                 if theirs and not holes.finished:
                     holes.mark(1 - mover, theirs, False)
-                self._record(mover, d1, d2, b, items, decision)
+                if self.keep_record:
+                    self._record(mover, d1, d2, b, items, decision)
                 if holes.finished:
                     break
                 if b[0] == checkers:
