@@ -45,6 +45,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--max-turns", type=int, default=None)
     p.add_argument("--json", action="store_true", help="print the final summary as JSON")
+    p.add_argument("--mat", metavar="FILE", default=None,
+                   help="also write the match (backgammon family, `cube` ladder) as a "
+                        "Jellyfish .mat file, as gnubg writes them")
 
     p = sub.add_parser("simulate", help="play many bot games and summarise them")
     _add_variant(p)
@@ -58,6 +61,26 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("sheet", help="the score sheet of a game played on a real board")
     p.add_argument("record", help="a record file (TOML): variant, players, events")
     p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("id", help="backgammon identifiers: gnubg Position ID, Match ID, "
+                       "GNUbg ID, XGID")
+    ids = p.add_subparsers(dest="id_command", required=True, metavar="ACTION")
+    ids.add_parser("encode", help="the identifiers of {\"position\", \"match\"} JSON lines "
+                   "read on stdin")
+    q = ids.add_parser("decode", help="the position and match state of identifiers")
+    q.add_argument("ids", nargs="+", metavar="ID",
+                   help="a Position ID, Match ID, GNUbg ID (posid:matchid) or XGID")
+    q.add_argument("--variant", default=None,
+                   help="the variant, for its number of checkers (hypergammon: 3)")
+
+    p = sub.add_parser("import", help="replay a Jellyfish .mat match file through the rules")
+    p.add_argument("file", metavar="FILE.mat")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--variant", default=None,
+                   help="the variant to replay with (default: from the file's Variation: "
+                        "backgammon, nackgammon or hypergammon)")
+    p.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
+                   help="override an option of the variant file (e.g. ladder.crawford=false)")
 
     p = sub.add_parser("bench", help="measure the speed of the kernel and the interpreter")
     p.add_argument("variants", nargs="*", metavar="VARIANT", help="default: every built-in variant")
@@ -179,16 +202,45 @@ def _cmd_play(args: argparse.Namespace) -> int:
     if variant.abstract:
         from interpreter.errors import TablierError
         raise TablierError(f"{variant.id!r} is an abstract base; play a variant that extends it")
+    if args.mat is not None:
+        from interpreter.errors import TablierError
+        if getattr(variant.ladder, "kind", None) != "cube":
+            raise TablierError(f"--mat writes backgammon matches: {variant.id!r} has a "
+                               f"{getattr(variant.ladder, 'kind', 'game')!r} ladder, not 'cube'")
+        if variant.ladder.match_length > 64:
+            raise TablierError(f"--mat: a .mat file holds matches of at most 64 points, not "
+                               f"{variant.ladder.match_length}")
     result = play_game(variant, args.seed, 0, args.white, args.black,
                        max_turns=args.max_turns or 20000, keep_record=True)
     summary = result.summary(variant.id)
     summary.update({"seed": args.seed, "white": args.white, "black": args.black})
+    if args.mat is not None:
+        _write_mat(variant, result, args)
     if args.json:
         _out(summary)
         return 0
     from interpreter.render import render_game
     print(render_game(variant, result, summary))
+    for g in summary.get("games", []) if getattr(variant.ladder, "kind", None) == "cube" else []:
+        print(f"game {g['game']}: {g['winner']} wins {g['points']} ({g['result']}, cube "
+              f"{g['cube']}{', the Crawford game' if g['crawford'] else ''}); score white "
+              f"{g['score']['white']}, black {g['score']['black']}")
     return 0
+
+
+def _write_mat(variant: Any, result: Any, args: argparse.Namespace) -> None:
+    from interpreter.engine.cube import match_record
+    from interpreter.errors import TablierError
+    from interpreter.io.mat import write_mat
+
+    info = {"Event": f"tablier play {variant.id}, seed {args.seed}, white {args.white}, "
+                     f"black {args.black}",
+            "Transcriber": "tablier"}
+    text = write_mat(match_record(variant, result, info=info))
+    try:
+        Path(args.mat).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise TablierError(f"cannot write {args.mat!r}: {exc.strerror}") from None
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
@@ -229,6 +281,67 @@ def _cmd_sheet(args: argparse.Namespace) -> int:
     from interpreter.io.sheet import render_sheet
 
     print(render_sheet(Path(args.record), _ladder_for, args.json))
+    return 0
+
+
+# -- backgammon identifiers and match files ---------------------------------------------------
+
+def _cmd_id(args: argparse.Namespace) -> int:
+    from interpreter.errors import TablierError
+    from interpreter.io.gnubg import CHECKERS, decode_any, encode_all
+
+    if args.id_command == "encode":
+        def encode(obj: dict) -> dict:
+            if not isinstance(obj, dict) or "position" not in obj:
+                raise TablierError('expected {"position": {...}, "match": {...}}')
+            unknown = sorted(set(obj) - {"position", "match", "variant"})
+            if unknown:
+                raise TablierError(f"unknown key {unknown[0]!r} (expected position, match)")
+            return encode_all(obj["position"], obj.get("match"))
+        return _each_position(encode)
+    checkers = CHECKERS
+    if args.variant is not None:
+        from interpreter.variant.build import load_variant
+        checkers = load_variant(args.variant).checkers
+    status = 0
+    for text in args.ids:
+        try:
+            _out(decode_any(text, checkers))
+        except TablierError as exc:
+            _out({"error": str(exc), "id": text})
+            print(f"tablier id decode: {exc}", file=sys.stderr)
+            status = 1
+    return status
+
+
+def _cmd_import(args: argparse.Namespace) -> int:
+    from interpreter.errors import TablierError
+    from interpreter.io.mat import read_mat
+    from interpreter.io.replay import replay, variant_ref
+    from interpreter.variant.build import load_variant
+
+    try:
+        raw = Path(args.file).read_bytes()
+    except OSError as exc:
+        raise TablierError(f"cannot read {args.file!r}: {exc.strerror}") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        text = raw.decode("latin-1")
+    try:
+        record = read_mat(text)
+    except TablierError as exc:
+        raise TablierError(f"{args.file}: {exc}") from None
+    ref, overrides = (args.variant, []) if args.variant else variant_ref(record)
+    variant = load_variant(ref, overrides + list(args.overrides))
+    try:
+        result = replay(record, variant)
+    except TablierError as exc:
+        raise TablierError(f"{args.file}: {exc}") from None
+    if args.json:
+        _out(result.to_json())
+    else:
+        print(result.text())
     return 0
 
 

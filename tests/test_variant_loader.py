@@ -53,7 +53,7 @@ def test_backgammon_by_id_and_by_path() -> None:
     assert m.rules["gammon"].kind == "value" and m.rules["gammon"].value == "2"
     assert m.dice.doublets == "four"
     assert m.move_rules() == MoveRules()
-    assert m.ladder is not None and m.ladder.kind == "game"  # type: ignore[attr-defined]
+    assert m.ladder is not None and m.ladder.kind == "cube"  # type: ignore[attr-defined]
     assert not by_id.is_abstract
 
 

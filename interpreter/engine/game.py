@@ -29,6 +29,7 @@ RUNNERS: dict[str, str] = {
     "holes": "interpreter.engine.game:run_holes",
     "continuous": "interpreter.engine.twelve:run_continuous",
     "ecrire": "interpreter.engine.ecrire:run_ecrire",
+    "cube": "interpreter.engine.cube:run_cube",
 }
 SIDE_NAMES = ("white", "black")
 

@@ -1,0 +1,367 @@
+"""The doubling cube and match play of backgammon (rules/match-scoring.md §7, with §8 M-A19).
+
+A game is worth `cube × k`, k = 1 (single), 2 (gammon) or 3 (backgammon). Before rolling, a
+player may offer the cube: while it is centred either player may, afterwards only its owner. The
+opponent takes (the cube doubles and he owns it) or passes (the game ends and the doubler wins
+the value before the offer). With beavers (money play) the doubled player may at once redouble
+while keeping the cube; the original doubler then takes, passes (losing the doubled stake) or,
+with `max_instant_redoubles` above 1, redoubles again (a raccoon), the cube still ending with the
+player first doubled. A match to N points is won by the first to reach N; the game after the
+first time a player reaches N − 1 is the Crawford game, in which nobody may double. Jacoby,
+beavers and automatic doubles belong to money play and are ignored in a match; in a 1-point match
+the cube is off unless `one_point_cube = "on"`.
+
+`CubeLadder` is the `[ladder]` table of a variant with `kind = "cube"`; `Cube` is the cube of one
+game and `Match` the score of a match (a single game in money play). Both refuse, with
+`RecordError`, an event the rules do not allow, so that the same machines serve live games and
+the replay of `.mat` files.
+
+Test B6 of §7.6: A doubles, B takes; B redoubles to 4; A passes: B wins 2.
+
+    >>> cube = Cube(CubeLadder())
+    >>> cube.offer(0); cube.take(1)
+    >>> cube.value, cube.owner
+    (2, 1)
+    >>> cube.offer(1); cube.drop(0)
+    (1, 2)
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from interpreter.errors import RecordError
+
+#: the choices of the cube questions a player is asked; the first one holds when in doubt
+DOUBLE_CHOICES = ("roll", "double")
+TAKE, PASS, BEAVER, RACCOON = "take", "pass", "beaver", "raccoon"
+#: the names of the game values k = 1, 2, 3 (the value rules of the variant file give k)
+VALUE_NAMES = {1: "single", 2: "gammon", 3: "backgammon"}
+
+
+class CubeLadder(BaseModel):
+    """Backgammon's scoring: the doubling cube, and a match to `match_length` points (0: money
+    play, a single game played for the cube's stake)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    kind: Literal["cube"] = Field(
+        "cube", description="game value × the doubling cube; a match to N points or money play")
+    match_length: int = Field(
+        0, ge=0, le=9999,
+        description="points that win the match (S002 offers 1, 3, 5 or 9; any N works); 0 is "
+                    "money play: one game, worth the cube times its value")
+    doubling: bool = Field(
+        True, description="whether the doubling cube is used at all (false: cubeless play)")
+    cube_cap: int | Literal["unlimited"] = Field(
+        64,
+        description="M-A19: the highest value of the cube (a power of two; S002's cube tops at "
+                    "64, so an owner at 64 cannot redouble), or \"unlimited\" (gnubg)")
+    crawford: bool = Field(
+        True, description="§7.4: the game after a player first reaches N − 1 is played without "
+                          "the cube (the Crawford game); matches only")
+    one_point_cube: Literal["off", "on"] = Field(
+        "off", description="M-A19: whether the cube is used in a 1-point match, where it can "
+                           "never matter (`off`) or is kept anyway (`on`)")
+    jacoby: bool = Field(
+        False, description="§7.5, money play: gammons and backgammons count single unless a "
+                           "double was taken in the game")
+    beavers: bool = Field(
+        False, description="§7.5, money play: a player just doubled may at once redouble, "
+                           "keeping the cube (a beaver)")
+    max_instant_redoubles: int = Field(
+        1, ge=1, le=16,
+        description="§7.5, money play with beavers: how many instant redoubles may follow one "
+                    "double (1: the beaver only; 2: the doubler may answer it with a raccoon; …)")
+    beaver_refusable: bool = Field(
+        True, description="M-A19: the original doubler may refuse a beaver (or a raccoon) and "
+                          "lose the doubled stake (true), or must accept it (false)")
+    auto_doubles: int = Field(
+        0, ge=0, le=16,
+        description="§7.5, money play: how many ties of the opening roll-off double the cube, "
+                    "which stays centred (0: none)")
+
+    @field_validator("cube_cap")
+    @classmethod
+    def _power_of_two(cls, value: int | str) -> int | str:
+        if isinstance(value, int) and (value < 1 or value & (value - 1)):
+            raise ValueError(f"`cube_cap` must be a power of two (1, 2, 4, … 64 …) or "
+                             f"\"unlimited\", not {value}")
+        return value
+
+    # -- what applies, given money play or a match ----------------------------------------------
+
+    @property
+    def is_match(self) -> bool:
+        return self.match_length > 0
+
+    @property
+    def cap(self) -> int | None:
+        """The highest cube value, None when unlimited."""
+        return None if self.cube_cap == "unlimited" else int(self.cube_cap)
+
+    @property
+    def cube_in_use(self) -> bool:
+        """Whether the cube is played at all (not in a 1-point match unless asked for)."""
+        if not self.doubling:
+            return False
+        return not (self.match_length == 1 and self.one_point_cube == "off")
+
+    @property
+    def jacoby_in_use(self) -> bool:
+        return self.jacoby and not self.is_match
+
+    @property
+    def beavers_in_use(self) -> bool:
+        return self.beavers and not self.is_match and self.cube_in_use
+
+    @property
+    def auto_doubles_in_use(self) -> int:
+        return 0 if self.is_match or not self.cube_in_use else self.auto_doubles
+
+
+@dataclass
+class Offer:
+    """A double waiting for an answer: `doubler` offers `value` to `to`. `instant` counts the
+    instant redoubles made so far in this exchange; `taker` is the player first doubled, who
+    owns the cube when the exchange ends in a take."""
+
+    doubler: int
+    to: int
+    value: int
+    instant: int = 0
+    taker: int = 0
+
+
+class Cube:
+    """The doubling cube of one game; players are 0 and 1.
+
+    `value` and `owner` (None: centred) are those of the cube on the table: during an offer they
+    still hold the values before it (`pending` holds the offer). `crawford` disables the cube
+    for the game. Beavers and their refusal follow the ladder (money play only).
+    """
+
+    def __init__(self, ladder: CubeLadder, *, crawford: bool = False):
+        self.ladder = ladder
+        self.enabled = ladder.cube_in_use and not crawford
+        self.crawford = crawford
+        self.value = 1
+        self.owner: int | None = None
+        self.pending: Offer | None = None
+        self.taken = False          # a double was taken in this game (the Jacoby rule)
+        self.cap = ladder.cap
+        self._beavers = ladder.beavers_in_use
+        self._max_instant = ladder.max_instant_redoubles
+
+    # -- questions ------------------------------------------------------------------------------
+
+    def _fits(self, value: int) -> bool:
+        return self.cap is None or value <= self.cap
+
+    def may_double(self, player: int) -> bool:
+        """Whether `player`, about to roll, may offer the cube now."""
+        return (self.enabled and self.pending is None
+                and (self.owner is None or self.owner == player) and self._fits(2 * self.value))
+
+    def may_redouble_instantly(self, player: int) -> bool:
+        """Whether `player`, who has just been doubled, may beaver (or raccoon) now."""
+        p = self.pending
+        return (self._beavers and p is not None and p.to == player
+                and p.instant < self._max_instant and self._fits(2 * p.value))
+
+    def may_pass(self, player: int) -> bool:
+        """Whether `player` may refuse the pending offer (an instant redouble cannot be refused
+        under `beaver_refusable = false`)."""
+        p = self.pending
+        return p is not None and p.to == player and (p.instant == 0
+                                                      or self.ladder.beaver_refusable)
+
+    def answers(self, player: int) -> tuple[str, ...]:
+        """The choices of `player` facing the pending offer: take first."""
+        out = [TAKE]
+        if self.may_pass(player):
+            out.append(PASS)
+        if self.may_redouble_instantly(player):
+            out.append(BEAVER if self.pending.instant == 0 else RACCOON)  # type: ignore[union-attr]
+        return tuple(out)
+
+    # -- events ---------------------------------------------------------------------------------
+
+    def auto_double(self) -> bool:
+        """A tie of the opening roll-off: the cube doubles and stays centred, if the ladder's
+        automatic doubles allow one more. Returns whether it doubled."""
+        if (self.owner is None and not self.taken
+                and self.value.bit_length() - 1 < self.ladder.auto_doubles_in_use
+                and self._fits(2 * self.value)):
+            self.value *= 2
+            return True
+        return False
+
+    def offer(self, player: int) -> None:
+        if not self.may_double(player):
+            raise RecordError(self._why_not(player))
+        self.pending = Offer(player, 1 - player, 2 * self.value, 0, 1 - player)
+
+    def _why_not(self, player: int) -> str:
+        if not self.ladder.cube_in_use:
+            return "the cube is not used in this game"
+        if self.crawford:
+            return "nobody may double in the Crawford game"
+        if self.pending is not None:
+            return "a double is already waiting for an answer"
+        if self.owner is not None and self.owner != player:
+            return f"player {player} may not double: player {self.owner} owns the cube"
+        return f"the cube cannot go above {self.cap}"
+
+    def instant_redouble(self, player: int) -> str:
+        """`player`, just doubled, redoubles at once: "beaver" or "raccoon"."""
+        if not self.may_redouble_instantly(player):
+            p = self.pending
+            if p is None or p.to != player:
+                raise RecordError(f"player {player} has not been doubled")
+            if not self._beavers:
+                raise RecordError("beavers are not allowed (money play with `beavers = true` "
+                                  "only)")
+            if p.instant >= self._max_instant:
+                raise RecordError(f"no more than {self._max_instant} instant redouble"
+                                  f"{'s' if self._max_instant != 1 else ''} after a double")
+            raise RecordError(f"the cube cannot go above {self.cap}")
+        p = self.pending
+        assert p is not None
+        kind = BEAVER if p.instant == 0 else RACCOON
+        self.pending = Offer(player, 1 - player, 2 * p.value, p.instant + 1, p.taker)
+        return kind
+
+    def take(self, player: int) -> None:
+        p = self.pending
+        if p is None or p.to != player:
+            raise RecordError(f"player {player} has no double to take")
+        self.value = p.value
+        self.owner = p.taker
+        self.taken = True
+        self.pending = None
+
+    def drop(self, player: int) -> tuple[int, int]:
+        """`player` passes: the game ends. Returns (winner, points): the last offerer wins the
+        value before his offer."""
+        p = self.pending
+        if p is None or p.to != player:
+            raise RecordError(f"player {player} has no double to pass")
+        if not self.may_pass(player):
+            raise RecordError("an instant redouble cannot be refused (`beaver_refusable = "
+                              "false`)")
+        self.pending = None
+        return p.doubler, p.value // 2
+
+    def points(self, k: int) -> int:
+        """What a game ended on the board with value k (1, 2, 3) is worth: the cube times k, k
+        counting 1 under the Jacoby rule when no double was taken."""
+        if self.ladder.jacoby_in_use and not self.taken:
+            k = 1
+        return self.value * k
+
+
+@dataclass
+class GameEntry:
+    """One finished game of a match: who won how many points, and how."""
+
+    number: int
+    score_before: tuple[int, int]
+    winner: int
+    points: int
+    cube: int
+    owner: int | None
+    k: int                  # 1, 2 or 3; 0 when the game ended by a pass
+    ended: str              # "play" (borne off), "pass" (a double refused) or "resign"
+    crawford: bool
+    turns: int = 0
+
+    @property
+    def result(self) -> str:
+        return "pass" if self.ended == "pass" else VALUE_NAMES.get(self.k, str(self.k))
+
+
+@dataclass
+class Match:
+    """The score of a match to `ladder.match_length` points, or of money play (length 0: one
+    game, or `money_games` games).
+
+    `new_game()` gives the cube of the next game (the Crawford game's is disabled);
+    `finish(...)` records a game and moves the score on. The score may pass N (points beyond N
+    do not matter), and `score` can start from a given pair (a match taken up midway).
+    """
+
+    ladder: CubeLadder
+    score: list[int] = field(default_factory=lambda: [0, 0])
+    games: list[GameEntry] = field(default_factory=list)
+    #: money play: the games of the session (None: no end, as when a record is replayed)
+    money_games: int | None = 1
+    crawford_game: int | None = None     # number (1-based) of the Crawford game, once known
+    _crawford_next: bool = False
+    _crawford_seen: bool = False
+
+    def __post_init__(self) -> None:
+        self._check_crawford()
+
+    @property
+    def length(self) -> int:
+        return self.ladder.match_length
+
+    @property
+    def finished(self) -> bool:
+        if not self.length:
+            return self.money_games is not None and len(self.games) >= self.money_games
+        return max(self.score) >= self.length
+
+    @property
+    def winner(self) -> int | None:
+        if not self.finished:
+            return None
+        if not self.length:
+            return self.games[-1].winner
+        return 0 if self.score[0] >= self.length else 1
+
+    @property
+    def next_is_crawford(self) -> bool:
+        return self._crawford_next
+
+    def away(self, player: int) -> int:
+        """Points `player` still needs (a match only)."""
+        return max(0, self.length - self.score[player])
+
+    def new_game(self, crawford: bool | None = None) -> Cube:
+        """The cube of the next game. `crawford` overrides the match's own reckoning of the
+        Crawford game (a record that starts midway says which game it was)."""
+        if self.finished:
+            raise RecordError("the match is over")
+        if crawford is None:
+            crawford = self._crawford_next
+        else:
+            crawford = crawford and self.ladder.crawford and self.length > 1
+            self._crawford_seen = self._crawford_seen or crawford
+        self._crawford_next = False
+        if crawford:
+            self.crawford_game = len(self.games) + 1
+        return Cube(self.ladder, crawford=crawford)
+
+    def finish(self, cube: Cube, winner: int, points: int, k: int, ended: str,
+               turns: int = 0) -> GameEntry:
+        if winner not in (0, 1) or points < 1:
+            raise RecordError(f"no such result: player {winner!r} wins {points!r}")
+        entry = GameEntry(len(self.games) + 1, (self.score[0], self.score[1]), winner, points,
+                          cube.value, cube.owner, k, ended, cube.crawford, turns)
+        self.games.append(entry)
+        self.score[winner] += points
+        self._check_crawford()
+        return entry
+
+    def _check_crawford(self) -> None:
+        """The first time a player is at N − 1 (and nobody has won), the next game is the
+        Crawford game; there is only one per match."""
+        n = self.length
+        if not (self.ladder.crawford and n > 1) or self._crawford_seen or self.finished:
+            return
+        if n - 1 in self.score:
+            self._crawford_seen = True
+            self._crawford_next = True
