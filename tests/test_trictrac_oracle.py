@@ -1,4 +1,4 @@
-"""The Dutch Triktrak against the reference files of shared/oracles (copied to tests/data):
+"""The Dutch Triktrak against the reference files in tests/data:
 for every line, `tablier score` gives the same points to the mover and to the opponent and
 `tablier moves` the same number of distinct final positions (must fill and must conserve
 applied). The in-process functions are the ones the two commands print.
