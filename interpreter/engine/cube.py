@@ -39,7 +39,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from interpreter.engine.game import SIDE_NAMES, WHITE, Game, GameResult, Turn
+from interpreter.engine.game import SIDE_NAMES, WHITE, Game, GameResult
 from interpreter.kernel.board import BAR, OPP_BAR, Board, flip
 from interpreter.scoring.cube import (
     BEAVER,
@@ -221,64 +221,36 @@ def play_game(game: Game, match: Match, cube: Cube, asks: tuple[bool, bool],
               log: GameLog | None) -> GameEntry | None:
     """One game of the match with its cube; None when `max_turns` stops it."""
     v = game.variant
-    gen = v.generator
-    rules = v.rules
-    game_over = rules.game_over
-    rethrow = v.doublet_rethrow
-    hooks = v.has_roll_hooks
-    players = game.players
-    keep = game.keep_record
     rng = game.dice_rng
-    rand = rng.random
     mover, d1, d2, ties = opening(rng, v.opening)
     for _ in range(ties):
         if not cube.auto_double():
             break
     game.rolls = [0, 0]
-    b = v.start if mover == WHITE else flip(v.start)
-    game.board, game.mover = b, mover
-    cube_on = cube.enabled and (asks[0] or asks[1])
-    start_turns = total = game.turns
-    limit = game.max_turns
-    while total < limit:
-        total += 1
-        game.dice = (d1, d2)
-        if hooks:
-            game.turns = total
-            game.rolls[mover] += 1
-            game.board, game.mover = b, mover
-            after, items = game._play_roll(b, d1, d2)
-            game._score(items)
-        else:
-            results = gen.results(b, d1, d2)
-            after = results[players[mover].choose(game, results) if len(results) > 1 else 0]
-            items = []
-        if keep:
-            game.record.append(Turn(mover, (d1, d2), after, items))
-            if log is not None:
-                log.events.append(RollEvent(mover, (d1, d2), b, after))
-        b = after
-        ended = game_over(b)
-        if ended is not None:
-            winner = mover if ended == "mover" else 1 - mover
-            k = int(rules.game_value(b if winner == mover else flip(b)))
-            game.board = b
-            game.turns = total
-            return match.finish(cube, winner, cube.points(k), k, "play", total - start_turns)
-        if not (rethrow and d1 == d2):
-            b = flip(b)
-            mover = 1 - mover
-        game.board, game.mover = b, mover
-        if cube_on and asks[mover] and cube.may_double(mover):
-            game.turns = total
-            passed = cube_action(game, cube, mover, asks, log)
+    game.board = v.start if mover == WHITE else flip(v.start)
+    game.mover = mover
+    start_turns = game.turns
+
+    def offers(_b: Board, roller: int) -> tuple | None:
+        """Before each roll: the roller may double; a pass ends the game."""
+        if asks[roller] and cube.may_double(roller):
+            passed = cube_action(game, cube, roller, asks, log)
             if passed is not None:
-                winner, points = passed
-                return match.finish(cube, winner, points, 0, "pass", total - start_turns)
-        d1 = int(rand() * 6) + 1
-        d2 = int(rand() * 6) + 1
-    game.turns = total
-    return None
+                return ("pass", *passed)
+        return None
+
+    def logged(who: int, dice: tuple[int, int], before: Board, after: Board) -> None:
+        log.events.append(RollEvent(who, dice, before, after))   # type: ignore[union-attr]
+
+    cube_on = cube.enabled and (asks[0] or asks[1])
+    out = game.play_out(d1, d2, offers if cube_on else None,
+                        logged if log is not None else None)
+    if out is None:
+        return None
+    how, winner, k = out
+    if how == "pass":
+        return match.finish(cube, winner, k, 0, "pass", game.turns - start_turns)
+    return match.finish(cube, winner, cube.points(k), k, "play", game.turns - start_turns)
 
 
 def cube_action(game: Game, cube: Cube, mover: int, asks: tuple[bool, bool],

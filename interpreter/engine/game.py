@@ -15,7 +15,7 @@ import importlib
 import random
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any, Protocol
+from typing import Any, Callable, Protocol
 
 from interpreter.dsl import RollContext
 from interpreter.kernel.board import Board, flip
@@ -163,6 +163,23 @@ class Game:
 
     def _run_single(self) -> GameResult:
         d1, d2 = self.start()
+        out = self.play_out(d1, d2)
+        if out is None:
+            return self._result(False, None, 0)
+        _how, winner, value = out
+        self.points[winner] += value
+        return self._result(True, winner, value)
+
+    def play_out(self, d1: int, d2: int, between: Callable[[Board, int], Any] | None = None,
+                 on_roll: Callable[[int, tuple[int, int], Board, Board], None] | None = None
+                 ) -> tuple | None:
+        """Play one game from `self.board` (seen by `self.mover`) with the first dice (d1, d2).
+
+        Returns ("play", winner, value) when an end rule holds after a play, or what
+        `between(board, mover)` returns when it returns something (it is asked before every roll
+        but the first: the cube's offers), or None when `max_turns` stops the game. With a record
+        kept, `on_roll(mover, dice, before, after)` hears of every roll.
+        """
         v = self.variant
         rules = v.rules
         gen = v.generator
@@ -171,6 +188,7 @@ class Game:
         hooks = v.has_roll_hooks
         game_over = rules.game_over
         players = self.players
+        keep = self.keep_record
         mover = self.mover
         b = self.board
         while self.turns < self.max_turns:
@@ -178,29 +196,35 @@ class Game:
             self.rolls[mover] += 1
             self.dice = (d1, d2)
             if hooks:
-                b, items = self._play_roll(b, d1, d2)
+                after, items = self._play_roll(b, d1, d2)
                 self._score(items)
             else:
                 results = gen.results(b, d1, d2)
-                b = results[players[mover].choose(self, results) if len(results) > 1 else 0]
+                after = results[players[mover].choose(self, results) if len(results) > 1 else 0]
                 items = []
-            if self.keep_record:
-                self.record.append(Turn(mover, (d1, d2), b, items))
+            if keep:
+                self.record.append(Turn(mover, (d1, d2), after, items))
+                if on_roll is not None:
+                    on_roll(mover, (d1, d2), b, after)
+            b = after
             ended = game_over(b)
             if ended is not None:
                 winner = mover if ended == "mover" else 1 - mover
-                value = rules.game_value(b if winner == mover else flip(b))
-                self.points[winner] += value
                 self.board = b
-                return self._result(True, winner, value)
+                self.mover = mover
+                return "play", winner, int(rules.game_value(b if winner == mover else flip(b)))
             if not (rethrow and d1 == d2):
                 b = flip(b)
                 mover = 1 - mover
             self.board = b
             self.mover = mover
+            if between is not None:
+                out = between(b, mover)
+                if out is not None:
+                    return out
             d1 = int(rng() * 6) + 1
             d2 = int(rng() * 6) + 1
-        return self._result(False, None, 0)
+        return None
 
     def _play_roll(self, b: Board, d1: int, d2: int, items: list | None = None,
                    ctx: RollContext | None = None) -> tuple[Board, list]:

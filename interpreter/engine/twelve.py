@@ -19,8 +19,6 @@ throw.
 """
 from __future__ import annotations
 
-from typing import Any
-
 from interpreter.engine.game import SIDE_NAMES, WHITE, Game, GameResult
 from interpreter.kernel.board import Board, flip
 from interpreter.kernel.movegen import Play
