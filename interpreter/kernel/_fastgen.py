@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from typing import Callable
 
+from interpreter.kernel._source import checked_choice, checked_int, compiled
 from interpreter.kernel.rules import MoveRules
 
 Board = tuple[int, ...]
@@ -36,36 +37,18 @@ _CACHE: dict[MoveRules, ResultsFn] = {}
 
 
 def compiled_results(rules: MoveRules) -> ResultsFn:
-    fn = _CACHE.get(rules)
-    if fn is None:
-        src = results_source(rules)
-        ns: dict = {}
-        exec(compile(src, f"<tablier results {_params(rules)}>", "exec"), ns)
-        fn = ns["results"]
-        _CACHE[rules] = fn
-    return fn
-
-
-def _int(name: str, v: object, lo: int, hi: int) -> int:
-    if type(v) is not int or not lo <= v <= hi:
-        raise ValueError(f"movement switch `{name}` must be an integer in {lo}..{hi}, not {v!r}")
-    return v
-
-
-def _choice(name: str, v: object, allowed: tuple[str, ...]) -> str:
-    if v not in allowed:
-        raise ValueError(f"movement switch `{name}` must be one of {allowed}, not {v!r}")
-    return str(v)
+    return compiled(_CACHE, rules, lambda: results_source(rules),
+                    f"<tablier results {_params(rules)}>", "results")
 
 
 def _params(rules: MoveRules) -> dict:
     return {
-        "DM": _int("doublet_moves", rules.doublet_moves, 1, 8),
-        "BLOCK": _int("block", rules.block, 1, 15),
-        "HOME": _int("home_top", rules.home_top, 1, 24),
-        "OFFP": _int("off_pip", rules.off_pip, 0, 12),
-        "ALLHOME": _choice("bear_off", rules.bear_off, ("all_home", "anywhere")) == "all_home",
-        "FARTHEST": _choice("over_exit", rules.over_exit, ("farthest", "any")) == "farthest",
+        "DM": checked_int("doublet_moves", rules.doublet_moves, 1, 8),
+        "BLOCK": checked_int("block", rules.block, 1, 15),
+        "HOME": checked_int("home_top", rules.home_top, 1, 24),
+        "OFFP": checked_int("off_pip", rules.off_pip, 0, 12),
+        "ALLHOME": checked_choice("bear_off", rules.bear_off, ("all_home", "anywhere")) == "all_home",
+        "FARTHEST": checked_choice("over_exit", rules.over_exit, ("farthest", "any")) == "farthest",
         "HIGHER": bool(rules.higher_number),
     }
 
@@ -214,7 +197,7 @@ def _emit_simple(e: _Emitter, n: int, BLOCK: int, HOME: int, OFFP: int, ALLHOME:
     common = dict(BLOCK=BLOCK, HOME=HOME, OFFP=OFFP, ALLHOME=ALLHOME, FARTHEST=FARTHEST)
     m = _emit_move(e, n, 1, "x", "s1 in (BAR if L[25] else P)", False, **common)
     _emit_apply(e, m, 1, "", "mkx", HOME, ALLHOME)
-    e(m, f"if t1 == 0 and L[0] == NT:")
+    e(m, "if t1 == 0 and L[0] == NT:")
     e(m + 1, "if k1 not in full: full[k1] = tuple(L)")
     e(m, "else:")
     mm = m + 1

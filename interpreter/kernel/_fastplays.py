@@ -29,8 +29,9 @@ shorter plays, the higher-number rule and the rest.
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Callable
 
+from interpreter.kernel._source import checked_choice, checked_int, compiled
 from interpreter.kernel.rules import MoveRules
 
 Factory = Callable[..., Callable]
@@ -49,62 +50,43 @@ def fast_plays_applies(rules: MoveRules) -> bool:
 
 def compiled_plays(rules: MoveRules) -> Factory:
     """The factory `make(gen, filters, Step, Play)` of the generated `plays(b, d1, d2)`."""
-    fn = _CACHE.get(rules)
-    if fn is None:
-        src = plays_source(rules)
-        ns: dict[str, Any] = {}
-        exec(compile(src, "<tablier plays>", "exec"), ns)  # noqa: S102 - generated source
-        fn = ns["make"]
-        _CACHE[rules] = fn
-    return fn
-
-
-def _int(name: str, v: object, lo: int, hi: int) -> int:
-    if type(v) is not int or not lo <= v <= hi:
-        raise ValueError(f"movement switch `{name}` must be an integer in {lo}..{hi}, not {v!r}")
-    return v
-
-
-def _choice(name: str, v: object, allowed: tuple[str, ...]) -> str:
-    if v not in allowed:
-        raise ValueError(f"movement switch `{name}` must be one of {allowed}, not {v!r}")
-    return str(v)
+    return compiled(_CACHE, rules, lambda: plays_source(rules), "<tablier plays>", "make")
 
 
 def _pip_or_none(name: str, v: object) -> int | None:
-    return None if v is None else _int(name, v, 0, 25)
+    return None if v is None else checked_int(name, v, 0, 25)
 
 
 class _P:
     """The switches as the source needs them, each checked."""
 
     def __init__(self, r: MoveRules) -> None:
-        self.DM = _int("doublet_moves", r.doublet_moves, 1, 8)
-        self.BLOCK = _int("block", r.block, 1, 15)
-        self.HIT = _choice("hit", r.hit, ("bar", "start", "none"))
-        self.ENTER = _choice("enter", r.enter, ("bar", "start", "none"))
-        self.S = _int("start_pip", r.start_pip, 1, 24)
+        self.DM = checked_int("doublet_moves", r.doublet_moves, 1, 8)
+        self.BLOCK = checked_int("block", r.block, 1, 15)
+        self.HIT = checked_choice("hit", r.hit, ("bar", "start", "none"))
+        self.ENTER = checked_choice("enter", r.enter, ("bar", "start", "none"))
+        self.S = checked_int("start_pip", r.start_pip, 1, 24)
         self.FIRST = bool(r.enter_first)
-        self.ALLHOME = _choice("bear_off", r.bear_off, ("all_home", "anywhere")) == "all_home"
-        self.HOME = _int("home_top", r.home_top, 1, 24)
-        self.OFFP = _int("off_pip", r.off_pip, 0, 12)
-        self.COMPULSORY = _choice("exact_exit", r.exact_exit,
+        self.ALLHOME = checked_choice("bear_off", r.bear_off, ("all_home", "anywhere")) == "all_home"
+        self.HOME = checked_int("home_top", r.home_top, 1, 24)
+        self.OFFP = checked_int("off_pip", r.off_pip, 0, 12)
+        self.COMPULSORY = checked_choice("exact_exit", r.exact_exit,
                                   ("optional", "compulsory")) == "compulsory"
-        self.OVER_ANY = _choice("over_exit", r.over_exit, ("farthest", "any")) == "any"
-        self.EXC = _choice("excedant_filter", r.excedant_filter,
+        self.OVER_ANY = checked_choice("over_exit", r.over_exit, ("farthest", "any")) == "any"
+        self.EXC = checked_choice("excedant_filter", r.excedant_filter,
                            ("none", "fewest", "zero_if_possible")) != "none"
-        self.SURPLUS = _choice("retour_conserve_exit", r.retour_conserve_exit,
+        self.SURPLUS = checked_choice("retour_conserve_exit", r.retour_conserve_exit,
                                ("farthest_checker", "farthest_surplus_point")) \
             == "farthest_surplus_point"
         self.C = _pip_or_none("own_corner", r.own_corner)
         O = _pip_or_none("opp_corner", r.opp_corner)
-        self.SWAP = self.C is not None and _choice("coin_swap", r.coin_swap,
+        self.SWAP = self.C is not None and checked_choice("coin_swap", r.coin_swap,
                                                    ("allow", "forbid")) == "forbid"
-        self.PUIS = _choice("puissance_needs", r.puissance_needs,
+        self.PUIS = checked_choice("puissance_needs", r.puissance_needs,
                             ("off", "both_coins_empty", "own_coin_empty")) != "off" \
             and self.C is not None and O is not None
         corner = (O,) if O is not None else ()
-        no_landing = tuple(_int("no_landing", p, -99, 99) for p in r.no_landing)
+        no_landing = tuple(checked_int("no_landing", p, -99, 99) for p in r.no_landing)
         rest = corner if r.opp_corner_rest else ()
         self.REST = frozenset(p for p in rest + no_landing if 1 <= p <= 24)
         self.CLOSED = frozenset(p for p in corner if not r.opp_corner_rest and 1 <= p <= 24)
