@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from interpreter.dsl import RollContext
+from interpreter.dsl import RollContext, points_by_side
 from interpreter.errors import PositionError
 from interpreter.kernel.board import Board, from_json, sort_key, to_json
 
@@ -85,8 +85,7 @@ def legal_results(variant: Any, obj: Any) -> dict[str, Any]:
 
 
 def _totals(items: list[tuple[str, str, int, int]]) -> dict[str, int]:
-    mover = sum(p for _r, to, p, _w in items if to == "mover")
-    opponent = sum(p for _r, to, p, _w in items if to == "opponent")
+    mover, opponent = points_by_side(items)
     return {"mover": mover, "opponent": opponent}
 
 

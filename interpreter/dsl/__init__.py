@@ -13,10 +13,21 @@ from interpreter.dsl.compiler import (BOOL, CHOICE, END, FORBID, INT, ROLL, Comp
 from interpreter.dsl.parser import SnippetError
 from interpreter.dsl.runtime import RollContext
 
-__all__ = ["RuleSet", "ScoreRule", "check_document", "compile_document", "SnippetError",
+__all__ = ["RuleSet", "ScoreRule", "points_by_side", "check_document", "compile_document", "SnippetError",
            "RollContext"]
 
 Hook = Callable[..., Any]
+
+
+def points_by_side(items: list[tuple[str, str, int, int]]) -> tuple[int, int]:
+    """The points of scoring items (rule, to, points, ways) for the mover and the opponent."""
+    mine = theirs = 0
+    for _r, to, p, _w in items:
+        if to == "mover":
+            mine += p
+        else:
+            theirs += p
+    return mine, theirs
 
 
 def NEVER(*_args: Any) -> bool:

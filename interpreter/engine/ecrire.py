@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from interpreter.dsl import points_by_side
 from interpreter.engine.game import SIDE_NAMES, Game, GameResult, Turn
 from interpreter.errors import TablierError
 from interpreter.kernel.board import OFF, flip
@@ -183,8 +184,7 @@ def run_ecrire(game: Game) -> PartieResult:
         ctx = game.roll_context(b, d1, d2)
         items = rules.roll_items(b, d1, d2, game.rolls[mover], ctx)
         game._score(items)
-        mine = sum(p for _r, to, p, _w in items if to == "mover")
-        theirs = sum(p for _r, to, p, _w in items if to == "opponent")
+        mine, theirs = points_by_side(items)
         game._pending = (mine, theirs)
         claims: list[tuple[int, str]] = []
         decision = None

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Callable, Protocol
 
-from interpreter.dsl import RollContext
+from interpreter.dsl import RollContext, points_by_side
 from interpreter.kernel.board import Board, flip
 
 WHITE, BLACK = 0, 1
@@ -309,8 +309,8 @@ class Game:
                 if len(items) > before:     # points of the play itself, marked after it
                     extra = items[before:]
                     self._score(extra)
-                    more = sum(p for _r, to, p, _w in extra if to == "mover")
-                    theirs += sum(p for _r, to, p, _w in extra if to == "opponent")
+                    more, also = points_by_side(extra)
+                    theirs += also
                     if more:
                         holes.mark(mover, more, True)
                 if theirs and not holes.finished:

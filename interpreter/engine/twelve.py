@@ -19,6 +19,7 @@ throw.
 """
 from __future__ import annotations
 
+from interpreter.dsl import points_by_side
 from interpreter.engine.game import SIDE_NAMES, WHITE, Game, GameResult
 from interpreter.kernel.board import Board, flip
 from interpreter.kernel.movegen import Play
@@ -151,16 +152,6 @@ def _restack_throw(game: Game, turn: _Turn, play: Play, items: list) -> tuple[Bo
     return chosen, items + options[chosen][1]
 
 
-def _totals(items: list) -> tuple[int, int]:
-    mine = theirs = 0
-    for _r, to, p, _w in items:
-        if to == "mover":
-            mine += p
-        else:
-            theirs += p
-    return mine, theirs
-
-
 def run_continuous(game: Game) -> GameResult:
     """Play the match (or the single game, with `match_games = 1`) to its end or `max_turns`.
 
@@ -188,7 +179,7 @@ def run_continuous(game: Game) -> GameResult:
         b, items = play_throw(game, b, d1, d2)
         for rule_id, _to, _p, _w in items:
             game.fired[rule_id] = game.fired.get(rule_id, 0) + 1
-        mine, theirs = _totals(items)
+        mine, theirs = points_by_side(items)
         winner = match.score(mover, mine, theirs)
         game.board = b
         if winner is not None:
