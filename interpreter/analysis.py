@@ -25,6 +25,17 @@ def read_position(variant: Any, obj: Any, need_dice: bool = True) -> RollPositio
     bad = [p for p in range(1, 25) if not -variant.checkers <= b[p] <= variant.checkers]
     if bad:
         raise PositionError(f"pip {bad[0]} holds {b[bad[0]]} checkers")
+    rules = variant.move_rules
+    if rules.enter != "bar" and (b[25] or b[26]):
+        raise PositionError(f"{variant.name} has no bar: 'bar' must be [0, 0], not "
+                            f"{[b[25], b[26]]!r}")
+    for p in range(1, rules.off_pip + 1):
+        # a man that reaches these pips is borne off: the mover's never stand there, nor the
+        # opponent's on the mirror pips
+        if b[p] > 0 or b[25 - p] < 0:
+            who, pip = ("the mover's", p) if b[p] > 0 else ("the opponent's", 25 - p)
+            raise PositionError(f"{who} checkers cannot stand on pip {pip}: reaching it bears "
+                                f"them off")
     dice = obj.get("dice")
     d1 = d2 = 0
     if dice is not None or need_dice:

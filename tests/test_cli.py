@@ -101,3 +101,21 @@ def test_score_triktrak_names_rules(capsys, monkeypatch):
     assert main(["score", "triktrak"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["mover"] == 4 and out["items"][0]["rule"] == "jan-de-deux-tables"
+
+
+def test_positions_that_cannot_occur_in_the_variant_are_refused():
+    from interpreter.analysis import read_position
+    from interpreter.errors import PositionError
+    from interpreter.variant.build import load_variant
+
+    trictrac = load_variant("triktrak")
+    pos = {"points": [0] * 23 + [15], "bar": [1, 0], "off": [0, 0], "dice": [3, 1]}
+    pos["points"][0] = -15
+    pos["points"][23] = 14
+    with pytest.raises(PositionError, match="no bar"):
+        read_position(trictrac, pos)
+    twelve = load_variant("tric-trac-12")
+    home = {"points": [1] + [0] * 22 + [14], "bar": [0, 0], "off": [0, 0], "dice": [3, 1]}
+    home["points"][12] = -15
+    with pytest.raises(PositionError, match="pip 1"):
+        read_position(twelve, home)
