@@ -72,6 +72,8 @@ def read_record(path: Path) -> Record:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as err:
         raise RecordError(f"{where}: cannot be read ({err.strerror or err})") from None
+    except UnicodeDecodeError:
+        raise RecordError(f"{where}: cannot be read (not UTF-8 text)") from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
