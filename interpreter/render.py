@@ -24,17 +24,35 @@ def board_text(b: Board, mover_name: str = "X", other_name: str = "O") -> str:
     return "\n".join([top, row1, row2, bottom, extra])
 
 
+def _play_text(variant: Any, before: Board, turn: Any) -> str:
+    """The play of a turn in pips from its player's side (`24/21 13/11*`), or `-` for none."""
+    from interpreter.io.mat import move_text
+
+    if turn.board == before:
+        return "-"
+    plays, _ = variant.generator.plays(before, *turn.dice)
+    path = next((p.paths[0] for p in plays if p.board == turn.board), None)
+    if not path or not path[0]:
+        return ""
+    return move_text([(st[0], st[1]) for st in path], board=before)
+
+
 def render_game(variant: Any, result: Any, summary: dict) -> str:
     if getattr(result, "ledger", None) is not None:
         return render_partie(variant, result, summary)
     lines = [f"{variant.name} — seed {summary.get('seed')}, white {summary.get('white')} "
              f"vs black {summary.get('black')}"]
     names = ("white", "black")
+    from interpreter.bench import positions_of
+
+    befores = positions_of(variant, result)
     for n, turn in enumerate(result.record, 1):
         scored = ", ".join(f"{r} {p} to {to}" for r, to, p, _w in turn.items)
         said = "  [goes]" if getattr(turn, "decision", None) == "go" else ""
-        lines.append(f"{n:>4}. {names[turn.player]:<5} {turn.dice[0]}-{turn.dice[1]}"
-                     + (f"  ({scored})" if scored else "") + said)
+        played = _play_text(variant, befores[n - 1][0], turn) if said == "" else ""
+        line = (f"{n:>4}. {names[turn.player]:<5} {turn.dice[0]}-{turn.dice[1]} {played:<22}"
+                + (f"  ({scored})" if scored else "") + said)
+        lines.append(line.rstrip())
     if result.record:
         last = result.record[-1]
         b = last.board if last.player == 0 else flip(last.board)
