@@ -205,6 +205,8 @@ def _build(model: Any) -> tuple[RuleSet, list[SnippetError]]:
     reported = {(e.key_path, e.line, e.col, e.code) for e in errors}
 
     def compile_one(rule_id: str, key: str, text: Any, context: str, want: tuple[str, ...]) -> Hook | None:
+        if text is None:
+            return None         # a missing snippet is the schema's to report
         if isinstance(text, int) and not isinstance(text, bool):
             text = str(text)
         try:

@@ -210,6 +210,43 @@ def builtin_ids() -> list[str]:
         return []
 
 
+_SNIPPET_FIELDS = ("when", "ways", "value", "minimize", "maximize")
+_RULE_FIELDS = ("to", "on", "winner")
+
+
+def _snippet_view(merged: dict[str, Any]) -> Any:
+    """What the rule-language checker reads of a document that failed the schema: its regions,
+    definitions, options and rules, keeping only the parts of the right shape."""
+    from types import SimpleNamespace
+
+    def table(key: str) -> dict[str, Any]:
+        value = merged.get(key)
+        return value if isinstance(value, dict) else {}
+
+    strings = lambda d: {k: v for k, v in d.items() if isinstance(v, str)}  # noqa: E731
+    rules = {}
+    for rule_id, r in table("rules").items():
+        if not isinstance(r, dict) or r.get("kind") not in ("score", "forbid", "prefer", "end",
+                                                            "value"):
+            continue
+        fields = {k: r.get(k) for k in _SNIPPET_FIELDS
+                  if isinstance(r.get(k), str) or (k == "value" and type(r.get(k)) is int)}
+        fields.update({k: r[k] for k in _RULE_FIELDS if isinstance(r.get(k), str)})
+        for k in ("simple", "doublet", "order"):
+            fields[k] = r[k] if type(r.get(k)) is int else None
+        fields["enabled"] = r.get("enabled") is not False
+        rules[rule_id] = SimpleNamespace(kind=r["kind"], **{
+            k: fields.get(k) for k in (*_SNIPPET_FIELDS, *_RULE_FIELDS, "simple", "doublet",
+                                       "order", "enabled")})
+    board = table("board")
+    checkers = board.get("checkers") if type(board.get("checkers")) is int else 15
+    options = {k: v for k, v in table("options").items() if isinstance(v, (str, int, bool))}
+    choices = {k: v for k, v in table("option_choices").items() if isinstance(v, list)}
+    return SimpleNamespace(regions=strings(table("regions")), define=strings(table("define")),
+                           options=options, option_choices=choices,
+                           board=SimpleNamespace(checkers=checkers), rules=rules)
+
+
 def check_snippets(doc: VariantDoc) -> list[Diagnostic]:
     """The rule-language errors of a document, or [] while `interpreter.dsl` cannot check."""
     try:
@@ -525,14 +562,20 @@ class _Session:
         if not complete:  # what looks missing may be in the base that could not be read
             self.problems = [p for p in self.problems if p.code != "missing-key"]
         self.diagnostics += [self._place(p) for p in self.problems]
+
+        def document(model: Any) -> VariantDoc:
+            return VariantDoc(model=model, path=path.resolve(),
+                              chain=tuple(self.origins[i].file.resolve()  # type: ignore[union-attr]
+                                          for i, _ in files),
+                              data=merged, overrides=tuple(overrides), _origins=self.origins,
+                              _provenance=self.provenance, _derived=self.derived)
+
         if self.diagnostics or model is None:
+            if check_rules and complete:
+                # report the rule-language problems too, from the parts that are well formed
+                self.diagnostics += check_snippets(document(_snippet_view(merged)))
             return None
-        model = model.model_copy(update={"ladder": ladder})
-        doc = VariantDoc(model=model, path=path.resolve(),
-                         chain=tuple(self.origins[i].file.resolve()  # type: ignore[union-attr]
-                                     for i, _ in files),
-                         data=merged, overrides=tuple(overrides), _origins=self.origins,
-                         _provenance=self.provenance, _derived=self.derived)
+        doc = document(model.model_copy(update={"ladder": ladder}))
         if check_rules:
             self.diagnostics += check_snippets(doc)
         return doc
