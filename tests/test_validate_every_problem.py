@@ -36,3 +36,11 @@ def test_schema_and_rule_language_errors_together(tmp_path: Path):
     assert (13, 9, "dsl-type") in found                # a number where `and` needs a condition
     assert (19, 9, "bad-type") in found                # `block = "2"`
     assert any(code == "rule-kind" for _l, _c, code in found)   # the value rule has no value
+
+
+def test_a_definition_no_rule_uses_is_still_checked(tmp_path: Path):
+    path = tmp_path / "defs.toml"
+    path.write_text('extends = "backgammon"\n[variant]\nid = "d"\nname = "D"\n[define]\n'
+                    'lonely = "mine(6) + true"\nfine = "after.mine(3) > 0"\n', encoding="utf-8")
+    found = [(d.line, d.col, d.code) for d in validate_paths([path])]
+    assert found == [(6, 21, "dsl-type")]

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from interpreter.dsl.compiler import (BOOL, CHOICE, END, FORBID, INT, ROLL, Compiler,
+from interpreter.dsl.compiler import (ANY_TYPE, BOOL, CHOICE, END, FORBID, INT, ROLL, Compiler,
                                       Symbols, parse_definition_key)
 from interpreter.dsl.parser import SnippetError
 from interpreter.dsl.runtime import RollContext
@@ -271,7 +271,30 @@ def _build(model: Any) -> tuple[RuleSet, list[SnippetError]]:
             value = compile_one(rule_id, "value", r.value, END, (INT,))
             if when is not None and value is not None:
                 rules.value.append((rule_id, when, value))
+    _check_plain_definitions(compiler, errors, reported)
     return rules, errors
+
+
+def _check_plain_definitions(compiler: Compiler, errors: list[SnippetError],
+                             reported: set) -> None:
+    """A definition without parameters is checked even when no rule uses it yet: it must make
+    sense in at least one kind of rule (its parameters' types are known only where it is used)."""
+    for d in compiler.symbols.definitions.values():
+        if d.params or d.error is not None:
+            continue
+        first: SnippetError | None = None
+        for context in (ROLL, END, FORBID, CHOICE):
+            try:
+                compiler.compile_expr(d.name, context, ANY_TYPE, ("define", d.key))
+                first = None
+                break
+            except SnippetError as err:
+                first = first or err
+        if first is not None:
+            mark = (first.key_path, first.line, first.col, first.code)
+            if mark not in reported:
+                reported.add(mark)
+                errors.append(first)
 
 
 def check_document(model: Any) -> list[SnippetError]:

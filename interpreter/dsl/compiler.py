@@ -24,6 +24,8 @@ from interpreter.dsl.runtime import NAMESPACE
 INT, BOOL, STR, SET, STATE, PLAY, PATH, STEP = "int", "bool", "str", "set", "state", "play", "path", "step"
 LIST_INT, LIST_PLAY, LIST_PATH = "list[int]", "list[play]", "list[path]"
 ELEMENT = {SET: INT, LIST_INT: INT, LIST_PLAY: PLAY, LIST_PATH: PATH, PATH: STEP}
+#: every type a snippet can have (a definition may give any of them)
+ANY_TYPE = (INT, BOOL, STR, SET, STATE, PLAY, PATH, STEP, LIST_INT, LIST_PLAY, LIST_PATH)
 TYPE_WORDS = {INT: "a number", BOOL: "a condition", STR: "a string", SET: "a set of points",
               STATE: "a position", PLAY: "a play", PATH: "a path (steps of a play)",
               STEP: "a step", LIST_INT: "a list of numbers", LIST_PLAY: "a list of plays",
