@@ -62,6 +62,7 @@ def run_bench(variant_ids: Sequence[str], games: int = 300, runs: int = 3,
     """Figures per variant: games (each `play`: a game, a partie or a match, as the ladder says)
     and turns per second over `runs` runs of `games` games each (a run stops early after `budget`
     seconds), legal-play generations per second over positions of random play, and load time."""
+    from interpreter.errors import TablierError
     from interpreter.sim import play_game
     from interpreter.variant.build import load_variant
 
@@ -75,6 +76,11 @@ def run_bench(variant_ids: Sequence[str], games: int = 300, runs: int = 3,
         variant = load_variant(vid)
         load_ms = (time.perf_counter() - t0) * 1000
         _ = variant.generator
+        try:
+            play_game(variant, seed, 0, max_turns=1)
+        except TablierError as exc:          # a variant that keeps score but cannot be played
+            report[vid] = {"skipped": str(exc), "load_ms": round(load_ms, 1)}
+            continue
         games_rates, turn_rates = [], []
         played = 0
         for run in range(runs):

@@ -3,6 +3,7 @@
 
 A record names the variant, the two players and the events written down during play. The
 variant's ladder decides what the events count: holes for the partie à écrire (`kind = "ecrire"`),
+holes for both the partie à écrire and the honours game of trictrac combiné (`kind = "combine"`),
 points for a game of holes such as the Dutch Triktrak (`kind = "holes"`). The events are
 
     "Alice +2"            Alice makes 2 (holes or points) on her own throw
@@ -11,6 +12,11 @@ points for a game of holes such as the Dutch Triktrak (`kind = "holes"`). The ev
     "reset"               all men borne off and reset (a sortie: not a pick-up)
     "Alice banner"        with strict marker claims (à écrire): claim the banner / the necktie
     "Alice necktie"
+    "Alice suspend ecrire" combiné: suspend the partie à écrire / the honours game, right after
+    "Alice suspend honours"   a hole on her own throw
+
+A record with a `pool` key is a multi-player pool instead (`pool = "filling"`: events
+"Charlie beats Erin"; `pool = "draining"`: events "Bob 10 Charlie 4", "Bob 10 Charlie 4 lurch").
 
 Events are numbered from 0 in errors and in the JSON output.
 """
@@ -19,6 +25,7 @@ from __future__ import annotations
 import json
 import re
 import tomllib
+from fractions import Fraction
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,8 +34,10 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from interpreter.errors import RecordError
+from interpreter.scoring.combine import GAMES, Combine
 from interpreter.scoring.ecrire import Ecrire, MarkResult, check_partie_length
 from interpreter.scoring.holes import Holes
+from interpreter.scoring.pools import Draining, Filling, PoolRules
 
 LadderFor = Callable[[str, dict], BaseModel]
 
@@ -65,8 +74,7 @@ class Event:
 
 # -- reading --------------------------------------------------------------------------------------
 
-def read_record(path: Path) -> Record:
-    """Read and check a record file; every problem is a `RecordError` naming the file."""
+def _load_toml(path: Path) -> dict:
     where = f"record {str(path)!r}"
     try:
         text = Path(path).read_text(encoding="utf-8")
@@ -75,9 +83,16 @@ def read_record(path: Path) -> Record:
     except UnicodeDecodeError:
         raise RecordError(f"{where}: cannot be read (not UTF-8 text)") from None
     try:
-        data = tomllib.loads(text)
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         raise RecordError(f"{where}: invalid toml: {err}") from None
+
+
+def read_record(path: Path, data: dict | None = None) -> Record:
+    """Read and check a record file; every problem is a `RecordError` naming the file."""
+    where = f"record {str(path)!r}"
+    if data is None:
+        data = _load_toml(path)
     unknown = [key for key in data if key not in RECORD_KEYS]
     if unknown:
         expected = ", ".join(f"`{k}`" for k in RECORD_KEYS)
@@ -335,6 +350,287 @@ def settlement_lines(ledger: Ecrire, names: tuple[str, str]) -> list[str]:
     return lines
 
 
+# -- the combiné sheet (match-scoring §4) -----------------------------------------------------------
+
+def _combine_sheet(record: Record, ladder: Any) -> tuple[dict, Combine]:
+    where = f"record {record.path!r}"
+    marks = ladder.marks if record.marks is None else record.marks
+    try:
+        check_partie_length(marks, ladder.min_marks)
+    except ValueError as err:
+        raise RecordError(f"{where}: `marks`: {err}") from None
+    leader = 0 if record.leader is None else record.players.index(record.leader)
+    game = Combine(ladder, marks=marks, leader=leader, names=record.players)
+    for i, text in enumerate(record.events):
+        try:
+            event = parse_event(text, record.players)
+            if event.action == "score":
+                game.hole(event.player, event.n, event.thrower)
+            elif event.action == "go":
+                game.go(event.player)
+            elif event.action == "reset":
+                game.reset_men()
+            elif event.action == "claim":
+                game.claim(event.player, event.what)
+            else:
+                game.suspend(event.player, event.what)
+        except (RecordError, ValueError) as err:
+            raise _event_error(i, text, str(err)) from None
+    return combine_json(record.players, game), game
+
+
+def combine_json(names: tuple[str, str], game: Combine) -> dict:
+    """The JSON object of a combiné sheet: the à écrire object plus the honours games, the pool,
+    the suspensions and (extra) the state of both games now."""
+    base = ecrire_json(names, game.ecrire)
+    pair = lambda t: {names[0]: t[0], names[1]: t[1]}  # noqa: E731
+    name = lambda p: None if p is None else names[p]  # noqa: E731
+    honours = [{"game": r.game, "winner": names[r.winner], "loser": names[r.loser],
+                "holes": pair(r.holes), "class": r.cls, "multiplier": r.multiplier,
+                "paid_to_winner": r.paid_to_winner, "paid_to_pool": r.paid_to_pool}
+               for r in game.honours_results]
+    pool = {"fish": game.pool_fish, "contract": name(game.contract),
+            "draws": [{"after_game": d.after_game, "winner": names[d.winner], "fish": d.fish}
+                      for d in game.draws],
+            "open": game.pool_open}
+    e = game.ecrire
+    current = {
+        "mark": e.k,
+        "ecrire": pair(e.holes),
+        "honours_game": game.game,
+        "honours": pair(game.h),
+        "suspension_case": game.suspension_case,
+        "rights": {names[p]: list(game.rights(p)) for p in (0, 1)},
+    }
+    settlement = base["settlement"]
+    if settlement is not None:
+        settlement["honours_net"] = pair(game.honours_net())
+    return {"marks": base["marks"], "honours": honours, "pool": pool,
+            "suspended": {g: name(game.suspended[g]) for g in GAMES},
+            "lost_marks": base["lost_marks"], "finished": base["finished"],
+            "settlement": settlement, "current": current}
+
+
+def _combine_text(record: Record, game: Combine) -> str:
+    names = record.players
+    a, b = names
+    lines = _ecrire_text(record, game.ecrire).split("\n")
+    lines[0] = lines[0].replace("Partie à écrire", "Trictrac combiné", 1)
+    settled = game.settlement is not None
+    if settled:                          # the à écrire settlement goes after the honours
+        cut = lines.index("settlement")
+        lines, tail = lines[:cut - 1], lines[cut - 1:]
+    else:
+        tail = []
+    lines += ["", f"honours games (12 holes, {game.S} fish a stake)"]
+    width = max(len(a), len(b), len("winner"))
+    lines.append(f"{'game':>4}  {'winner':<{width}}  {'holes':>7}  {'class':<9}  "
+                 f"{'to winner':>9}  {'to pool':>7}")
+    for r in game.honours_results:
+        holes = f"{r.holes[0]}-{r.holes[1]}"
+        lines.append(f"{r.game:>4}  {names[r.winner]:<{width}}  {holes:>7}  "
+                     f"{r.cls:<9}  {r.paid_to_winner:>9}  {r.paid_to_pool:>7}")
+    for d in game.draws:
+        lines.append(f"pool: {names[d.winner]} takes {d.fish} fish after honours game "
+                     f"{d.after_game} ({_DRAW_WHY[d.reason]})")
+    if game.pool_open:
+        holder = "nobody" if game.contract is None else names[game.contract]
+        lines.append(f"pool: {game.pool_fish} fish in the basket, contract: {holder}")
+    else:
+        lines.append("pool: closed")
+    net = game.honours_net()
+    lines.append(f"fish from the honours and the pool: {a} {signed(net[0])}, "
+                 f"{b} {signed(net[1])}")
+    if not settled:
+        e = game.ecrire
+        lines.append(f"honours game {game.game} in play: {a} {game.h[0]}, {b} {game.h[1]}"
+                     + ("" if game.active("honours") else
+                        f" (suspended by {names[game.suspended['honours']]})"))
+        if not game.active("ecrire"):
+            p = game.suspended["ecrire"]
+            what = ("mark already scored, the next starts at the next pick-up"
+                    if game.suspension_case == 1 else
+                    f"mark {e.k} frozen at {e.holes[0]}-{e.holes[1]}")
+            lines.append(f"à écrire suspended by {names[p]}: {what}")
+    return "\n".join(lines + tail)
+
+
+_DRAW_WHY = {"two_in_a_row": "two honours games in a row",
+             "last_game": "the pool's only game, the last of the partie",
+             "split": "shared at the end of the partie",
+             "stakes_back": "no game won: the stakes go back"}
+
+
+# -- the multi-player pools (match-scoring §5) ----------------------------------------------------
+
+POOL_RECORD_KEYS = ("variant", "pool", "players", "ante", "events", "options")
+POOL_LADDERS = ("holes", "ecrire", "combine")
+
+
+@dataclass(frozen=True)
+class PoolRecord:
+    path: str
+    variant: str
+    kind: str
+    players: tuple[str, ...]
+    ante: int
+    events: tuple[str, ...]
+    rules: PoolRules
+
+
+def read_pool_record(path: Path, data: dict, ladder_for: LadderFor) -> PoolRecord:
+    where = f"record {str(path)!r}"
+    unknown = [key for key in data if key not in POOL_RECORD_KEYS]
+    if unknown:
+        expected = ", ".join(f"`{k}`" for k in POOL_RECORD_KEYS)
+        raise RecordError(f"{where}: unknown key {unknown[0]!r} (a pool record has {expected})")
+    kind = data["pool"]
+    if kind not in ("filling", "draining"):
+        raise RecordError(f"{where}: `pool` must be \"filling\" or \"draining\", got {kind!r}")
+    variant = data.get("variant")
+    if not isinstance(variant, str) or not variant:
+        raise RecordError(f"{where}: `variant` must name the variant (a string), "
+                          f"got {variant!r}")
+    players = data.get("players")
+    if not isinstance(players, list) or len(players) < 3:
+        raise RecordError(f"{where}: `players` must list the players in the order drawn, at "
+                          f"least three, got {players!r}")
+    for name in players:
+        if not isinstance(name, str) or not name.strip() or name != name.strip():
+            raise RecordError(f"{where}: a player's name must be a non-empty string without "
+                              f"surrounding spaces, got {name!r}")
+    if len(set(players)) != len(players):
+        raise RecordError(f"{where}: the players need different names, got {players!r}")
+    ante = data.get("ante")
+    if isinstance(ante, bool) or not isinstance(ante, int) or ante < 1:
+        raise RecordError(f"{where}: `ante` must be a whole positive amount, got {ante!r}")
+    events = data.get("events", [])
+    if not isinstance(events, list) or not all(isinstance(e, str) for e in events):
+        raise RecordError(f"{where}: `events` must be a list of strings, got {events!r}")
+    options = data.get("options", {})
+    if not isinstance(options, dict):
+        raise RecordError(f"{where}: `options` must be a table, got {options!r}")
+    pool_options = {k: v for k, v in options.items() if k in PoolRules.model_fields}
+    other = {k: v for k, v in options.items() if k not in PoolRules.model_fields}
+    record = Record(path=str(path), variant=variant, players=("", ""), events=(),
+                    options=other)
+    ladder = _ladder(record, ladder_for)
+    if getattr(ladder, "kind", None) not in POOL_LADDERS:
+        raise RecordError(f"{where}: variant {variant!r} is scored by the "
+                          f"{getattr(ladder, 'kind', None)!r} ladder; a pool is played with a "
+                          f"variant whose games end in holes")
+    try:
+        rules = PoolRules(**pool_options)
+    except ValidationError as err:
+        problems = [f"`{'.'.join(str(x) for x in e['loc'])}`: {e['msg'][:1].lower()}"
+                    f"{e['msg'][1:]}" for e in err.errors()]
+        raise RecordError(f"{where}: bad [options]: " + "; ".join(problems)) from None
+    return PoolRecord(path=str(path), variant=variant, kind=kind, players=tuple(players),
+                      ante=ante, events=tuple(events), rules=rules)
+
+
+def _names_re(players: tuple[str, ...]) -> str:
+    return "|".join(re.escape(p) for p in sorted(players, key=len, reverse=True))
+
+
+def _pool_sheet(record: PoolRecord) -> tuple[dict, Filling | Draining]:
+    players = record.players
+    names = _names_re(players)
+    if record.kind == "filling":
+        pool: Filling | Draining = Filling(players, record.ante, record.rules)
+        form = "'WINNER beats LOSER'"
+        pattern = rf"({names})\s+beats\s+({names})"
+    else:
+        pool = Draining(players, record.ante, record.rules)
+        form = "'WINNER HOLES LOSER HOLES', optionally followed by 'lurch'"
+        pattern = rf"({names})\s+(\d+)\s+({names})\s+(\d+)(\s+lurch)?"
+    for i, text in enumerate(record.events):
+        m = re.fullmatch(pattern, text.strip())
+        try:
+            if m is None:
+                raise RecordError(f"cannot read the event (a {record.kind} pool event is "
+                                  f"{form}, with the players {', '.join(players)})")
+            if isinstance(pool, Filling):
+                w, lo = players.index(m.group(1)), players.index(m.group(2))
+                if w == lo:
+                    raise RecordError("a player cannot play himself")
+                pool.match(w, lo)
+            else:
+                w, lo = players.index(m.group(1)), players.index(m.group(3))
+                if w == lo:
+                    raise RecordError("a player cannot play himself")
+                pool.match(w, lo, (int(m.group(2)), int(m.group(4))), m.group(5) is not None)
+        except RecordError as err:
+            raise _event_error(i, text, str(err)) from None
+    return pool_json(pool), pool
+
+
+def money(x: Fraction | int) -> int | float:
+    """An amount of a pool: an integer when whole."""
+    x = Fraction(x)
+    return int(x) if x.denominator == 1 else float(x)
+
+
+def pool_json(pool: Filling | Draining) -> dict:
+    names = pool.names
+    net = {names[p]: money(pool.net[p]) for p in range(len(names))}
+    if isinstance(pool, Filling):
+        return {"pot": pool.pot, "queue": [names[p] for p in pool.queue],
+                "seat": names[pool.seat], "finished": pool.finished,
+                "winner": None if pool.winner is None else names[pool.winner], "net": net,
+                "streak": pool.streak}
+    return {"pool": money(pool.pool),
+            "matches": [{"winner": names[m.winner], "loser": names[m.loser],
+                         "holes": {names[m.winner]: m.holes[0], names[m.loser]: m.holes[1]},
+                         "lurch": m.lurch, "paid": money(m.paid)} for m in pool.matches],
+            "finished": pool.finished, "net": net, "total": pool.total,
+            "next": None if pool.finished else [names[p] for p in pool.pair]}
+
+
+def _pool_text(record: PoolRecord, pool: Filling | Draining) -> str:
+    names = pool.names
+    width = max(len(n) for n in names)
+    if isinstance(pool, Filling):
+        lines = [f"Filling pool ({record.variant}): {', '.join(names)}; ante {record.ante}", ""]
+        replay = Filling(names, record.ante, record.rules)
+        lines.append(f"{'#':>3}  {'winner':<{width}}  {'loser':<{width}}  {'pot':>8}  queue")
+        for i, (w, lo) in enumerate(pool.matches):
+            replay.match(w, lo)
+            lines.append(f"{i:>3}  {names[w]:<{width}}  {names[lo]:<{width}}  {replay.pot:>8}  "
+                         + ", ".join(names[p] for p in replay.queue))
+        lines.append("")
+        if pool.finished:
+            lines.append(f"{names[pool.winner]} takes the pot of {pool.pot}")
+        else:
+            lines.append(f"not finished: {names[pool.seat]} holds the seat with "
+                         f"{pool.streak} win(s) in a row; pot {pool.pot}")
+    else:
+        lines = [f"Draining pool ({record.variant}): {', '.join(names)}; total {pool.total}",
+                 ""]
+        lines.append(f"{'#':>3}  {'winner':<{width}}  {'loser':<{width}}  {'holes':>7}  "
+                     f"{'lurch':<5}  {'paid':>8}")
+        left = Fraction(pool.total)
+        for i, m in enumerate(pool.matches):
+            left -= m.paid
+            lines.append(f"{i:>3}  {names[m.winner]:<{width}}  {names[m.loser]:<{width}}  "
+                         f"{f'{m.holes[0]}-{m.holes[1]}':>7}  {'yes' if m.lurch else 'no':<5}  "
+                         f"{money(m.paid):>8}")
+        lines.append("")
+        if pool.finished:
+            lines.append("the pool is empty: the game is over")
+        else:
+            a, b = pool.pair
+            lines.append(f"{money(pool.pool)} left in the pool; next: {names[a]} v {names[b]}")
+    lines.append("net: " + ", ".join(f"{names[p]} {_signed_money(pool.net[p])}"
+                                     for p in range(len(names))))
+    return "\n".join(lines)
+
+
+def _signed_money(x: Fraction | int) -> str:
+    v = money(x)
+    return f"+{v}" if v > 0 else str(v)
+
+
 # -- the points sheet ------------------------------------------------------------------------------
 
 def _points_sheet(record: Record, ladder: Any) -> tuple[dict, Holes, list[tuple[int, int]]]:
@@ -422,33 +718,48 @@ def _points_text(record: Record, ladder: Any) -> str:
 
 # -- entry points ----------------------------------------------------------------------------------
 
-def _open(record_path: Path, ladder_for: LadderFor) -> tuple[Record, Any]:
-    record = read_record(record_path)
+def _open(record_path: Path, ladder_for: LadderFor, data: dict | None = None
+          ) -> tuple[Record, Any]:
+    record = read_record(record_path, data)
     ladder = _ladder(record, ladder_for)
     kind = getattr(ladder, "kind", None)
-    if kind not in ("ecrire", "holes"):
+    if kind not in ("ecrire", "holes", "combine"):
         raise RecordError(f"record {record.path!r}: variant {record.variant!r} is scored by the "
                           f"{kind!r} ladder, which has no score sheet (sheets exist for the "
-                          f"'ecrire' and 'holes' ladders)")
+                          f"'ecrire', 'combine' and 'holes' ladders)")
     return record, ladder
 
 
 def sheet_data(record_path: Path, ladder_for: LadderFor) -> dict:
     """The JSON object of `tablier sheet --json` for a record file."""
-    record, ladder = _open(record_path, ladder_for)
+    data = _load_toml(record_path)
+    if "pool" in data:
+        return _pool_sheet(read_pool_record(record_path, data, ladder_for))[0]
+    record, ladder = _open(record_path, ladder_for, data)
     if ladder.kind == "ecrire":
         return _ecrire_sheet(record, ladder)[0]
+    if ladder.kind == "combine":
+        return _combine_sheet(record, ladder)[0]
     return _points_sheet(record, ladder)[0]
 
 
 def render_sheet(record_path: Path, ladder_for: LadderFor, json_output: bool) -> str:
     """The output of `tablier sheet RECORD [--json]`: the JSON object on one line, or a
     readable sheet. `ladder_for(variant, options)` returns the record's validated ladder."""
-    record, ladder = _open(record_path, ladder_for)
+    data = _load_toml(record_path)
+    if "pool" in data:
+        pool_record = read_pool_record(record_path, data, ladder_for)
+        obj, pool = _pool_sheet(pool_record)
+        return json.dumps(obj, ensure_ascii=False) if json_output else _pool_text(pool_record,
+                                                                                  pool)
+    record, ladder = _open(record_path, ladder_for, data)
     if ladder.kind == "ecrire":
-        data, ledger = _ecrire_sheet(record, ladder)
+        obj, ledger = _ecrire_sheet(record, ladder)
         text = _ecrire_text(record, ledger)
+    elif ladder.kind == "combine":
+        obj, game = _combine_sheet(record, ladder)
+        text = _combine_text(record, game)
     else:
-        data = _points_sheet(record, ladder)[0]     # checks every event before printing
+        obj = _points_sheet(record, ladder)[0]     # checks every event before printing
         text = _points_text(record, ladder)
-    return json.dumps(data, ensure_ascii=False) if json_output else text
+    return json.dumps(obj, ensure_ascii=False) if json_output else text

@@ -6,6 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from interpreter.scoring.combine import CombineLadder
 from interpreter.scoring.cube import CubeLadder
 from interpreter.scoring.ecrire import EcrireLadder
 from interpreter.scoring.holes import HolesLadder
@@ -23,6 +24,7 @@ LADDER_MODELS: dict[str, type[BaseModel]] = {
     "game": GameLadder,
     "holes": HolesLadder,      # points → holes → a game of 12 holes (triktrak, the 12-hole game)
     "ecrire": EcrireLadder,    # points → holes → marks → the partie à écrire
+    "combine": CombineLadder,  # à écrire and the 12-hole honours game at once, with the pool
     "continuous": ContinuousLadder,   # points → game value → continuous match (12-point Tric-Trac)
     "cube": CubeLadder,        # game value × the doubling cube; money play or a match (backgammon)
 }
