@@ -38,6 +38,8 @@ def _play_text(variant: Any, before: Board, turn: Any) -> str:
 
 
 def render_game(variant: Any, result: Any, summary: dict) -> str:
+    if getattr(result, "combine", None) is not None:
+        return render_combine(variant, result, summary)
     if getattr(result, "ledger", None) is not None:
         return render_partie(variant, result, summary)
     lines = [f"{variant.name} — seed {summary.get('seed')}, white {summary.get('white')} "
@@ -119,6 +121,62 @@ def render_partie(variant: Any, result: Any, summary: dict) -> str:
     lines += ["", *settlement_lines(ledger, names)]
     if result.winner is None:
         lines.append(f"a level partie (after {result.turns} throws)")
+    else:
+        lines.append(f"{names[result.winner]} wins the partie by {result.value} jetons "
+                     f"(after {result.turns} throws)")
+    return "\n".join(lines)
+
+
+def render_combine(variant: Any, result: Any, summary: dict) -> str:
+    """A played partie of trictrac combiné: the marks à écrire as `render_partie` shows them,
+    then the honours games, the pool, the suspensions and the settlement in jetons and in fish.
+    `result.combine` is the combiné ledger (interpreter/engine/combine.py)."""
+    from interpreter.io.sheet import signed, settlement_lines
+
+    game = result.combine
+    ledger = game.ecrire
+    names = ("white", "black")
+    lines = render_partie(variant, result, summary).split("\n")
+    cut = next(i for i, line in enumerate(lines) if line.startswith("jetons from the marks"))
+    lines = lines[:cut + 1]
+    lines += ["", f"honours games (12 holes, {game.S} fish a stake; holes white-black)",
+              f"{'game':>4}  {'winner':<6}  {'holes':>5}  {'class':<9}  {'to winner':>9}  "
+              f"{'to pool':>7}"]
+    for r in game.honours_results:
+        holes = f"{r.holes[0]}-{r.holes[1]}"
+        lines.append(f"{r.game:>4}  {names[r.winner]:<6}  {holes:>5}  {r.cls:<9}  "
+                     f"{r.paid_to_winner:>9}  {r.paid_to_pool:>7}")
+    if not game.honours_results:
+        lines.append("   -  no honours game won")
+    why = {"two_in_a_row": "two honours games in a row",
+           "last_game": "the pool's only game, the last of the partie",
+           "split": "shared at the end of the partie",
+           "stakes_back": "no game won: the stakes go back"}
+    for d in game.draws:
+        lines.append(f"pool: {names[d.winner]} takes {d.fish} fish after honours game "
+                     f"{d.after_game} ({why[d.reason]})")
+    if game.pool_open:
+        holder = "nobody" if game.contract is None else names[game.contract]
+        lines.append(f"pool: {game.pool_fish} fish in the basket, contract: {holder}")
+    if game.h != [0, 0]:        # under `leader_single` the ledger has scored it already
+        state = "unfinished at the end of the partie, void" if game.closed else "in play"
+        lines.append(f"honours game {game.game} {state} at {game.h[0]}-{game.h[1]}")
+    said = {"ecrire": 0, "honours": 0}
+    for _throw, _p, what in result.suspensions:
+        said[what] += 1
+    lines.append(f"suspensions: à écrire {said['ecrire']}, honours {said['honours']}")
+    fish = game.honours_net()
+    lines.append(f"fish from the honours and the pool: white {signed(fish[0])}, "
+                 f"black {signed(fish[1])}")
+    if ledger.settlement is None:
+        lines.append(f"stopped after {result.turns} throws, unfinished: mark {ledger.k} of "
+                     f"{ledger.n_marks} in play, holes white {ledger.holes[0]}, "
+                     f"black {ledger.holes[1]}")
+        return "\n".join(lines)
+    lines += ["", *settlement_lines(ledger, names),
+              f"  honours and pool: white {signed(fish[0])}, black {signed(fish[1])} fish"]
+    if result.winner is None:
+        lines.append(f"a level partie in jetons (after {result.turns} throws)")
     else:
         lines.append(f"{names[result.winner]} wins the partie by {result.value} jetons "
                      f"(after {result.turns} throws)")

@@ -593,8 +593,3 @@ def test_no_mark_ends_while_a_ecrire_is_suspended(events):
         holes = list(c.ecrire.holes)
         if _apply(c, ev) and was and ev[0] != "go":
             assert len(c.results) == n and c.ecrire.holes == holes
-
-
-def test_play_refuses_cleanly(capsys):
-    assert main(["play", "trictrac-combine", "--seed", "1"]) == 1
-    assert "live play is not available for trictrac combiné" in capsys.readouterr().err

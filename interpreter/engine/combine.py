@@ -1,19 +1,357 @@
-"""The live runner of trictrac combiné (`[ladder] kind = "combine"`).
+"""Trictrac combiné played on the board: the runner of ladder kind "combine"
+(rules/match-scoring.md §4, on top of the partie à écrire of §1–§2).
 
-Live play of combiné is not built: the score of a combiné partie is kept with `tablier sheet`
-(interpreter/scoring/combine.py, interpreter/io/sheet.py). `tablier play` on a combiné variant
-stops with a clear message (exit code 1) instead of playing a partie whose honours games,
-suspensions and pool would not be scored.
+Each throw is marked as in the partie à écrire (interpreter/engine/ecrire.py): the roller's
+points first, then, once he has played, the opponent's points from the same throw. The holes they
+make go to the combiné ledger (`Combine`), which counts them for the mark à écrire and for the
+twelve-hole honours game unless one of them is suspended. After holes made on his own throw the
+roller is asked one question; its choices say what each answer does:
+
+    question    asked when                                  choices (the first one holds)
+    "go",       as in the partie à écrire: what a go is in  ("stay", GO, "suspend ecrire",
+    "refait",   the mark in play ("go" as well while à       "suspend honours")
+    "concede"   écrire is suspended: a mere pick-up)
+    "continue"  the throw has just won an honours game      ("hold", GO, "suspend ecrire",
+                (continuation, §4.3): go, or keep holding    "suspend honours")
+    "banner",   `strict_marker_claims = true` only, as in   ("claim", "pass")
+    "necktie"   the partie à écrire
+
+GO is the word of the go in the mark à écrire ("go", "refait" or "concede"). The suspensions are
+offered only while neither game is suspended (§4.4: right after a hole on one's own throw, when
+the player could go); a suspension is no pick-up, so the suspender holds and plays his throw.
+Without continuation (`continuation = false`) the twelfth honours hole made on one's own throw
+forces the go and nothing is asked.
+
+A go resets the men. After a pick-up the goer rolls first; after a go that ends a mark, or that
+ends a suspension of à écrire made at six holes or more (whose mark was settled then and whose
+next mark starts at this pick-up), the leader of the next mark does. A sortie resets the men
+without being a pick-up and ends no suspension. The partie ends when the mark ledger has its
+number of marks, by a go or by a suspension of à écrire that settled the last mark; the honours
+game then in play is settled by `unfinished_honours`, and the pool is shared out (§4.7 rule 5).
+
+`sheet_record(variant, result)` writes a played partie as the record of `tablier sheet` (events
+"NAME +N", "NAME +N on NAME", "NAME go", "reset", "NAME suspend ecrire|honours", claims) by
+replaying the game's record through the points → holes ladder alone.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
+from interpreter.dsl import points_by_side
+from interpreter.engine.ecrire import EcrireTurn, MarkPlay, PartieResult, go_question
+from interpreter.engine.ecrire import advise as advise_ecrire
+from interpreter.engine.game import SIDE_NAMES, Game, GameResult, Turn
 from interpreter.errors import TablierError
+from interpreter.kernel.board import OFF, flip
+from interpreter.scoring.combine import GAMES, Combine, CombineLadder
+from interpreter.scoring.ecrire import OBLIGATORY_HOLE
+from interpreter.scoring.holes import Holes
+
+SUSPEND = {game: f"suspend {game}" for game in GAMES}
+#: the questions of a partie of combiné; the choices shown are those of the moment (see above)
+QUESTIONS: dict[str, tuple[str, ...]] = {
+    "go": ("stay", "go", SUSPEND["ecrire"], SUSPEND["honours"]),
+    "refait": ("stay", "refait", SUSPEND["ecrire"], SUSPEND["honours"]),
+    "concede": ("stay", "concede", SUSPEND["ecrire"], SUSPEND["honours"]),
+    "continue": ("hold", "go", "refait", "concede", SUSPEND["ecrire"], SUSPEND["honours"]),
+    "banner": ("claim", "pass"),
+    "necktie": ("claim", "pass"),
+}
 
 
-def run_combine(game: Any) -> Any:
-    raise TablierError(f"live play is not available for trictrac combiné "
-                       f"({game.variant.id if hasattr(game.variant, 'id') else 'combine'}): "
-                       f"keep its score with `tablier sheet RECORD.toml` "
-                       f"(docs/variants/trictrac-combine.md), or play `trictrac-ecrire`")
+@dataclass
+class CombineTurn(EcrireTurn):
+    """A throw of the partie; `decision` is "go", "stay", "suspend ecrire" or "suspend honours"
+    whatever the question was, and `ended` is true on the throw that ended the partie."""
+
+    ended: bool = False
+
+
+@dataclass
+class CombineResult(PartieResult):
+    """A played partie of combiné: `ledger` is its mark ledger, `combine` the whole score."""
+
+    combine: Combine | None = None
+    #: the suspensions made, in order: (throw number, player, game)
+    suspensions: tuple[tuple[int, int, str], ...] = ()
+
+
+def offer(combine: Combine, player: int, won_honours: bool) -> tuple[str, tuple[str, ...]]:
+    """The question put to `player` after holes on his own throw, with its choices now."""
+    goword = go_question(combine.ecrire, player) if combine.active("ecrire") else "go"
+    if won_honours:
+        question, hold = "continue", "hold"
+    else:
+        question, hold = goword, "stay"
+    choices = (hold, goword) + tuple(SUSPEND[g] for g in GAMES if combine.may_suspend(player, g))
+    return question, choices
+
+
+def advise(game: Game, combine: Combine, question: str) -> str:
+    """The greedy bot's answer to each question of a partie (docs/variants/trictrac-combine.md).
+
+    À écrire decides first, as in the partie à écrire (`interpreter.engine.ecrire.advise`; while
+    à écrire is suspended: go when the opponent's gains from this throw would make him a hole or
+    the position is worse). Then the honours game:
+
+    - when à écrire says go with six holes or more on the mark, the opponent's gains from this
+      throw would make him no hole and the position is not worse, suspend à écrire instead: the
+      mark is settled exactly as by the go, and the good position is kept for the honours game;
+    - when à écrire says stay while the roller holds an honours quadruple or treble right and
+      the opponent's gains from this throw would make him a hole, or the position is worse (the
+      opponent's next holes would spoil the right), suspend the honours game: it is frozen with
+      its right until the next pick-up;
+    - otherwise go or hold as à écrire says. Banner and necktie: always claim.
+    """
+    if question in ("banner", "necktie"):
+        return "claim"
+    from interpreter.players.bots import evaluate
+
+    me = game.mover
+    other = 1 - me
+    question_now, choices = offer(combine, me, question == "continue")
+    hold, goword = choices[0], choices[1]
+    theirs = game._pending[1]
+    holes = game.holes
+    gains_a_hole = bool(theirs) and holes.points[other] + theirs >= holes.ladder.points_per_hole
+    worse = evaluate(game.variant, game.board) < evaluate(game.variant, flip(game.board))
+    e = combine.ecrire
+    if combine.active("ecrire"):
+        wants_go = advise_ecrire(game, e, go_question(e, me)) != "stay"
+    else:
+        wants_go = gains_a_hole or worse
+    if wants_go:
+        if SUSPEND["ecrire"] in choices and max(e.holes) >= OBLIGATORY_HOLE \
+                and not gains_a_hole and not worse:
+            return SUSPEND["ecrire"]
+        return goword
+    right = combine.quadruple_right(me) or combine.treble_right(me)
+    if SUSPEND["honours"] in choices and right and (gains_a_hole or worse):
+        return SUSPEND["honours"]
+    return hold
+
+
+def _ask(game: Game, player: int, question: str, choices: tuple[str, ...]) -> str:
+    answer = game.players[player].decide(game, question, choices)
+    if answer not in choices:
+        raise TablierError(f"{SIDE_NAMES[player]} answered {answer!r} to {question!r}; "
+                           f"expected one of {', '.join(map(repr, choices))}")
+    return answer
+
+
+def _claims(game: Game, combine: Combine, player: int) -> list[tuple[int, str]]:
+    """Offer `player` the à écrire markers his first hole gave him (strict claims only)."""
+    made: list[tuple[int, str]] = []
+    if not combine.active("ecrire"):
+        return made
+    for marker in combine.ecrire.claims_due(player):
+        if _ask(game, player, marker, QUESTIONS[marker]) == "claim":
+            combine.claim(player, marker)
+            made.append((player, marker))
+    return made
+
+
+def run_combine(game: Game) -> CombineResult:
+    """Play a whole partie of combiné: marks until the ledger is settled (or `max_turns`)."""
+    v = game.variant
+    ladder: CombineLadder = v.ladder
+    rules = v.rules
+    if rules.score_play:
+        raise TablierError(f"{v.id!r}: combiné marks every throw before it is played, so rules "
+                           f"scored on the play chosen "
+                           f"({', '.join(r.id for r in rules.score_play)}) cannot be used with it")
+    checkers = v.checkers
+    d1, d2 = game.start()
+    mover = game.mover
+    b = game.board
+    first = mover                                           # leads mark 1
+    combine = Combine(ladder, leader=first, names=SIDE_NAMES)
+    holes = Holes(ladder.holes_ladder(), names=SIDE_NAMES)  # points → holes; goes reset it
+    game.holes = holes
+    game.ledger = combine.ecrire                            # type: ignore[attr-defined]
+    game.combine = combine                                  # type: ignore[attr-defined]
+    game.advice = lambda question: advise(game, combine, question)  # type: ignore[method-assign]
+    mark_play: list[MarkPlay] = []
+    suspensions: list[tuple[int, int, str]] = []
+    turns = pickups = sorties = 0
+
+    def mark_ended() -> None:
+        nonlocal turns, pickups, sorties
+        mark_play.append(MarkPlay(turns, pickups, sorties))
+        turns = pickups = sorties = 0
+
+    while game.turns < game.max_turns:
+        game.turns += 1
+        turns += 1
+        game.rolls[mover] += 1
+        game.dice = (d1, d2)
+        game.board = b
+        other = 1 - mover
+        ctx = game.roll_context(b, d1, d2)
+        items = rules.roll_items(b, d1, d2, game.rolls[mover], ctx)
+        game._score(items)
+        mine, theirs = points_by_side(items)
+        game._pending = (mine, theirs)
+        claims: list[tuple[int, str]] = []
+        decision = None
+        may_go = won_honours = False
+        if mine:
+            won, may_go = holes.mark(mover, mine, True)
+            if won:
+                before = len(combine.honours_results)
+                combine.hole(mover, won, mover)
+                won_honours = len(combine.honours_results) > before
+                claims += _claims(game, combine, mover)
+        if may_go:
+            if combine.must_go == mover:                    # no continuation: the go is forced
+                decision = "go"
+            else:
+                question, choices = offer(combine, mover, won_honours)
+                answer = _ask(game, mover, question, choices)
+                decision = (answer if answer.startswith("suspend ")
+                            else "stay" if answer == choices[0] else "go")
+        if decision == "go":
+            holes.go(mover)
+            new_mark = combine.suspended["ecrire"] is not None and combine.suspension_case == 1
+            ended = combine.go(mover)
+            b = game._releve()
+            _record(game, mover, d1, d2, b, items, decision, claims, combine.finished)
+            if ended is None:
+                pickups += 1
+            else:
+                mark_ended()
+            if combine.finished:
+                break
+            if (ended is not None or new_mark) and combine.ecrire.leader != mover:
+                mover = combine.ecrire.leader
+                b = flip(b)
+        else:
+            if decision is not None and decision != "stay":
+                what = decision.split()[1]
+                suspensions.append((game.turns, mover, what))
+                if combine.suspend(mover, what) is not None:
+                    mark_ended()
+                if combine.finished:                        # the last mark settled at once
+                    _record(game, mover, d1, d2, b, items, decision, claims, True)
+                    break
+            b, items = game._play_roll(b, d1, d2, items, ctx)
+            if theirs:
+                won, _ = holes.mark(other, theirs, False)
+                if won:
+                    combine.hole(other, won, mover)
+                    claims += _claims(game, combine, other)
+            _record(game, mover, d1, d2, b, items, decision, claims, False)
+            if b[OFF] == checkers:
+                holes.reset_men()
+                combine.reset_men()
+                b = game._releve()
+                sorties += 1
+            else:
+                b = flip(b)
+                mover = other
+        game.mover = mover
+        d1, d2 = game._next_dice()
+    game.board = b
+    return _result(game, combine, first, mark_play, suspensions)
+
+
+def _record(game: Game, mover: int, d1: int, d2: int, b: Any, items: list,
+            decision: str | None, claims: list[tuple[int, str]], ended: bool) -> None:
+    if game.keep_record:
+        game.record.append(CombineTurn(mover, (d1, d2), b, items, decision, tuple(claims),
+                                       ended))
+
+
+def _result(game: Game, combine: Combine, first: int, mark_play: list[MarkPlay],
+            suspensions: list[tuple[int, int, str]]) -> CombineResult:
+    from interpreter.io.sheet import combine_json
+
+    e = combine.ecrire
+    s = combine.settlement
+    net = list(s.net) if s is not None else [e.received[i] - e.paid[i] for i in (0, 1)]
+    finished = s is not None
+    winner = None if net[0] == net[1] else (0 if net[0] > net[1] else 1)
+    sheet = combine_json(SIDE_NAMES, combine)
+    extra = {key: sheet[key] for key in ("marks", "honours", "pool", "suspended", "lost_marks",
+                                         "settlement", "current")}
+    extra["leader"] = SIDE_NAMES[first]
+    return CombineResult(finished, winner if finished else None,
+                         abs(net[0]) if finished else 0, game.turns, net, game.fired,
+                         game.record, extra, ledger=e, mark_play=mark_play, combine=combine,
+                         suspensions=tuple(suspensions))
+
+
+# -- the score sheet of a played partie ---------------------------------------------------------
+
+def sheet_events(variant: Any, record: list[Turn]) -> list[str]:
+    """The events of `tablier sheet` for a partie's record, players named "white" and "black".
+
+    Only the record is read: each throw's points are marked again in a points → holes ladder,
+    then come the roller's decision (a go or a suspension), the opponent's holes after the play
+    and a reset when the play bore the last man off.
+    """
+    ladder: CombineLadder = variant.ladder
+    checkers = variant.checkers
+    names = SIDE_NAMES
+    holes = Holes(ladder.holes_ladder(), names=names)
+    events: list[str] = []
+
+    def add_holes(p: int, won: int, thrower: int, claims: tuple) -> None:
+        events.append(f"{names[p]} +{won}" + ("" if thrower == p else f" on {names[thrower]}"))
+        events.extend(f"{names[p]} {marker}" for who, marker in claims if who == p)
+
+    for turn in record:
+        p, o = turn.player, 1 - turn.player
+        claims = getattr(turn, "claims", ())
+        mine = sum(pts for _r, to, pts, _w in turn.items if to == "mover")
+        theirs = sum(pts for _r, to, pts, _w in turn.items if to == "opponent")
+        if mine:
+            won, _ = holes.mark(p, mine, True)
+            if won:
+                add_holes(p, won, p, claims)
+        if turn.decision == "go":
+            holes.go(p)
+            events.append(f"{names[p]} go")
+            continue
+        if turn.decision in SUSPEND.values():
+            events.append(f"{names[p]} {turn.decision}")
+        if getattr(turn, "ended", False):
+            break
+        if theirs:
+            won, _ = holes.mark(o, theirs, False)
+            if won:
+                add_holes(o, won, p, claims)
+        if turn.board[OFF] == checkers:
+            holes.reset_men()
+            events.append("reset")
+    return events
+
+
+def sheet_record(variant: Any, result: GameResult) -> dict[str, Any]:
+    """The record file (as a TOML-ready dict) of a played partie: variant, players, marks,
+    leader, events and, as `[options]`, every key of the ladder that differs from its default."""
+    ladder: CombineLadder = variant.ladder
+    if not result.record:
+        raise TablierError("the partie was played without keeping its record (keep_record)")
+    defaults = CombineLadder()
+    options = {key: value for key, value in ladder.model_dump().items()
+               if key not in ("kind", "marks") and value != getattr(defaults, key)}
+    record: dict[str, Any] = {
+        "variant": variant.id,
+        "players": list(SIDE_NAMES),
+        "marks": ladder.marks,
+        "leader": SIDE_NAMES[result.record[0].player],
+        "events": sheet_events(variant, result.record),
+    }
+    if options:
+        record["options"] = options
+    return record
+
+
+def write_sheet_record(path: Path, variant: Any, result: GameResult) -> None:
+    """Write `sheet_record(variant, result)` as a TOML file `tablier sheet` reads."""
+    import tomli_w
+
+    Path(path).write_text(tomli_w.dumps(sheet_record(variant, result)), encoding="utf-8")

@@ -29,7 +29,7 @@ RUNNERS: dict[str, str] = {
     "holes": "interpreter.engine.game:run_holes",
     "continuous": "interpreter.engine.twelve:run_continuous",
     "ecrire": "interpreter.engine.ecrire:run_ecrire",
-    "combine": "interpreter.engine.combine:run_combine",   # refuses: sheets only
+    "combine": "interpreter.engine.combine:run_combine",
     "cube": "interpreter.engine.cube:run_cube",
 }
 SIDE_NAMES = ("white", "black")

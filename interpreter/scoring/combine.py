@@ -347,6 +347,13 @@ class Combine:
             raise RecordError("the partie à écrire is suspended: no marker can be claimed in it")
         self.ecrire.claim(player, marker)
 
+    def may_suspend(self, player: int, game: str) -> bool:
+        """Whether `player` may suspend `game` now (§4.4): right after a hole on his own throw,
+        while neither game is suspended and no go is forced (what `suspend` accepts)."""
+        return (not self.finished and self.must_go < 0 and game in GAMES
+                and self.can_go == player
+                and self.suspended["ecrire"] is None and self.suspended["honours"] is None)
+
     def suspend(self, player: int, game: str) -> MarkResult | None:
         """`player` suspends `game` ("ecrire" or "honours") right after a hole on his own throw
         (§4.4). Suspending à écrire with six holes or more on either side is a go in it: the mark
