@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from interpreter.dsl import points_by_side
+from interpreter.engine import ecrire
 from interpreter.engine.ecrire import EcrireTurn, MarkPlay, PartieResult, go_question
 from interpreter.engine.ecrire import advise as advise_ecrire
 from interpreter.engine.game import SIDE_NAMES, Game, GameResult, Turn
@@ -305,8 +306,7 @@ def sheet_events(variant: Any, record: list[Turn]) -> list[str]:
     for turn in record:
         p, o = turn.player, 1 - turn.player
         claims = getattr(turn, "claims", ())
-        mine = sum(pts for _r, to, pts, _w in turn.items if to == "mover")
-        theirs = sum(pts for _r, to, pts, _w in turn.items if to == "opponent")
+        mine, theirs = points_by_side(turn.items)
         if mine:
             won, _ = holes.mark(p, mine, True)
             if won:
@@ -330,28 +330,11 @@ def sheet_events(variant: Any, record: list[Turn]) -> list[str]:
 
 
 def sheet_record(variant: Any, result: GameResult) -> dict[str, Any]:
-    """The record file (as a TOML-ready dict) of a played partie: variant, players, marks,
-    leader, events and, as `[options]`, every key of the ladder that differs from its default."""
-    ladder: CombineLadder = variant.ladder
-    if not result.record:
-        raise TablierError("the partie was played without keeping its record (keep_record)")
-    defaults = CombineLadder()
-    options = {key: value for key, value in ladder.model_dump().items()
-               if key not in ("kind", "marks") and value != getattr(defaults, key)}
-    record: dict[str, Any] = {
-        "variant": variant.id,
-        "players": list(SIDE_NAMES),
-        "marks": ladder.marks,
-        "leader": SIDE_NAMES[result.record[0].player],
-        "events": sheet_events(variant, result.record),
-    }
-    if options:
-        record["options"] = options
-    return record
+    """The record file (as a TOML-ready dict) of a played partie, as à écrire writes it, with
+    combiné's events (suspensions included)."""
+    return ecrire.sheet_record(variant, result, sheet_events)
 
 
 def write_sheet_record(path: Path, variant: Any, result: GameResult) -> None:
     """Write `sheet_record(variant, result)` as a TOML file `tablier sheet` reads."""
-    import tomli_w
-
-    Path(path).write_text(tomli_w.dumps(sheet_record(variant, result)), encoding="utf-8")
+    ecrire.write_sheet_record(path, variant, result, sheet_events)

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from interpreter.dsl import points_by_side
 from interpreter.engine.game import SIDE_NAMES, Game, GameResult, Turn
@@ -285,8 +285,7 @@ def sheet_events(variant: Any, record: list[Turn]) -> list[str]:
     for turn in record:
         p, o = turn.player, 1 - turn.player
         claims = getattr(turn, "claims", ())
-        mine = sum(pts for _r, to, pts, _w in turn.items if to == "mover")
-        theirs = sum(pts for _r, to, pts, _w in turn.items if to == "opponent")
+        mine, theirs = points_by_side(turn.items)
         if mine:
             won, _ = holes.mark(p, mine, True)
             if won:
@@ -308,13 +307,15 @@ def sheet_events(variant: Any, record: list[Turn]) -> list[str]:
     return events
 
 
-def sheet_record(variant: Any, result: GameResult) -> dict[str, Any]:
+def sheet_record(variant: Any, result: GameResult,
+                 events: Callable[[Any, list], list[str]] | None = None) -> dict[str, Any]:
     """The record file (as a TOML-ready dict) of a played partie: variant, players, marks,
-    leader, events and, as `[options]`, every key of the ladder that differs from its default."""
-    ladder: EcrireLadder = variant.ladder
+    leader, events and, as `[options]`, every key of the ladder that differs from its default.
+    `events` turns the game's record into sheet events (à écrire's by default)."""
+    ladder = variant.ladder
     if not result.record:
         raise TablierError("the partie was played without keeping its record (keep_record)")
-    defaults = EcrireLadder()
+    defaults = type(ladder)()
     options = {key: value for key, value in ladder.model_dump().items()
                if key not in ("kind", "marks") and value != getattr(defaults, key)}
     record: dict[str, Any] = {
@@ -322,15 +323,17 @@ def sheet_record(variant: Any, result: GameResult) -> dict[str, Any]:
         "players": list(SIDE_NAMES),
         "marks": ladder.marks,
         "leader": SIDE_NAMES[result.record[0].player],
-        "events": sheet_events(variant, result.record),
+        "events": (events or sheet_events)(variant, result.record),
     }
     if options:
         record["options"] = options
     return record
 
 
-def write_sheet_record(path: Path, variant: Any, result: GameResult) -> None:
-    """Write `sheet_record(variant, result)` as a TOML file `tablier sheet` reads."""
+def write_sheet_record(path: Path, variant: Any, result: GameResult,
+                       events: Callable[[Any, list], list[str]] | None = None) -> None:
+    """Write `sheet_record(variant, result, events)` as a TOML file `tablier sheet` reads."""
     import tomli_w
 
-    Path(path).write_text(tomli_w.dumps(sheet_record(variant, result)), encoding="utf-8")
+    record = sheet_record(variant, result, events)
+    Path(path).write_text(tomli_w.dumps(record), encoding="utf-8")
