@@ -195,7 +195,8 @@ def _event_error(i: int, text: str, reason: str) -> RecordError:
     return RecordError(f"event {i} {text!r}: {reason}")
 
 
-def _ecrire_sheet(record: Record, ladder: Any) -> tuple[dict, Ecrire]:
+def _replay_marks(record: Record, ladder: Any, ledger_class: type) -> Any:
+    """The mark ledger (à écrire's, or combiné's) after the record's events, in order."""
     where = f"record {record.path!r}"
     marks = ladder.marks if record.marks is None else record.marks
     try:
@@ -203,7 +204,7 @@ def _ecrire_sheet(record: Record, ladder: Any) -> tuple[dict, Ecrire]:
     except ValueError as err:
         raise RecordError(f"{where}: `marks`: {err}") from None
     leader = 0 if record.leader is None else record.players.index(record.leader)
-    ledger = Ecrire(ladder, marks=marks, leader=leader, names=record.players)
+    ledger = ledger_class(ladder, marks=marks, leader=leader, names=record.players)
     for i, text in enumerate(record.events):
         try:
             event = parse_event(text, record.players)
@@ -215,11 +216,18 @@ def _ecrire_sheet(record: Record, ladder: Any) -> tuple[dict, Ecrire]:
                 ledger.reset_men()
             elif event.action == "claim":
                 ledger.claim(event.player, event.what)
+            elif hasattr(ledger, "suspend"):
+                ledger.suspend(event.player, event.what)
             else:
                 raise RecordError("suspending a game is part of trictrac combiné, not of the "
                                   "partie à écrire")
         except (RecordError, ValueError) as err:
             raise _event_error(i, text, str(err)) from None
+    return ledger
+
+
+def _ecrire_sheet(record: Record, ladder: Any) -> tuple[dict, Ecrire]:
+    ledger = _replay_marks(record, ladder, Ecrire)
     return ecrire_json(record.players, ledger), ledger
 
 
@@ -353,29 +361,7 @@ def settlement_lines(ledger: Ecrire, names: tuple[str, str]) -> list[str]:
 # -- the combiné sheet (match-scoring §4) -----------------------------------------------------------
 
 def _combine_sheet(record: Record, ladder: Any) -> tuple[dict, Combine]:
-    where = f"record {record.path!r}"
-    marks = ladder.marks if record.marks is None else record.marks
-    try:
-        check_partie_length(marks, ladder.min_marks)
-    except ValueError as err:
-        raise RecordError(f"{where}: `marks`: {err}") from None
-    leader = 0 if record.leader is None else record.players.index(record.leader)
-    game = Combine(ladder, marks=marks, leader=leader, names=record.players)
-    for i, text in enumerate(record.events):
-        try:
-            event = parse_event(text, record.players)
-            if event.action == "score":
-                game.hole(event.player, event.n, event.thrower)
-            elif event.action == "go":
-                game.go(event.player)
-            elif event.action == "reset":
-                game.reset_men()
-            elif event.action == "claim":
-                game.claim(event.player, event.what)
-            else:
-                game.suspend(event.player, event.what)
-        except (RecordError, ValueError) as err:
-            raise _event_error(i, text, str(err)) from None
+    game = _replay_marks(record, ladder, Combine)
     return combine_json(record.players, game), game
 
 
