@@ -134,7 +134,9 @@ class Game:
             if theirs and self.holes.points[other] + theirs >= self.variant.ladder.points_per_hole:
                 return "go"
             from interpreter.players.bots import evaluate
-            return "go" if evaluate(self.variant, self.board) < 0 else "stay"
+            b = self.board
+            worse = evaluate(self.variant, b) < evaluate(self.variant, flip(b))
+            return "go" if worse else "stay"
         return "stay"
 
     # -- the loop -------------------------------------------------------------------------------
