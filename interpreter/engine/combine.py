@@ -154,108 +154,71 @@ def _claims(game: Game, combine: Combine, player: int) -> list[tuple[int, str]]:
     return made
 
 
+class CombineRunner(ecrire.MarkRunner):
+    """À écrire's throw loop with combiné's ledger: one points → holes ladder for the whole
+    partie (the honours game runs across marks), the honours game's own questions, and the
+    suspension of either game."""
+
+    name = "combiné"
+    holes_span_marks = True
+
+    def start(self, first: int) -> None:
+        self.combine = Combine(self.game.variant.ladder, leader=first, names=SIDE_NAMES)
+        self.suspensions: list[tuple[int, int, str]] = []
+        self.game.ledger = self.combine.ecrire              # type: ignore[attr-defined]
+        self.game.combine = self.combine                    # type: ignore[attr-defined]
+
+    @property
+    def finished(self) -> bool:
+        return self.combine.finished
+
+    def advise(self, question: str) -> str:
+        return advise(self.game, self.combine, question)
+
+    def hole(self, player: int, won: int, thrower: int) -> bool:
+        """Mark the holes; whether they won an honours game."""
+        before = len(self.combine.honours_results)
+        self.combine.hole(player, won, thrower)
+        return len(self.combine.honours_results) > before
+
+    def claims(self, player: int) -> list[tuple[int, str]]:
+        return _claims(self.game, self.combine, player)
+
+    def decide(self, mover: int, won_honours: Any) -> str:
+        if self.combine.must_go == mover:                   # no continuation: the go is forced
+            return "go"
+        question, choices = offer(self.combine, mover, bool(won_honours))
+        answer = _ask(self.game, mover, question, choices)
+        if answer.startswith("suspend "):
+            return answer
+        return "stay" if answer == choices[0] else "go"
+
+    def go(self, mover: int) -> tuple[bool, int | None]:
+        # a go after an à écrire suspension of case 1 starts the next mark, led by its leader
+        new_mark = self.combine.suspended["ecrire"] is not None \
+            and self.combine.suspension_case == 1
+        ended = self.combine.go(mover) is not None
+        return ended, (self.combine.ecrire.leader if ended or new_mark else None)
+
+    def suspend(self, mover: int, decision: str) -> bool:
+        what = decision.split()[1]
+        self.suspensions.append((self.game.turns, mover, what))
+        return self.combine.suspend(mover, what) is not None
+
+    def reset_men(self) -> None:
+        self.combine.reset_men()
+
+    def record(self, mover: int, d1: int, d2: int, b: Any, items: list, decision: str | None,
+               claims: list[tuple[int, str]], ended: bool) -> None:
+        _record(self.game, mover, d1, d2, b, items, decision, claims, ended)
+
+    def result(self) -> CombineResult:
+        return _result(self.game, self.combine, self.first, self.mark_play, self.suspensions)
+
+
 def run_combine(game: Game) -> CombineResult:
     """Play a whole partie of combiné: marks until the ledger is settled (or `max_turns`)."""
-    v = game.variant
-    ladder: CombineLadder = v.ladder
-    rules = v.rules
-    if rules.score_play:
-        raise TablierError(f"{v.id!r}: combiné marks every throw before it is played, so rules "
-                           f"scored on the play chosen "
-                           f"({', '.join(r.id for r in rules.score_play)}) cannot be used with it")
-    checkers = v.checkers
-    d1, d2 = game.start()
-    mover = game.mover
-    b = game.board
-    first = mover                                           # leads mark 1
-    combine = Combine(ladder, leader=first, names=SIDE_NAMES)
-    holes = Holes(ladder.holes_ladder(), names=SIDE_NAMES)  # points → holes; goes reset it
-    game.holes = holes
-    game.ledger = combine.ecrire                            # type: ignore[attr-defined]
-    game.combine = combine                                  # type: ignore[attr-defined]
-    game.advice = lambda question: advise(game, combine, question)  # type: ignore[method-assign]
-    mark_play: list[MarkPlay] = []
-    suspensions: list[tuple[int, int, str]] = []
-    turns = pickups = sorties = 0
-
-    def mark_ended() -> None:
-        nonlocal turns, pickups, sorties
-        mark_play.append(MarkPlay(turns, pickups, sorties))
-        turns = pickups = sorties = 0
-
-    while game.turns < game.max_turns:
-        game.turns += 1
-        turns += 1
-        game.rolls[mover] += 1
-        game.dice = (d1, d2)
-        game.board = b
-        other = 1 - mover
-        ctx = game.roll_context(b, d1, d2)
-        items = rules.roll_items(b, d1, d2, game.rolls[mover], ctx)
-        game._score(items)
-        mine, theirs = points_by_side(items)
-        game._pending = (mine, theirs)
-        claims: list[tuple[int, str]] = []
-        decision = None
-        may_go = won_honours = False
-        if mine:
-            won, may_go = holes.mark(mover, mine, True)
-            if won:
-                before = len(combine.honours_results)
-                combine.hole(mover, won, mover)
-                won_honours = len(combine.honours_results) > before
-                claims += _claims(game, combine, mover)
-        if may_go:
-            if combine.must_go == mover:                    # no continuation: the go is forced
-                decision = "go"
-            else:
-                question, choices = offer(combine, mover, won_honours)
-                answer = _ask(game, mover, question, choices)
-                decision = (answer if answer.startswith("suspend ")
-                            else "stay" if answer == choices[0] else "go")
-        if decision == "go":
-            holes.go(mover)
-            new_mark = combine.suspended["ecrire"] is not None and combine.suspension_case == 1
-            ended = combine.go(mover)
-            b = game._releve()
-            _record(game, mover, d1, d2, b, items, decision, claims, combine.finished)
-            if ended is None:
-                pickups += 1
-            else:
-                mark_ended()
-            if combine.finished:
-                break
-            if (ended is not None or new_mark) and combine.ecrire.leader != mover:
-                mover = combine.ecrire.leader
-                b = flip(b)
-        else:
-            if decision is not None and decision != "stay":
-                what = decision.split()[1]
-                suspensions.append((game.turns, mover, what))
-                if combine.suspend(mover, what) is not None:
-                    mark_ended()
-                if combine.finished:                        # the last mark settled at once
-                    _record(game, mover, d1, d2, b, items, decision, claims, True)
-                    break
-            b, items = game._play_roll(b, d1, d2, items, ctx)
-            if theirs:
-                won, _ = holes.mark(other, theirs, False)
-                if won:
-                    combine.hole(other, won, mover)
-                    claims += _claims(game, combine, other)
-            _record(game, mover, d1, d2, b, items, decision, claims, False)
-            if b[OFF] == checkers:
-                holes.reset_men()
-                combine.reset_men()
-                b = game._releve()
-                sorties += 1
-            else:
-                b = flip(b)
-                mover = other
-        game.mover = mover
-        d1, d2 = game._next_dice()
-    game.board = b
-    return _result(game, combine, first, mark_play, suspensions)
+    return CombineRunner(game).run()
 
 
 def _record(game: Game, mover: int, d1: int, d2: int, b: Any, items: list,

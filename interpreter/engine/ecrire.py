@@ -153,87 +153,167 @@ def _claims(game: Game, ledger: Ecrire, player: int) -> list[tuple[int, str]]:
     return made
 
 
-def run_ecrire(game: Game) -> PartieResult:
-    """Play a whole partie à écrire: marks until the ledger is settled (or `max_turns`)."""
-    v = game.variant
-    ladder: EcrireLadder = v.ladder
-    rules = v.rules
-    if rules.score_play:
-        raise TablierError(f"{v.id!r}: the partie à écrire marks every throw before it is "
-                           f"played, so rules scored on the play chosen "
-                           f"({', '.join(r.id for r in rules.score_play)}) cannot be used with it")
-    checkers = v.checkers
-    d1, d2 = game.start()
-    mover = game.mover
-    b = game.board
-    first = mover                                           # leads mark 1
-    ledger = Ecrire(ladder, leader=first, names=SIDE_NAMES)
-    holes = Holes(ladder.holes_ladder(), names=SIDE_NAMES)
-    game.holes = holes
-    game.ledger = ledger                                    # type: ignore[attr-defined]
-    game.advice = lambda question: advise(game, ledger, question)   # type: ignore[method-assign]
-    mark_play: list[MarkPlay] = []
-    turns = pickups = sorties = 0
-    while game.turns < game.max_turns:
-        game.turns += 1
-        turns += 1
-        game.rolls[mover] += 1
-        game.dice = (d1, d2)
-        game.board = b
-        other = 1 - mover
-        ctx = game.roll_context(b, d1, d2)
-        items = rules.roll_items(b, d1, d2, game.rolls[mover], ctx)
-        game._score(items)
-        mine, theirs = points_by_side(items)
-        game._pending = (mine, theirs)
-        claims: list[tuple[int, str]] = []
-        decision = None
-        may_go = False
-        if mine:
-            won, may_go = holes.mark(mover, mine, True)
-            if won:
-                ledger.hole(mover, won, mover)
-                claims += _claims(game, ledger, mover)
-        if may_go:
-            answer = _ask(game, mover, go_question(ledger, mover))
-            decision = "stay" if answer == "stay" else "go"
-        if decision == "go":
-            holes.go(mover)
-            ended = ledger.go(mover)
-            b = game._releve()
-            _record(game, mover, d1, d2, b, items, decision, claims)
-            if ended is None:
-                pickups += 1
-            else:
-                mark_play.append(MarkPlay(turns, pickups, sorties))
-                turns = pickups = sorties = 0
-                if ledger.finished:
-                    break
-                holes = Holes(ladder.holes_ladder(), names=SIDE_NAMES)
-                game.holes = holes
-                if ledger.leader != mover:
-                    mover = ledger.leader
-                    b = flip(b)
-        else:
-            b, items = game._play_roll(b, d1, d2, items, ctx)
-            if theirs:
-                won, _ = holes.mark(other, theirs, False)
+class MarkRunner:
+    """The throw loop of the written games (à écrire, and combiné on top of it).
+
+    Each throw is marked into holes (the roller's points, then the opponent's after the play);
+    the holes go to the mark ledger; after holes on his own throw the roller is asked what to do;
+    a go resets the men, and a mark that ends hands the dice to the next mark's leader; a sortie
+    resets the men too. A subclass says what the ledger is and what may be decided: the hooks are
+    `hole`, `claims`, `decide`, `go`, `suspend`, `reset_men`, `record`, `result`, `finished`.
+    """
+
+    #: the game's name, for the refusal of rules scored on the play
+    name = "the partie à écrire"
+    #: whether one points → holes ladder runs through the whole partie (else one per mark)
+    holes_span_marks = False
+
+    def __init__(self, game: Game):
+        self.game = game
+        rules = game.variant.rules
+        if rules.score_play:
+            raise TablierError(f"{game.variant.id!r}: {self.name} marks every throw before it "
+                               f"is played, so rules scored on the play chosen "
+                               f"({', '.join(r.id for r in rules.score_play)}) cannot be used "
+                               f"with it")
+        self.mark_play: list[MarkPlay] = []
+
+    def new_holes(self) -> Holes:
+        holes = Holes(self.game.variant.ladder.holes_ladder(), names=SIDE_NAMES)
+        self.game.holes = holes
+        return holes
+
+    def run(self) -> GameResult:
+        game = self.game
+        v = game.variant
+        rules = v.rules
+        checkers = v.checkers
+        d1, d2 = game.start()
+        mover = game.mover
+        b = game.board
+        self.first = mover                                  # leads mark 1
+        self.start(mover)
+        holes = self.new_holes()
+        game.advice = self.advise                           # type: ignore[method-assign]
+        turns = pickups = sorties = 0
+
+        def mark_ended() -> None:
+            nonlocal turns, pickups, sorties
+            self.mark_play.append(MarkPlay(turns, pickups, sorties))
+            turns = pickups = sorties = 0
+
+        while game.turns < game.max_turns:
+            game.turns += 1
+            turns += 1
+            game.rolls[mover] += 1
+            game.dice = (d1, d2)
+            game.board = b
+            other = 1 - mover
+            ctx = game.roll_context(b, d1, d2)
+            items = rules.roll_items(b, d1, d2, game.rolls[mover], ctx)
+            game._score(items)
+            mine, theirs = points_by_side(items)
+            game._pending = (mine, theirs)
+            claims: list[tuple[int, str]] = []
+            decision = None
+            news = None
+            may_go = False
+            if mine:
+                won, may_go = holes.mark(mover, mine, True)
                 if won:
-                    ledger.hole(other, won, mover)
-                    claims += _claims(game, ledger, other)
-            _record(game, mover, d1, d2, b, items, decision, claims)
-            if b[OFF] == checkers:
-                holes.reset_men()
-                ledger.reset_men()
+                    news = self.hole(mover, won, mover)
+                    claims += self.claims(mover)
+            if may_go:
+                decision = self.decide(mover, news)
+            if decision == "go":
+                holes.go(mover)
+                ended, leader = self.go(mover)
                 b = game._releve()
-                sorties += 1
+                self.record(mover, d1, d2, b, items, decision, claims, self.finished)
+                if ended:
+                    mark_ended()
+                else:
+                    pickups += 1
+                if self.finished:
+                    break
+                if ended and not self.holes_span_marks:
+                    holes = self.new_holes()
+                if leader is not None and leader != mover:
+                    mover = leader
+                    b = flip(b)
             else:
-                b = flip(b)
-                mover = other
-        game.mover = mover
-        d1, d2 = game._next_dice()
-    game.board = b
-    return _result(game, ledger, first, mark_play)
+                if decision not in (None, "stay"):
+                    if self.suspend(mover, decision):
+                        mark_ended()
+                    if self.finished:                       # the last mark settled at once
+                        self.record(mover, d1, d2, b, items, decision, claims, True)
+                        break
+                b, items = game._play_roll(b, d1, d2, items, ctx)
+                if theirs:
+                    won, _ = holes.mark(other, theirs, False)
+                    if won:
+                        self.hole(other, won, mover)
+                        claims += self.claims(other)
+                self.record(mover, d1, d2, b, items, decision, claims, False)
+                if b[OFF] == checkers:
+                    holes.reset_men()
+                    self.reset_men()
+                    b = game._releve()
+                    sorties += 1
+                else:
+                    b = flip(b)
+                    mover = other
+            game.mover = mover
+            d1, d2 = game._next_dice()
+        game.board = b
+        return self.result()
+
+    # -- the hooks of the partie à écrire ---------------------------------------------------------
+
+    def start(self, first: int) -> None:
+        self.ledger = Ecrire(self.game.variant.ladder, leader=first, names=SIDE_NAMES)
+        self.game.ledger = self.ledger                      # type: ignore[attr-defined]
+
+    @property
+    def finished(self) -> bool:
+        return self.ledger.finished
+
+    def advise(self, question: str) -> str:
+        return advise(self.game, self.ledger, question)
+
+    def hole(self, player: int, won: int, thrower: int) -> Any:
+        self.ledger.hole(player, won, thrower)
+        return None
+
+    def claims(self, player: int) -> list[tuple[int, str]]:
+        return _claims(self.game, self.ledger, player)
+
+    def decide(self, mover: int, news: Any) -> str:
+        answer = _ask(self.game, mover, go_question(self.ledger, mover))
+        return "stay" if answer == "stay" else "go"
+
+    def go(self, mover: int) -> tuple[bool, int | None]:
+        """Go: whether a mark ended, and who rolls next if it did (the next mark's leader)."""
+        ended = self.ledger.go(mover) is not None
+        return ended, (self.ledger.leader if ended else None)
+
+    def suspend(self, mover: int, decision: str) -> bool:
+        raise TablierError(f"{decision!r} is not a decision of {self.name}")
+
+    def reset_men(self) -> None:
+        self.ledger.reset_men()
+
+    def record(self, mover: int, d1: int, d2: int, b: Any, items: list, decision: str | None,
+               claims: list[tuple[int, str]], ended: bool) -> None:
+        _record(self.game, mover, d1, d2, b, items, decision, claims)
+
+    def result(self) -> GameResult:
+        return _result(self.game, self.ledger, self.first, self.mark_play)
+
+
+def run_ecrire(game: Game) -> GameResult:
+    """Play a whole partie à écrire: marks until the ledger is settled (or `max_turns`)."""
+    return MarkRunner(game).run()
 
 
 def _record(game: Game, mover: int, d1: int, d2: int, b: Any, items: list,
