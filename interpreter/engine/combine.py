@@ -39,16 +39,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from interpreter.dsl import points_by_side
 from interpreter.engine import ecrire
 from interpreter.engine.ecrire import EcrireTurn, MarkPlay, PartieResult, go_question
 from interpreter.engine.ecrire import advise as advise_ecrire
 from interpreter.engine.game import SIDE_NAMES, Game, GameResult, Turn
 from interpreter.errors import TablierError
-from interpreter.kernel.board import OFF, flip
-from interpreter.scoring.combine import GAMES, Combine, CombineLadder
+from interpreter.kernel.board import flip
+from interpreter.scoring.combine import GAMES, Combine
 from interpreter.scoring.ecrire import OBLIGATORY_HOLE
-from interpreter.scoring.holes import Holes
 
 SUSPEND = {game: f"suspend {game}" for game in GAMES}
 #: the questions of a partie of combiné; the choices shown are those of the moment (see above)
@@ -250,46 +248,8 @@ def _result(game: Game, combine: Combine, first: int, mark_play: list[MarkPlay],
 # -- the score sheet of a played partie ---------------------------------------------------------
 
 def sheet_events(variant: Any, record: list[Turn]) -> list[str]:
-    """The events of `tablier sheet` for a partie's record, players named "white" and "black".
-
-    Only the record is read: each throw's points are marked again in a points → holes ladder,
-    then come the roller's decision (a go or a suspension), the opponent's holes after the play
-    and a reset when the play bore the last man off.
-    """
-    ladder: CombineLadder = variant.ladder
-    checkers = variant.checkers
-    names = SIDE_NAMES
-    holes = Holes(ladder.holes_ladder(), names=names)
-    events: list[str] = []
-
-    def add_holes(p: int, won: int, thrower: int, claims: tuple) -> None:
-        events.append(f"{names[p]} +{won}" + ("" if thrower == p else f" on {names[thrower]}"))
-        events.extend(f"{names[p]} {marker}" for who, marker in claims if who == p)
-
-    for turn in record:
-        p, o = turn.player, 1 - turn.player
-        claims = getattr(turn, "claims", ())
-        mine, theirs = points_by_side(turn.items)
-        if mine:
-            won, _ = holes.mark(p, mine, True)
-            if won:
-                add_holes(p, won, p, claims)
-        if turn.decision == "go":
-            holes.go(p)
-            events.append(f"{names[p]} go")
-            continue
-        if turn.decision in SUSPEND.values():
-            events.append(f"{names[p]} {turn.decision}")
-        if getattr(turn, "ended", False):
-            break
-        if theirs:
-            won, _ = holes.mark(o, theirs, False)
-            if won:
-                add_holes(o, won, p, claims)
-        if turn.board[OFF] == checkers:
-            holes.reset_men()
-            events.append("reset")
-    return events
+    """The events of `tablier sheet` for a played partie of combiné (suspensions included)."""
+    return ecrire.sheet_events(variant, record, holes_span_marks=True)
 
 
 def sheet_record(variant: Any, result: GameResult) -> dict[str, Any]:

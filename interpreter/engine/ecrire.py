@@ -38,7 +38,7 @@ from interpreter.dsl import points_by_side
 from interpreter.engine.game import SIDE_NAMES, Game, GameResult, Turn
 from interpreter.errors import TablierError
 from interpreter.kernel.board import OFF, flip
-from interpreter.scoring.ecrire import OBLIGATORY_HOLE, Ecrire, EcrireLadder
+from interpreter.scoring.ecrire import OBLIGATORY_HOLE, Ecrire
 from interpreter.scoring.holes import Holes
 
 #: the decisions a player is asked in a partie, with their choices (the first one holds)
@@ -342,15 +342,18 @@ def _result(game: Game, ledger: Ecrire, first: int, mark_play: list[MarkPlay]) -
 
 # -- the score sheet of a played partie ---------------------------------------------------------
 
-def sheet_events(variant: Any, record: list[Turn]) -> list[str]:
+def sheet_events(variant: Any, record: list[Turn], holes_span_marks: bool = False) -> list[str]:
     """The events of `tablier sheet` for a partie's record, players named "white" and "black".
 
     Only the record is read: each throw's points (roll items to the mover and to the opponent)
     are marked again in a points → holes ladder, a go after the roller's holes or the
     opponent's holes after the play, then a reset when the play bore the last man off. A go at
     six holes or more ends the mark, which starts the holes afresh.
+
+    With `holes_span_marks` (combiné) one points → holes ladder runs through the whole partie,
+    suspensions are written down, and the throw that ended the partie is the last one read.
     """
-    ladder: EcrireLadder = variant.ladder
+    ladder = variant.ladder
     checkers = variant.checkers
     names = SIDE_NAMES
     holes = Holes(ladder.holes_ladder(), names=names)
@@ -373,10 +376,14 @@ def sheet_events(variant: Any, record: list[Turn]) -> list[str]:
         if turn.decision == "go":
             holes.go(p)
             events.append(f"{names[p]} go")
-            if max(in_mark) >= OBLIGATORY_HOLE:
+            if not holes_span_marks and max(in_mark) >= OBLIGATORY_HOLE:
                 in_mark = [0, 0]
                 holes = Holes(ladder.holes_ladder(), names=names)
             continue
+        if turn.decision is not None and turn.decision.startswith("suspend "):
+            events.append(f"{names[p]} {turn.decision}")
+        if getattr(turn, "ended", False):
+            break
         if theirs:
             won, _ = holes.mark(o, theirs, False)
             if won:
