@@ -203,11 +203,8 @@ class MarkRunner:
             turns = pickups = sorties = 0
 
         while game.turns < game.max_turns:
-            game.turns += 1
+            game.begin_turn(mover, b, d1, d2)
             turns += 1
-            game.rolls[mover] += 1
-            game.dice = (d1, d2)
-            game.board = b
             other = 1 - mover
             ctx = game.roll_context(b, d1, d2)
             items = rules.roll_items(b, d1, d2, game.rolls[mover], ctx)

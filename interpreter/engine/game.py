@@ -257,9 +257,22 @@ class Game:
             items = items + rules.play_items(b, chosen, d1, d2, rolls, ctx)
         return chosen[0], items
 
-    def _score(self, items: list) -> None:
-        for rule_id, to, pts, _ways in items:
+    def begin_turn(self, mover: int, b: Board, d1: int, d2: int) -> None:
+        """A throw begins: count it (the game's turns, the mover's throws) and show it."""
+        self.turns += 1
+        self.rolls[mover] += 1
+        self.dice = (d1, d2)
+        self.mover = mover
+        self.board = b
+
+    def count_fired(self, items: list) -> None:
+        """How often each scoring rule fired, for `simulate`."""
+        for rule_id, _to, _pts, _ways in items:
             self.fired[rule_id] = self.fired.get(rule_id, 0) + 1
+
+    def _score(self, items: list) -> None:
+        self.count_fired(items)
+        for _rule_id, to, pts, _ways in items:
             side = self.mover if to == "mover" else 1 - self.mover
             self.points[side] += pts
 
@@ -278,20 +291,11 @@ class Game:
         mover = self.mover
         b = self.board
         while self.turns < self.max_turns:
-            self.turns += 1
-            self.rolls[mover] += 1
-            self.dice = (d1, d2)
-            self.board = b
+            self.begin_turn(mover, b, d1, d2)
             ctx = self.roll_context(b, d1, d2)
             items = rules.roll_items(b, d1, d2, self.rolls[mover], ctx)
-            mine = theirs = 0
-            if items:
-                self._score(items)
-                for _r, to, p, _w in items:
-                    if to == "mover":
-                        mine += p
-                    elif to == "opponent":
-                        theirs += p
+            self._score(items)
+            mine, theirs = points_by_side(items)
             self._pending = (mine, theirs)
             decision = None
             may_go = False

@@ -171,14 +171,10 @@ def run_continuous(game: Game) -> GameResult:
     mover = game.mover
     b = game.board
     while game.turns < game.max_turns:
-        game.turns += 1
+        game.begin_turn(mover, b, d1, d2)
         game_turns += 1
-        game.rolls[mover] += 1
-        game.dice = (d1, d2)
-        game.mover = mover
         b, items = play_throw(game, b, d1, d2)
-        for rule_id, _to, _p, _w in items:
-            game.fired[rule_id] = game.fired.get(rule_id, 0) + 1
+        game.count_fired(items)
         mine, theirs = points_by_side(items)
         winner = match.score(mover, mine, theirs)
         game.board = b
