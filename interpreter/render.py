@@ -131,7 +131,7 @@ def render_combine(variant: Any, result: Any, summary: dict) -> str:
     """A played partie of trictrac combiné: the marks à écrire as `render_partie` shows them,
     then the honours games, the pool, the suspensions and the settlement in jetons and in fish.
     `result.combine` is the combiné ledger (interpreter/engine/combine.py)."""
-    from interpreter.io.sheet import signed, settlement_lines
+    from interpreter.io.sheet import pool_draw_lines, settlement_lines, signed
 
     game = result.combine
     ledger = game.ecrire
@@ -148,13 +148,7 @@ def render_combine(variant: Any, result: Any, summary: dict) -> str:
                      f"{r.paid_to_winner:>9}  {r.paid_to_pool:>7}")
     if not game.honours_results:
         lines.append("   -  no honours game won")
-    why = {"two_in_a_row": "two honours games in a row",
-           "last_game": "the pool's only game, the last of the partie",
-           "split": "shared at the end of the partie",
-           "stakes_back": "no game won: the stakes go back"}
-    for d in game.draws:
-        lines.append(f"pool: {names[d.winner]} takes {d.fish} fish after honours game "
-                     f"{d.after_game} ({why[d.reason]})")
+    lines += pool_draw_lines(game, names)
     if game.pool_open:
         holder = "nobody" if game.contract is None else names[game.contract]
         lines.append(f"pool: {game.pool_fish} fish in the basket, contract: {holder}")

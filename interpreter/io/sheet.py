@@ -416,9 +416,7 @@ def _combine_text(record: Record, game: Combine) -> str:
         holes = f"{r.holes[0]}-{r.holes[1]}"
         lines.append(f"{r.game:>4}  {names[r.winner]:<{width}}  {holes:>7}  "
                      f"{r.cls:<9}  {r.paid_to_winner:>9}  {r.paid_to_pool:>7}")
-    for d in game.draws:
-        lines.append(f"pool: {names[d.winner]} takes {d.fish} fish after honours game "
-                     f"{d.after_game} ({_DRAW_WHY[d.reason]})")
+    lines += pool_draw_lines(game, names)
     if game.pool_open:
         holder = "nobody" if game.contract is None else names[game.contract]
         lines.append(f"pool: {game.pool_fish} fish in the basket, contract: {holder}")
@@ -445,6 +443,12 @@ _DRAW_WHY = {"two_in_a_row": "two honours games in a row",
              "last_game": "the pool's only game, the last of the partie",
              "split": "shared at the end of the partie",
              "stakes_back": "no game won: the stakes go back"}
+
+
+def pool_draw_lines(game: Combine, names: tuple[str, str]) -> list[str]:
+    """One line for each time a player took the pool, as the sheet and a played partie show it."""
+    return [f"pool: {names[d.winner]} takes {d.fish} fish after honours game {d.after_game} "
+            f"({_DRAW_WHY[d.reason]})" for d in game.draws]
 
 
 # -- the multi-player pools (match-scoring §5) ----------------------------------------------------
