@@ -57,6 +57,17 @@ def _sample_positions(variant: Any, n: int, seed: int) -> list[tuple]:
     return out[:n]
 
 
+def _calls_per_second(fn: Any, positions: list[tuple], runs: int) -> float:
+    """Median over `runs` of the calls per second of `fn(b, d1, d2)` over the positions."""
+    rates = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        for b, d1, d2 in positions:
+            fn(b, d1, d2)
+        rates.append(len(positions) / (time.perf_counter() - t0))
+    return statistics.median(rates)
+
+
 def run_bench(variant_ids: Sequence[str], games: int = 300, runs: int = 3,
               seed: int = 1, budget: float = 3.0) -> dict[str, dict[str, Any]]:
     """Figures per variant: games (each `play`: a game, a partie or a match, as the ladder says)
@@ -96,23 +107,11 @@ def run_bench(variant_ids: Sequence[str], games: int = 300, runs: int = 3,
             turn_rates.append(turns / dt)
         positions = _sample_positions(variant, 2000, seed)
         gen = variant.generator
-        plays_rates = []
-        for _ in range(runs):
-            t0 = time.perf_counter()
-            for b, d1, d2 in positions:
-                gen.plays(b, d1, d2)
-            plays_rates.append(len(positions) / (time.perf_counter() - t0))
-        results_rates = []
-        for _ in range(runs):
-            t0 = time.perf_counter()
-            for b, d1, d2 in positions:
-                gen.results(b, d1, d2)
-            results_rates.append(len(positions) / (time.perf_counter() - t0))
         report[vid] = {
             "games_per_second": round(statistics.median(games_rates), 1),
             "turns_per_second": round(statistics.median(turn_rates)),
-            "plays_per_second": round(statistics.median(plays_rates)),
-            "results_per_second": round(statistics.median(results_rates)),
+            "plays_per_second": round(_calls_per_second(gen.plays, positions, runs)),
+            "results_per_second": round(_calls_per_second(gen.results, positions, runs)),
             "load_ms": round(load_ms, 1),
             "games": played, "runs": runs,
         }
