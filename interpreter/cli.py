@@ -1,4 +1,4 @@
-"""The `tablier` command (spec/INTERFACES.md).
+"""The `tablier` command (docs/cli.md).
 
 Exit codes: 0 success, 1 invalid input (with a diagnostic on stderr), 2 bad command line.
 Imports are deferred to the subcommand that needs them, so that `tablier variants` starts fast.
@@ -31,6 +31,24 @@ def _parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("validate", help="check variant files and report every problem")
     p.add_argument("paths", nargs="+", metavar="PATH")
+
+    p = sub.add_parser("rules", help="the rulebook of a variant, generated from its file")
+    _add_variant(p)
+    p.add_argument("--format", dest="fmt", choices=("markdown", "html"), default="markdown")
+    p.add_argument("--section", dest="sections", action="append", default=[], metavar="NAME",
+                   help="print only this section (repeatable): about, sources, board, dice, "
+                        "movement, rules, rule-table, definitions, options, ladder")
+    p.add_argument("--level", type=int, default=2,
+                   help="the heading level of each section (default 2)")
+
+    p = sub.add_parser("diff", help="the differences between two variants")
+    p.add_argument("a", metavar="A", help="a built-in variant id or the path of a variant file")
+    p.add_argument("b", metavar="B", help="the other variant")
+    p.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
+                   help="override a key in both variants; `a:KEY=VALUE` or `b:KEY=VALUE` in one "
+                        "(repeatable)")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--format", dest="fmt", choices=("markdown", "html"), default="markdown")
 
     p = sub.add_parser("moves", help="legal plays of positions read as JSON lines on stdin")
     _add_variant(p)
@@ -149,6 +167,24 @@ def _cmd_validate(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 1
     print(f"{len(args.paths)} file{'s' if len(args.paths) != 1 else ''} valid")
+    return 0
+
+
+# -- rulebook and diff -------------------------------------------------------------------------
+
+def _cmd_rules(args: argparse.Namespace) -> int:
+    from interpreter.rulebook.book import render_rulebook
+
+    sys.stdout.write(render_rulebook(args.variant, args.overrides, fmt=args.fmt,
+                                     sections=args.sections, level=args.level))
+    return 0
+
+
+def _cmd_diff(args: argparse.Namespace) -> int:
+    from interpreter.rulebook.diff import render_diff
+
+    text = render_diff(args.a, args.b, args.overrides, fmt="json" if args.json else args.fmt)
+    sys.stdout.write(text if text.endswith("\n") else text + "\n")
     return 0
 
 

@@ -47,29 +47,29 @@ class CombineLadder(EcrireLadder):
         "combine", description="à écrire and the 12-hole game with honours at once, with pool")
     continuation: bool = Field(
         True,
-        description="§4.3: holes past the twelfth honours hole count for the next honours game "
+        description="holes past the twelfth honours hole count for the next honours game "
                     "(true), or the twelfth ends the game, the winner must pick up and go when "
                     "it was made on his own throw and extra holes of that throw are lost (false)")
     double_threshold: Literal["at_most_6", "below_6"] = Field(
         "at_most_6",
-        description="M-A10: an honours game is won double when the loser has at most 6 holes "
+        description="an honours game is won double when the loser has at most 6 holes "
                     "(`at_most_6`) or fewer than 6 (`below_6`)")
     pool_unit: Literal[2, 1] = Field(
-        2, description="M-A11: the stake S in fish each player puts in the pool; an honours game "
+        2, description="the stake S in fish each player puts in the pool; an honours game "
                        "of class c costs the loser c×S to the winner and c×S into the pool")
     pool_order: Literal["pay_then_draw", "draw_then_pay"] = Field(
         "pay_then_draw",
-        description="M-A12: the loser of the second honours game in a row pays into the pool "
+        description="the loser of the second honours game in a row pays into the pool "
                     "before the winner takes it (`pay_then_draw`), or the winner takes the pool "
                     "first and the payment goes into the next one (`draw_then_pay`)")
     last_pool: Literal["stake_plus_payment", "stakes_only"] = Field(
         "stake_plus_payment",
-        description="M-A13: a pool whose only honours game is the last of the partie holds the "
+        description="a pool whose only honours game is the last of the partie holds the "
                     "stakes and that game's payment (`stake_plus_payment`) or only the stakes "
                     "(`stakes_only`, the payment into the pool is not made)")
     unfinished_honours: Literal["void", "leader_single"] = Field(
         "void",
-        description="M-A13: an honours game unfinished at the end of the partie scores nothing "
+        description="an honours game unfinished at the end of the partie scores nothing "
                     "(`void`) or is won single by the player ahead in it (`leader_single`)")
 
 

@@ -50,36 +50,36 @@ class CubeLadder(BaseModel):
         "cube", description="game value × the doubling cube; a match to N points or money play")
     match_length: int = Field(
         0, ge=0, le=9999,
-        description="points that win the match (S002 offers 1, 3, 5 or 9; any N works); 0 is "
-                    "money play: one game, worth the cube times its value")
+        description="points that win the match (the French rules offer 1, 3, 5 or 9; any N "
+                    "works); 0 is money play: one game, worth the cube times its value")
     doubling: bool = Field(
         True, description="whether the doubling cube is used at all (false: cubeless play)")
     cube_cap: int | Literal["unlimited"] = Field(
         64,
-        description="M-A19: the highest value of the cube (a power of two; S002's cube tops at "
+        description="the highest value of the cube (a power of two; the French rules' cube tops at "
                     "64, so an owner at 64 cannot redouble), or \"unlimited\" (gnubg)")
     crawford: bool = Field(
-        True, description="§7.4: the game after a player first reaches N − 1 is played without "
+        True, description="the game after a player first reaches N − 1 is played without "
                           "the cube (the Crawford game); matches only")
     one_point_cube: Literal["off", "on"] = Field(
-        "off", description="M-A19: whether the cube is used in a 1-point match, where it can "
+        "off", description="whether the cube is used in a 1-point match, where it can "
                            "never matter (`off`) or is kept anyway (`on`)")
     jacoby: bool = Field(
-        False, description="§7.5, money play: gammons and backgammons count single unless a "
+        False, description="money play: gammons and backgammons count single unless a "
                            "double was taken in the game")
     beavers: bool = Field(
-        False, description="§7.5, money play: a player just doubled may at once redouble, "
+        False, description="money play: a player just doubled may at once redouble, "
                            "keeping the cube (a beaver)")
     max_instant_redoubles: int = Field(
         1, ge=1, le=16,
-        description="§7.5, money play with beavers: how many instant redoubles may follow one "
+        description="money play with beavers: how many instant redoubles may follow one "
                     "double (1: the beaver only; 2: the doubler may answer it with a raccoon; …)")
     beaver_refusable: bool = Field(
-        True, description="M-A19: the original doubler may refuse a beaver (or a raccoon) and "
+        True, description="the original doubler may refuse a beaver (or a raccoon) and "
                           "lose the doubled stake (true), or must accept it (false)")
     auto_doubles: int = Field(
         0, ge=0, le=16,
-        description="§7.5, money play: how many ties of the opening roll-off double the cube, "
+        description="money play: how many ties of the opening roll-off double the cube, "
                     "which stays centred (0: none)")
 
     @field_validator("cube_cap")

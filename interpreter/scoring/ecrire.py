@@ -46,50 +46,52 @@ class EcrireLadder(HoleMarking):
 
     kind: Literal["ecrire"] = Field("ecrire", description="holes → marks → partie settlement")
     min_marks: Literal[6, 4] = Field(
-        6, description="M-A24: the shortest partie allowed (4 with LAF §220)")
+        6, description="the shortest partie allowed: 6 marks, or 4 as Lelasseux-Lafosse allows "
+                       "(Le jeu de trictrac rendu facile, n°220)")
     marks: int = Field(
         12, description="length of the partie in marks: an even number from `min_marks` to 24 "
                         "(a score-sheet record gives its own)")
     lurch_rates: Literal["seed", "classic"] = Field(
         "seed",
-        description="M-A1: lurch multipliers ×2/×3 petty and ×4/×5 grand, with/without pick-up "
-                    "(`seed`), or petty ×2 and grand ×4 whatever the pick-ups (`classic`)")
+        description="lurch multipliers ×2/×3 petty and ×4/×5 grand, with/without pick-up, as "
+                    "the Spanish article on trictrac gives them (`seed`), or petty ×2 and grand "
+                    "×4 whatever the pick-ups, as Malfilâtre gives them (`classic`)")
     refait_consolation: Literal["arithmetic", "geometric"] = Field(
         "arithmetic",
-        description="M-A1: consolation after r refaits on a mark: 2×(1+r) (`arithmetic`: 2, 4, "
+        description="consolation after r refaits on a mark: 2×(1+r) (`arithmetic`: 2, 4, "
                     "6…) or 2×2^r (`geometric`: 2, 4, 8…)")
     refait_lead: Literal["same", "alternate"] = Field(
         "same",
-        description="M-A2: a refait is replayed by the leader of the voided mark (`same`) or the "
+        description="a refait is replayed by the leader of the voided mark (`same`) or the "
                     "alternation carries on (`alternate`)")
     mark_lead: Literal["alternate", "winner"] = Field(
         "alternate",
-        description="M-A3: the leader of each new mark alternates (`alternate`) or is the "
+        description="the leader of each new mark alternates (`alternate`) or is the "
                     "player who just won a mark (`winner`)")
     strict_marker_claims: bool = Field(
         False,
-        description="M-A4: banner and necktie are derived from the state (false) or must be "
+        description="banner and necktie are derived from the state (false) or must be "
                     "claimed right after the hole that gives them (true): a missed banner rates "
                     "the lurch as with pick-up, a missed necktie loses the arrears lurch")
     queue_compare: Literal["holdings", "columns"] = Field(
         "holdings",
-        description="M-A5: the queue of jetons goes to the larger holding (`holdings`) or to the "
+        description="the queue of jetons goes to the larger holding (`holdings`) or to the "
                     "player who paid less over the marks (`columns`)")
     queue_tie: Literal["split", "own_back"] = Field(
         "split",
-        description="M-A6: on equal holdings the markers are split N/2 each (`split`) or each "
+        description="on equal holdings the markers are split N/2 each (`split`) or each "
                     "player takes back his own (`own_back`)")
     fish_rounding: Literal["off", "nearest", "five_to_winner"] = Field(
         "off",
-        description="M-A7: also state the result in whole fish: `nearest` (an exact half is "
+        description="also state the result in whole fish: `nearest` (an exact half is "
                     "settled by a high die) or `five_to_winner` (an exact half goes to the winner)")
     case2_grand: Literal["cap_x4", "none"] = Field(
         "cap_x4",
-        description="M-A8, combiné only: after a case-2 suspension of à écrire a grand lurch is "
+        description="combiné only: after a suspension of à écrire below six holes a grand lurch is "
                     "capped at ×4 (`cap_x4`) or not possible (`none`)")
     final_queue: int = Field(
         0, ge=0,
-        description="M-A25: fish paid to the overall winner after the paris (an agreed bonus)")
+        description="fish paid to the overall winner after the paris (an agreed bonus)")
 
     @field_validator("marks")
     @classmethod

@@ -29,14 +29,14 @@ class HoleMarking(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     points_per_hole: int = Field(
-        12, ge=1, description="points that make one hole (trou); trictrac.md §5.1")
+        12, ge=1, description="points that make one hole (trou)")
     second_marker_bredouille: Literal["allowed", "never"] = Field(
         "allowed",
-        description="T-A1: the second player to mark in a hole-cycle can win the hole double "
+        description="the second player to mark in a hole-cycle can win the hole double "
                     "(`allowed`, the treatises) or only the first marker can (`never`)")
     sortie_bredouille: Literal["keep", "reset"] = Field(
         "keep",
-        description="T-A2: at the relevé after a sortie both players keep their points and "
+        description="at the relevé after a sortie both players keep their points and "
                     "bredouille (`keep`) or keep the points but start the bredouille afresh "
                     "(`reset`)")
 
@@ -47,19 +47,19 @@ class HolesLadder(HoleMarking):
     kind: Literal["holes"] = Field("holes", description="points → holes → a game of N holes")
     holes_to_win: int = Field(
         12, ge=0,
-        description="holes that win the game (trictrac.md §6, match-scoring §6.2); 0: no end, "
+        description="holes that win the game; 0: no end, "
                     "as under the marks of the partie à écrire")
     last_hole: Literal["any_roll", "own_roll"] = Field(
         "any_roll",
-        description="T-A23: the winning hole may come from either roll (`any_roll`) or must be "
+        description="the winning hole may come from either roll (`any_roll`) or must be "
                     "won on the winner's own roll (`own_roll`, as in the partie à écrire)")
     match_lurch: Literal["off", "grande_bredouille", "mal_xx", "honours"] = Field(
         "off",
-        description="T-A18 / M-A23: stake multiplier of a won game: `off` ×1; "
+        description="stake multiplier of a won game: `off` ×1; "
                     "`grande_bredouille` ×2 when the winner's holes were all consecutive; "
                     "`mal_xx` ×4 loser without a hole, ×3 grande bredouille won second, ×2 loser "
                     "below 6, else ×1; `honours` ×4 quadruple, ×3 treble, ×2 loser at most 6, "
-                    "else ×1 (match-scoring §6.2)")
+                    "else ×1")
 
 
 class Holes:

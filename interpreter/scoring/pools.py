@@ -35,20 +35,20 @@ class PoolRules(BaseModel):
     model_config = ConfigDict(extra="forbid")
     filling_pool_reante: Literal["on_loss", "on_reentry"] = Field(
         "on_loss",
-        description="M-A14: a beaten player antes again at once (`on_loss`, the final loser "
+        description="a beaten player antes again at once (`on_loss`, the final loser "
                     "too) or only when he comes back to play (`on_reentry`)")
     filling_pool_streak: Literal["seat_defences", "distinct_incl_challenge"] = Field(
         "seat_defences",
-        description="M-A14: the filling pool is won by n−1 wins in a row as seat-holder, the "
-                    "win that takes the seat not counted (`seat_defences`, E32), or by n−1 wins "
-                    "in a row counting it (`distinct_incl_challenge`, E33)")
+        description="the filling pool is won by n−1 wins in a row as seat-holder, the "
+                    "win that takes the seat not counted (`seat_defences`), or by n−1 wins in a "
+                    "row counting it (`distinct_incl_challenge`)")
     draining_doubling: bool = Field(
         True,
-        description="§5.2 rule 1: whether the lurch doubling is agreed; without it a match "
+        description="whether the lurch doubling is agreed; without it a match "
                     "marked `lurch` is paid simple")
     draining_lurch: Literal["any_run", "twelve_holes"] = Field(
         "any_run",
-        description="M-A16: the doubling is for any uninterrupted run (`any_run`) or only for a "
+        description="the doubling is for any uninterrupted run (`any_run`) or only for a "
                     "run of twelve holes or more (`twelve_holes`)")
 
 

@@ -46,22 +46,22 @@ class ContinuousLadder(BaseModel):
     model_config = ConfigDict(extra="forbid")
     kind: Literal["continuous"] = Field(
         "continuous", description="points → game value → a continuous match of N games")
-    target: int = Field(12, ge=1, description="points that win a game (§6.1)")
+    target: int = Field(12, ge=1, description="points that win a game")
     double_threshold: Literal["at_most_6", "below_6"] = Field(
         "at_most_6",
-        description="M-A10: a game is double when the loser has at most 6 points (`at_most_6`, "
+        description="a game is double when the loser has at most 6 points (`at_most_6`, "
                     "the English text) or fewer than 6 (`below_6`, the Russian translation)")
     match_games: int = Field(
         12, ge=1, le=1000,
-        description="M-A18: games in the match (12); 1 plays a single game")
+        description="games in the match (12); 1 plays a single game")
     match_result: Literal["sum_of_values", "games_won"] = Field(
         "sum_of_values",
-        description="M-A18: the match is won by the higher sum of game values "
+        description="the match is won by the higher sum of game values "
                     "(`sum_of_values`) or the more games won (`games_won`); equal totals are a "
                     "drawn match with no winner")
     restart: Literal["winner_throws", "roll_off"] = Field(
         "winner_throws",
-        description="M-A18: after going away the winner starts the new game by throwing two dice "
+        description="after going away the winner starts the new game by throwing two dice "
                     "(a doublet counts, with its extra throw) (`winner_throws`), or the players "
                     "throw one die each as at the first game (`roll_off`)")
 

@@ -21,7 +21,7 @@ from interpreter.variant.problems import (
     problems_from_validation,
     toml_repr,
 )
-from interpreter.variant.schema import RULE_COMMON_FIELDS, RULE_KIND_FIELDS
+from interpreter.variant.schema import RULE_COMMON_FIELDS, RULE_KIND_FIELDS, choice_key
 
 _ID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -164,6 +164,38 @@ def _check_options(data: dict[str, Any]) -> list[Problem]:
                 out.append(Problem(path + (i,), "bad-type",
                                    f"the choices of option `{name}` must all be strings or all "
                                    f"integers; found {found_str(choice)}"))
+    out += _check_option_descriptions(options, choices, _table(data, "option_descriptions"))
+    return out
+
+
+def _check_option_descriptions(options: dict[str, Any], choices: dict[str, Any],
+                               descriptions: dict[str, Any]) -> list[Problem]:
+    """`[option_descriptions]` describes declared options, and only values they can take."""
+    out: list[Problem] = []
+    for name, described in descriptions.items():
+        path = ("option_descriptions", name)
+        if name not in options:
+            out.append(Problem(path, "unknown-option",
+                               f"`option_descriptions.{name}` names no option declared in "
+                               f"`[options]`{did_you_mean(name, options)}", "key"))
+            continue
+        if not isinstance(described, dict) or not isinstance(described.get("choices"), dict):
+            continue   # the schema reports the type
+        value = options[name]
+        allowed = choices.get(name)
+        if isinstance(allowed, list):
+            known = [choice_key(c) for c in allowed]
+        elif isinstance(value, bool):
+            known = ["true", "false"]
+        else:
+            continue   # an integer option without choices: any integer may be described
+        for key in described["choices"]:
+            if key not in known:
+                out.append(Problem(path + ("choices", key), "option-choice",
+                                   f"`option_descriptions.{name}.choices` describes "
+                                   f"{toml_repr(key)}, which is not a value of option `{name}` "
+                                   f"(its values: {', '.join(known)})"
+                                   f"{did_you_mean(key, known)}", "key"))
     return out
 
 

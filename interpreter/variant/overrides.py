@@ -31,7 +31,15 @@ from interpreter.variant.problems import (
     key_str,
     type_name,
 )
-from interpreter.variant.schema import Board, Dice, Movement, Rule, VariantInfo, VariantModel
+from interpreter.variant.schema import (
+    Board,
+    Dice,
+    Movement,
+    OptionDescription,
+    Rule,
+    VariantInfo,
+    VariantModel,
+)
 
 #: file directives, not settings
 _NOT_SETTABLE = ("extends", "remove_rules")
@@ -175,6 +183,17 @@ def _check_key(path: KeyPath, written: KeyPath, data: dict[str, Any]) -> \
         if second not in options:
             return unknown(1, options, "option")
         return too_deep(2) if len(path) > 2 else None
+    if head == "option_descriptions":
+        options = list(_table(data, "options"))
+        if second not in options:
+            return unknown(1, options, "option")
+        if len(path) == 2:
+            return None
+        fields = list(OptionDescription.model_fields)
+        if str(path[2]) not in fields:
+            return unknown(2, fields)
+        limit = 4 if path[2] == "choices" else 3
+        return too_deep(limit) if len(path) > limit else None
     if head == "ladder":
         kind = _table(data, "ladder").get("kind")
         model = LADDER_MODELS.get(kind) if isinstance(kind, str) else None

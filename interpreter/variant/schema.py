@@ -8,6 +8,11 @@ must have) are in `interpreter.variant.checks`, so that every problem is reporte
 
 Rule-language snippets (`when`, `ways`, `value`, `minimize`, `maximize`, `[regions]`, `[define]`)
 are plain strings here; `interpreter.dsl` checks them.
+
+Every key has a `description`: the words of the key. A switch of `[dice]` and `[movement]` also
+says, in `says(...)`, what each of its values does, so that the rulebook (`interpreter.rulebook`)
+can state the effect of the value a variant gives it, and `applies_if` says when the switch has
+any effect at all.
 """
 from __future__ import annotations
 
@@ -18,6 +23,19 @@ from pydantic import BaseModel, ConfigDict, Field
 from interpreter.kernel.rules import MoveRules
 
 _DEFAULT = MoveRules()
+
+
+def says(applies_if: dict[str, Any] | None = None, **sentences: str) -> dict[str, Any]:
+    """The words of each value of a switch, for `Field(json_schema_extra=...)`.
+
+    A sentence is keyed by the value as TOML writes it (`all_home`, `true`, `1`), `none` for an
+    absent value, `any` for every other value; `{value}` in it is replaced by the value.
+    `applies_if` names the switches this one depends on: {key: [values]} or {key: "set"} (any
+    value but none); when they do not hold, the switch has no effect."""
+    extra: dict[str, Any] = {"says": sentences}
+    if applies_if:
+        extra["applies_if"] = applies_if
+    return extra
 
 #: a point of the board, numbered from the player concerned (24: start of the route, 1: end)
 Pip = Annotated[int, Field(ge=1, le=24)]
@@ -62,70 +80,165 @@ class Dice(Strict):
 
     doublets: Literal["four", "twice", "twice_and_throw_again"] = Field(
         "four", description="how a doublet is played: four times (backgammon), twice (trictrac), "
-        "or twice with another throw after it (12-point Tric-Trac)")
+        "or twice with another throw after it (12-point Tric-Trac)",
+        json_schema_extra=says(
+            four="A doublet is played four times: four moves of its number.",
+            twice="A doublet is played twice, as two moves of its number, not four.",
+            twice_and_throw_again="A doublet gives two moves of its number, and the same player "
+            "throws again after it."))
     opening_roll: Literal["one_die_each", "nearer_high_die", "winner_throws_two"] = Field(
         "one_die_each", description="who starts: each throws one die and the higher plays both "
         "numbers (one_die_each); one player throws both dice and whoever is nearer the higher die "
         "plays that roll (nearer_high_die); the higher single die wins and then throws two fresh "
-        "dice (winner_throws_two)")
+        "dice (winner_throws_two)",
+        json_schema_extra=says(
+            one_die_each="To begin, each player throws one die; the higher plays the two numbers "
+            "thrown, and equal numbers are thrown again, so the game never opens with a doublet.",
+            nearer_high_die="To begin, one player throws both dice, and whoever is nearer the "
+            "higher die plays that throw.",
+            winner_throws_two="To begin, each player throws one die; the higher wins and throws "
+            "two fresh dice for his first move, which may be a doublet."))
 
 
 class Movement(Strict):
     """`[movement]`: the movement switches of the kernel (`interpreter.kernel.rules.MoveRules`)."""
 
     block: int = Field(_DEFAULT.block, ge=1, le=15, description="how many opposing checkers on a "
-                       "point stop a checker from landing there")
+                       "point stop a checker from landing there", json_schema_extra=says(
+                           **{"1": "A single opposing checker closes a point: no checker may land "
+                              "or rest on it.",
+                              "any": "A point holding {value} or more opposing checkers is "
+                              "closed: no checker may land or rest on it; fewer make a blot."}))
     hit: Literal["bar", "start", "none"] = Field(
         _DEFAULT.hit, description="what landing on fewer than `block` opposing checkers does to "
-        "them: send them to the bar, back to their start, or nothing")
+        "them: send them to the bar, back to their start, or nothing", json_schema_extra=says(
+            bar="A checker landing on a blot hits it: the blot goes to the bar.",
+            start="A checker landing on a blot hits it: the blot goes back to its owner's start, "
+            "to come into play again.",
+            none="Nothing is ever hit for real: checkers leave the board only by bearing off."))
     enter: Literal["bar", "start", "none"] = Field(
         _DEFAULT.enter, description="where checkers wait to come into play: the bar, the start "
-        "pip `start_pip`, or nowhere")
+        "pip `start_pip`, or nowhere", json_schema_extra=says(
+            bar="Checkers on the bar come back into play in the opponent's home board: a number d "
+            "enters a checker on pip 25 − d.",
+            start="Checkers waiting on the start come into play by moving from it, like the "
+            "checkers of the starting position.",
+            none="No checker ever waits to come into play."))
     start_pip: int = Field(_DEFAULT.start_pip, ge=1, le=24, description="the pip checkers enter "
-                           "from when `enter` is \"start\"")
+                           "from when `enter` is \"start\"", json_schema_extra=says(
+                               {"enter": ["start"]},
+                               any="The start, where checkers wait to come into play, is pip "
+                               "{value}."))
     enter_first: bool = Field(_DEFAULT.enter_first, description="checkers waiting to enter must "
-                              "all come in before any other checker moves")
+                              "all come in before any other checker moves", json_schema_extra=says(
+                                  {"enter": ["bar", "start"]},
+                                  true="Checkers waiting to come into play must all come in "
+                                  "before any other checker moves.",
+                                  false="Checkers waiting to come into play need not come in "
+                                  "before the others move."))
     bear_off: Literal["all_home", "anywhere"] = Field(
         _DEFAULT.bear_off, description="bear off only while every checker is on pips "
-        "1..`home_top` (all_home), or from anywhere")
+        "1..`home_top` (all_home), or from anywhere", json_schema_extra=says(
+            all_home="A checker may be borne off only while all the player's checkers are in his "
+            "home board.",
+            anywhere="A checker may be borne off from anywhere, wherever the others stand."))
     home_top: int = Field(_DEFAULT.home_top, ge=1, le=24, description="the highest pip of the "
-                          "home board")
+                          "home board", json_schema_extra=says(
+                              any="The home board is pips 1 to {value}."))
     off_pip: int = Field(_DEFAULT.off_pip, ge=0, le=24, description="a move reaching this pip or "
-                         "below bears the checker off (0: past pip 1; 1 when Home counts as off)")
+                         "below bears the checker off (0: past pip 1; 1 when Home counts as off)",
+                         json_schema_extra=says(
+                             **{"0": "A checker is borne off by a move that goes past pip 1.",
+                                "any": "A move that reaches pip {value} or goes beyond it bears "
+                                "the checker off: pip {value} counts as off."}))
     exact_exit: Literal["optional", "compulsory"] = Field(
         _DEFAULT.exact_exit, description="whether a number that bears a checker off exactly must "
-        "do so")
+        "do so", json_schema_extra=says(
+            optional="A number that would bear a checker off exactly may be played elsewhere "
+            "instead.",
+            compulsory="A number that can bear a checker off exactly must do so."))
     over_exit: Literal["farthest", "any"] = Field(
         _DEFAULT.over_exit, description="which checker a number higher than needed may bear off: "
-        "the farthest only, or any")
+        "the farthest only, or any", json_schema_extra=says(
+            farthest="A number higher than any checker needs bears off the farthest checker, and "
+            "only when no checker stands farther back.",
+            any="A number bears off any checker it reaches or passes."))
     excedant_filter: Literal["none", "fewest", "zero_if_possible"] = Field(
         _DEFAULT.excedant_filter, description="among plays bearing off, prefer those with the "
         "fewest bear-offs by a higher number (fewest), reject them only when a play without "
-        "any exists (zero_if_possible), or nothing (none)")
+        "any exists (zero_if_possible), or nothing (none)", json_schema_extra=says(
+            none="Plays that bear off with numbers higher than needed are not filtered.",
+            fewest="Among the plays that bear off, only those with the fewest bear-offs by a "
+            "number higher than needed are allowed: a number that can be played inside must be.",
+            zero_if_possible="Plays that bear off with a number higher than needed are refused "
+            "only when some play needs none."))
     retour_conserve_exit: Literal["farthest_checker", "farthest_surplus_point"] = Field(
         _DEFAULT.retour_conserve_exit, description="while the home board is full, a number "
         "higher than needed bears off the farthest checker only (farthest_checker), or may also "
         "bear off a checker from the farthest point holding more than two, keeping the board "
-        "full (farthest_surplus_point)")
+        "full (farthest_surplus_point)", json_schema_extra=says(
+            farthest_checker="While the home board is full, a number higher than needed still "
+            "bears off the farthest checker only.",
+            farthest_surplus_point="While the home board is full, a number higher than needed "
+            "may also bear off a checker from the farthest point holding more than two, which "
+            "keeps the board full."))
     max_dice: bool = Field(_DEFAULT.max_dice, description="both numbers (all of a doublet) must "
-                           "be played when possible")
+                           "be played when possible", json_schema_extra=says(
+                               true="Both numbers (every move of a doublet) must be played when "
+                               "possible.",
+                               false="A player may play fewer numbers than he could."))
     higher_number: bool = Field(_DEFAULT.higher_number, description="when only one number can "
-                                "be played, the higher must be if possible")
+                                "be played, the higher must be if possible", json_schema_extra=says(
+                                    true="When only one of the numbers can be played, the higher "
+                                    "must be played if it can.",
+                                    false="When only one of the numbers can be played, either "
+                                    "may be."))
     own_corner: int | None = Field(_DEFAULT.own_corner, ge=1, le=24, description="the mover's "
-                                   "corner pip (taken and left by two); absent: no corners")
+                                   "corner pip (taken and left by two); absent: no corners",
+                                   json_schema_extra=says(
+                                       any="Each player's own corner is pip {value}: it is taken "
+                                       "by two checkers in one throw, never holds a single "
+                                       "checker at the end of a play, and its last two checkers "
+                                       "leave together.",
+                                       none="There are no corners."))
     opp_corner: int | None = Field(_DEFAULT.opp_corner, ge=1, le=24, description="the "
-                                   "opponent's corner pip, never a landing")
+                                   "opponent's corner pip, never a landing", json_schema_extra=says(
+                                       any="The opponent's corner is the mover's pip {value}: "
+                                       "no move ends there, even when it is empty.",
+                                       none="No pip is the opponent's corner."))
     opp_corner_rest: bool = Field(_DEFAULT.opp_corner_rest, description="whether a checker may "
                                   "rest on the empty opponent's corner in the middle of a move "
-                                  "made with both numbers")
+                                  "made with both numbers", json_schema_extra=says(
+                                      {"opp_corner": "set"},
+                                      true="A checker moving with both numbers may rest on the "
+                                      "opponent's corner on its way while the corner is empty.",
+                                      false="No move passes through the opponent's corner, not "
+                                      "even as the rest of a move made with both numbers."))
     coin_swap: Literal["allow", "forbid"] = Field(
         _DEFAULT.coin_swap, description="whether one of the last two checkers may leave the own "
-        "corner while another arrives in the same play")
+        "corner while another arrives in the same play", json_schema_extra=says(
+            {"own_corner": "set"},
+            allow="One of the last two checkers on the own corner may leave while another arrives "
+            "in the same play: only the count at the end of the play matters.",
+            forbid="Neither of the last two checkers on the own corner may leave without the "
+            "other, even while another checker arrives."))
     puissance_needs: Literal["off", "both_coins_empty", "own_coin_empty"] = Field(
         _DEFAULT.puissance_needs, description="taking the own corner par puissance: off, or allowed "
-        "only when both corners / the own corner are empty")
+        "only when both corners / the own corner are empty", json_schema_extra=says(
+            {"own_corner": "set"},
+            off="The own corner cannot be taken par puissance.",
+            both_coins_empty="While both corners are empty, two checkers that could reach the "
+            "opponent's corner may take the own corner instead, each one pip short (par "
+            "puissance); not when two checkers can take it directly.",
+            own_coin_empty="While the own corner is empty, two checkers that could reach the "
+            "opponent's corner may take the own corner instead, each one pip short (par "
+            "puissance), even while the opponent holds his; not when two checkers can take it "
+            "directly."))
     no_landing: list[Pip] = Field(list(_DEFAULT.no_landing), description="pips that are never a "
-                                  "landing but may be a rest while empty")
+                                  "landing but may be a rest while empty", json_schema_extra=says(
+                                      none="No other pip is closed to landing.",
+                                      any="Pips {value} are never a landing, but a checker may "
+                                      "rest there on its way while they are empty."))
 
 
 RuleKind = Literal["score", "forbid", "prefer", "end", "value"]
@@ -182,6 +295,22 @@ class Rule(Strict):
 OptionValue = str | int | bool
 
 
+class OptionDescription(Strict):
+    """`[option_descriptions.<option>]`: a house-rule option in words, for the rulebook."""
+
+    about: str = Field(description="what the option decides, in a sentence or two")
+    choices: dict[str, str] = Field(
+        default_factory=dict, description="what each value means: the value as TOML writes it "
+        "(a string's text, an integer's digits, true or false) → words")
+
+
+def choice_key(value: Any) -> str:
+    """How a value of an option is written as a key of `option_descriptions.<option>.choices`."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
 class VariantModel(Strict):
     """A whole variant file (or the merge of an `extends` chain)."""
 
@@ -201,6 +330,9 @@ class VariantModel(Strict):
     option_choices: dict[str, list[Any]] = Field(default_factory=dict, description="allowed "
                                                  "values of an option; required for a string "
                                                  "option")
+    option_descriptions: dict[str, OptionDescription] = Field(
+        default_factory=dict, description="each option in words: what it decides (`about`) and "
+        "what each of its values means (`choices`)")
     dice: Dice = Field(default_factory=Dice, description="doublets and opening throw")
     movement: Movement = Field(default_factory=Movement, description="movement switches")
     rules: dict[str, Rule] = Field(default_factory=dict, description="the rules, by id")

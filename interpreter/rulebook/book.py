@@ -1,0 +1,464 @@
+"""The rulebook of a variant, generated from its file (after `extends` and `--set`).
+
+`rulebook(doc)` returns the blocks of `interpreter.rulebook.blocks`; `render_rulebook` writes
+them as Markdown or HTML. The sections, in order: about (names, family, summary), sources, the
+board, the dice, the movement switches, the rules (grouped by kind in the order the engine
+consults them), the regions and definitions the rules use, the options, the ladder. A page may
+ask for some sections only (`sections=`), with its headings at another level (`level=`): that is
+how `docs/variants/*.md` embed generated parts (`interpreter.rulebook.pages`).
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+
+from interpreter.errors import TablierError
+from interpreter.kernel.board import from_start
+from interpreter.rulebook.blocks import (
+    Block,
+    Code,
+    Heading,
+    Items,
+    Para,
+    Table,
+    code,
+    to_html,
+    to_markdown,
+)
+from interpreter.rulebook.usage import Usage, definition_name, usage
+from interpreter.rulebook.words import applies, effect, toml_value
+from interpreter.variant.schema import SNIPPET_FIELDS, Rule, VariantModel, choice_key
+
+#: the sections of a rulebook, in order; `rule-table` is a compact form of `rules` for pages
+SECTIONS = ("about", "sources", "board", "dice", "movement", "rules", "rule-table",
+            "definitions", "options", "ladder")
+DEFAULT_SECTIONS = tuple(s for s in SECTIONS if s != "rule-table")
+
+#: the groups of rules, in the order the engine consults them on a turn
+RULE_GROUPS: tuple[tuple[str, str, str], ...] = (
+    ("score-roll", "Scored on the roll",
+     "`score` rules: marked after the roll and before the move, from the position before it; "
+     "the roller's points first, then his opponent's."),
+    ("forbid", "What may not be played",
+     "`forbid` rules: a way of playing the roll that one of them matches is illegal."),
+    ("prefer", "Obligations among the legal plays",
+     "`prefer` rules, applied one after another in this order: each keeps, among the plays the "
+     "previous ones kept, those it prefers."),
+    ("score-play", "Scored on the play chosen",
+     "`score` rules with `on = \"play\"`: marked once the play is chosen, from the positions "
+     "before and after it."),
+    ("end", "The end of the game", "`end` rules, after every play."),
+    ("value", "What a game is worth",
+     "`value` rules: a finished game is worth the highest value whose condition holds, else 1."),
+)
+
+
+@dataclass(frozen=True)
+class Context:
+    """What the rulebook compares a document with."""
+
+    doc: Any                      # interpreter.variant.loader.VariantDoc
+    #: the same file without `--set`, when overrides were given
+    plain: VariantModel | None
+    #: the family's reference variant (the built-in whose id is the family), if not this file
+    family: VariantModel | None
+    family_id: str | None
+
+
+def _load_context(ref: str | Path, overrides: Sequence[str]) -> Context:
+    from interpreter.resources import builtin_variant_path
+    from interpreter.variant.loader import load_document
+
+    doc = load_document(ref, overrides)
+    plain = load_document(ref).model if overrides else None
+    family_id = doc.model.variant.family
+    family = None
+    if family_id:
+        path = builtin_variant_path(family_id)
+        if path is not None and path.resolve() != doc.path:
+            family = load_document(family_id).model
+        elif path is not None and overrides:
+            family = plain
+    return Context(doc, plain, family, family_id if family is not None else None)
+
+
+# -- small helpers -------------------------------------------------------------------------------
+
+def _sentence(text: str | None) -> str:
+    text = " ".join((text or "").split())
+    return text if not text or text[-1] in ".!?" else text + "."
+
+
+def _pips_words(start: dict[int, int]) -> str:
+    parts = [f"{n} on pip {p}" for p, n in sorted(start.items(), reverse=True) if n]
+    if len(parts) == 1:
+        return parts[0].replace(" on ", " checkers on ", 1) if not parts[0].startswith("1 ") \
+            else parts[0].replace(" on ", " checker on ", 1)
+    return ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def diagram(start: dict[int, int]) -> str:
+    """The starting position as a small board: the mover's checkers X, the opponent's O, pips
+    numbered from the mover (24 at the top left, 1 at the bottom left)."""
+    board = from_start(start)
+
+    def cell(p: int) -> str:
+        n = board[p]
+        return "." if n == 0 else (f"X{n}" if n > 0 else f"O{-n}")
+
+    top, bottom = range(24, 12, -1), range(1, 13)
+    rows = [" ".join(f"{p:>3}" for p in top),
+            " ".join(f"{cell(p):>3}" for p in top),
+            " ".join(f"{cell(p):>3}" for p in bottom),
+            " ".join(f"{p:>3}" for p in bottom)]
+    return "\n".join(rows)
+
+
+def _heading(level: int, text: str, anchor: str | None = None) -> Heading:
+    return Heading(min(level, 6), text, anchor)
+
+
+def _family_note(key: str, value: Any, family_table: BaseModel | None, ctx: Context,
+                 info: Any) -> str:
+    if family_table is None or ctx.family_id is None:
+        return ""
+    usual = getattr(family_table, key, None)
+    if usual == value:
+        return ""
+    usual_effect = effect(info, usual)
+    return (f" This differs from the family's usual {code(toml_value(usual))} (in "
+            f"`{ctx.family_id}`): {usual_effect[:1].lower() + usual_effect[1:]}")
+
+
+def _set_note(path: tuple[str, ...], value: Any, ctx: Context) -> str:
+    if ctx.plain is None:
+        return ""
+    node: Any = ctx.plain
+    for part in path:
+        node = node.get(part) if isinstance(node, dict) else getattr(node, part, None)
+    return "" if node == value else f" (set by `--set`; the file says {code(toml_value(node))})"
+
+
+# -- the sections --------------------------------------------------------------------------------
+
+def _about(ctx: Context, level: int) -> list[Block]:
+    model = ctx.doc.model
+    info = model.variant
+    title = f"{info.name or info.id or 'Variant'}"
+    out: list[Block] = [_heading(level - 1 if level > 1 else 1,
+                                 f"{title} ({code(info.id)})" if info.id else title)]
+    if info.summary:
+        out.append(Para(_sentence(info.summary)))
+    rows = []
+    if info.aliases:
+        rows.append(("also called", ", ".join(info.aliases)))
+    if info.family:
+        rows.append(("family", info.family))
+    chain = [_file_name(p) for p in ctx.doc.chain]
+    rows.append(("file", code(chain[0])))
+    if len(chain) > 1:
+        rows.append(("built on", " ← ".join(code(c) for c in chain[1:])
+                     + " (`extends`: what this file does not say comes from there)"))
+    if model.is_abstract:
+        rows.append(("abstract", "a base for other files; it cannot be played by itself"))
+    if ctx.doc.overrides:
+        rows.append(("changed for this rulebook",
+                     ", ".join(code("--set " + o) for o in ctx.doc.overrides)))
+    out.append(Items(tuple(f"**{label}**: {text}" for label, text in rows)))
+    return out
+
+
+def _file_name(path: Path) -> str:
+    from interpreter.resources import variants_dir
+
+    try:
+        return "variants/" + str(path.resolve().relative_to(variants_dir().resolve()))
+    except (ValueError, FileNotFoundError):
+        return str(path)
+
+
+def _sources(ctx: Context, level: int) -> list[Block]:
+    sources = ctx.doc.model.variant.sources
+    out: list[Block] = [_heading(level, "Sources")]
+    out.append(Items(tuple(sources)) if sources else Para("The file names no source."))
+    return out
+
+
+def _board(ctx: Context, level: int) -> list[Block]:
+    board = ctx.doc.model.board
+    out: list[Block] = [_heading(level, "The board")]
+    if board.checkers is None:
+        return out + [Para("The file does not say how many checkers each player has.")]
+    start = board.start_pips()
+    text = f"Each player has {board.checkers} checker{'s' if board.checkers != 1 else ''}."
+    if start:
+        text += (f" Each starts with {_pips_words(start)}, counting pips from his own side: "
+                 f"pip 24 is the first point of his route, pip 1 the last.")
+    out.append(Para(text))
+    if start:
+        out.append(Para("The start seen from the player on roll (X; his opponent is O):"))
+        out.append(Code(diagram(start)))
+    return out
+
+
+def _switches(ctx: Context, level: int, table: str, title: str) -> list[Block]:
+    model = ctx.doc.model
+    current: BaseModel = getattr(model, table)
+    family = getattr(ctx.family, table) if ctx.family is not None else None
+    items, idle = [], []
+    for key, info in type(current).model_fields.items():
+        value = getattr(current, key)
+        active, why = applies(info, current)
+        head = code(f"{key} = {toml_value(value)}") if value is not None else \
+            f"{code(key)} (not set)"
+        if not active:
+            idle.append(f"{head} ({why})")
+            continue
+        items.append(f"{head}: {effect(info, value)}{_set_note((table, key), value, ctx)}"
+                     f"{_family_note(key, value, family, ctx, info)}")
+    out: list[Block] = [_heading(level, title), Items(tuple(items))]
+    if idle:
+        out.append(Para("Without effect in this variant: " + "; ".join(idle) + "."))
+    return out
+
+
+def _grouped_rules(model: VariantModel) -> list[tuple[tuple[str, str, str], list[tuple[str, Rule]]]]:
+    ordered = sorted(model.rules.items(), key=lambda kv: kv[1].order or 0)
+    groups = []
+    for group in RULE_GROUPS:
+        name = group[0]
+        members = [(rid, r) for rid, r in ordered
+                   if (r.kind == "score" and name == ("score-play" if r.on == "play"
+                                                      else "score-roll"))
+                   or (r.kind != "score" and r.kind == name)]
+        groups.append((group, members))
+    return groups
+
+
+def _points(rule: Rule) -> str:
+    """What a score rule gives, and to whom."""
+    to = "his opponent" if rule.to == "opponent" else "the player who threw"
+    simple, doublet = rule.simple, rule.doublet
+    if simple is None and doublet is None and rule.value is not None:
+        amount = f"`{' '.join(rule.value.split())}` points"
+    else:
+        simple = simple if simple is not None else 1
+        doublet = doublet if doublet is not None else simple
+        amount = (f"{simple} point{'s' if simple != 1 else ''}" if simple == doublet else
+                  f"{simple} points on a simple roll, {doublet} on a doublet")
+    if rule.ways is not None:
+        count = ", for each way `ways` counts"
+    elif rule.when is not None:
+        count = ", once, when `when` holds"
+    else:
+        count = ", on every throw"
+    return f"{amount}{count}, to {to}"
+
+
+def _rule_facts(rule_id: str, rule: Rule, position: int, of: int) -> list[str]:
+    facts = [f"kind: {code(rule.kind)}" + (f", {code('on = ' + toml_value(rule.on))}"
+                                           if rule.kind == "score" else "")]
+    if rule.kind == "score":
+        facts.append("points: " + _points(rule))
+    if rule.kind == "end":
+        facts.append("winner: " + ("the opponent of the player who made the play"
+                                   if rule.winner == "opponent" else "the player who made the play"))
+    if rule.order is not None or (rule.kind == "prefer" and of > 1):
+        facts.append(f"order: {position} of {of} in its group"
+                     + (f" (`order = {rule.order}`)" if rule.order is not None else
+                        " (the order of the file)"))
+    if rule.source:
+        facts.append("source: " + " ".join(rule.source.split()))
+    if not rule.enabled:
+        facts.append("**switched off** (`enabled = false`): the engine does not consult it")
+    return facts
+
+
+def _snippets(rule: Rule) -> str:
+    lines = []
+    for key in SNIPPET_FIELDS:
+        text = getattr(rule, key, None)
+        if text is None:
+            continue
+        body = text.strip("\n")
+        lines.append(f'{key} = """{body}"""' if "\n" in body else f"{key} = {toml_value(body)}")
+    for key in ("simple", "doublet", "to", "winner"):
+        value = getattr(rule, key)
+        if value is not None:
+            lines.append(f"{key} = {toml_value(value)}")
+    return "\n".join(lines)
+
+
+def _rules(ctx: Context, level: int) -> list[Block]:
+    model = ctx.doc.model
+    out: list[Block] = [_heading(level, "The rules")]
+    if not model.rules:
+        return out + [Para("The file states no rule.")]
+    out.append(Para("Each rule has an id (what `tablier score` reports and what an extending "
+                    "file names to change or remove it), a name, a kind and conditions in the "
+                    "rule language. The groups come in the order the engine consults them on a "
+                    "turn."))
+    for (_key, title, words), members in _grouped_rules(model):
+        if not members:
+            continue
+        out += [_heading(level + 1, title), Para(words)]
+        for i, (rule_id, rule) in enumerate(members, 1):
+            out.append(_heading(level + 2, f"{code(rule_id)}: {rule.name}", "rule-" + rule_id))
+            if rule.description:
+                out.append(Para(_sentence(rule.description)))
+            out.append(Items(tuple(_rule_facts(rule_id, rule, i, len(members)))))
+            text = _snippets(rule)
+            if text:
+                out.append(Code(text, "toml"))
+    return out
+
+
+def _rule_table(ctx: Context, level: int) -> list[Block]:
+    model = ctx.doc.model
+    out: list[Block] = [_heading(level, "The rules")]
+    for (_key, title, words), members in _grouped_rules(model):
+        if not members:
+            continue
+        out += [_heading(level + 1, title), Para(words)]
+        scored = any(r.kind == "score" for _, r in members)
+        header = ("id", "name", "points", "what it does", "source") if scored else \
+            ("id", "name", "what it does", "source")
+        rows = []
+        for rule_id, rule in members:
+            what = _sentence(rule.description) + ("" if rule.enabled else " **Switched off.**")
+            row = [code(rule_id), rule.name]
+            if scored:
+                row.append(_points(rule))
+            rows.append(tuple(row + [what, " ".join((rule.source or "").split())]))
+        out.append(Table(header, tuple(rows)))
+    return out
+
+
+def _definitions(ctx: Context, level: int) -> list[Block]:
+    model = ctx.doc.model
+    used: Usage = usage(model)
+    out: list[Block] = [_heading(level, "Regions and definitions")]
+    regions = [(n, t) for n, t in model.regions.items() if used.regions[n]]
+    defs = [(k, v) for k, v in model.define.items() if used.definitions[definition_name(k)]]
+    if not regions and not defs:
+        return out + [Para("The rules use no named region or definition.")]
+    if regions:
+        out.append(Para("`[regions]`: named sets of pips, counted from the player concerned."))
+        out.append(Table(("region", "pips", "read by"), tuple(
+            (code(n), code(t), ", ".join(code(r) for r in used.regions[n]))
+            for n, t in regions)))
+    if defs:
+        out.append(Para("`[define]`: definitions, expanded where the rules use them."))
+        out.append(Table(("definition", "means", "read by"), tuple(
+            (code(k), code(" ".join(v.split())),
+             ", ".join(code(r) for r in used.definitions[definition_name(k)]))
+            for k, v in defs)))
+    unused = [n for n, r in used.regions.items() if not r] + \
+        [k for k, _ in model.define.items() if not used.definitions[definition_name(k)]]
+    if unused:
+        out.append(Para("Declared but read by no rule: " + ", ".join(code(n) for n in unused)
+                        + "."))
+    return out
+
+
+def _options(ctx: Context, level: int) -> list[Block]:
+    model = ctx.doc.model
+    out: list[Block] = [_heading(level, "Options")]
+    if not model.options:
+        return out + [Para("The file declares no house-rule option.")]
+    used = usage(model).options
+    out.append(Para("House rules the file declares: `--set NAME=VALUE` (strings in quotes) or a "
+                    "file that extends this one chooses another value."))
+    plain_options = ctx.plain.options if ctx.plain is not None else model.options
+    for name, value in model.options.items():
+        described = model.option_descriptions.get(name)
+        out.append(_heading(level + 1, code(f"{name} = {toml_value(value)}"), "option-" + name))
+        out.append(Para(_sentence(described.about) if described is not None
+                        else "The file does not describe this option."))
+        choices = model.option_choices.get(name)
+        if choices is None and isinstance(value, bool):
+            choices = [True, False]
+        items = []
+        for choice in choices or [value]:
+            marks = []
+            if type(choice) is type(value) and choice == value:
+                marks.append("current")
+            if name in plain_options and type(choice) is type(plain_options[name]) \
+                    and choice == plain_options[name] and ctx.plain is not None \
+                    and plain_options[name] != value:
+                marks.append("the file's value")
+            words = described.choices.get(choice_key(choice)) if described is not None else None
+            head = code(toml_value(choice)) + (f" ({', '.join(marks)})" if marks else "")
+            items.append(f"{head}: {_sentence(words)}" if words else head)
+        out.append(Items(tuple(items)))
+        if used.get(name):
+            out.append(Para("Read by " + ", ".join(code(r) for r in used[name]) + "."))
+    return out
+
+
+def _ladder(ctx: Context, level: int) -> list[Block]:
+    ladder = ctx.doc.model.ladder
+    out: list[Block] = [_heading(level, "The ladder")]
+    if ladder is None:
+        return out + [Para("No `[ladder]`: the file says nothing of how games are scored above "
+                           "the board (a base for other files).")]
+    fields = type(ladder).model_fields
+    kind_info = fields.get("kind")
+    kind = getattr(ladder, "kind", "?")
+    words = kind_info.description if kind_info is not None and kind_info.description else ""
+    out.append(Para(f"`[ladder] kind = {toml_value(kind)}`: {_sentence(words)} Each key can be "
+                    f"changed with `--set ladder.KEY=VALUE`."))
+    rows = []
+    for key, info in fields.items():
+        if key == "kind":
+            continue
+        value = getattr(ladder, key)
+        default = info.get_default(call_default_factory=True)
+        note = "" if value == default else f" (default {code(toml_value(default))})"
+        note += _set_note(("ladder", key), value, ctx) if ctx.plain is not None and \
+            ctx.plain.ladder is not None and key in type(ctx.plain.ladder).model_fields else ""
+        meaning = _sentence(info.description)
+        rows.append((code(key), code(toml_value(value)) + note, meaning[:1].upper() + meaning[1:]))
+    if rows:
+        out.append(Table(("key", "value", "meaning"), tuple(rows)))
+    return out
+
+
+_BUILDERS = {
+    "about": _about, "sources": _sources, "board": _board,
+    "dice": lambda ctx, level: _switches(ctx, level, "dice", "The dice"),
+    "movement": lambda ctx, level: _switches(ctx, level, "movement", "Movement"),
+    "rules": _rules, "rule-table": _rule_table, "definitions": _definitions,
+    "options": _options, "ladder": _ladder,
+}
+
+
+def rulebook(ref: str | Path, overrides: Sequence[str] = (), *,
+             sections: Sequence[str] = (), level: int = 2) -> list[Block]:
+    """The blocks of the rulebook of a variant (a built-in id or a path) with `--set`
+    overrides; `sections` (default: all but `rule-table`) and the heading `level` of each
+    section."""
+    unknown = [s for s in sections if s not in SECTIONS]
+    if unknown:
+        raise TablierError(f"unknown section {unknown[0]!r}; the sections are "
+                           f"{', '.join(SECTIONS)}")
+    if not 1 <= level <= 5:
+        raise TablierError(f"the heading level must be from 1 to 5, not {level}")
+    ctx = _load_context(ref, overrides)
+    out: list[Block] = []
+    for name in sections or DEFAULT_SECTIONS:
+        out += _BUILDERS[name](ctx, level)
+    return out
+
+
+def render_rulebook(ref: str | Path, overrides: Sequence[str] = (), *, fmt: str = "markdown",
+                    sections: Sequence[str] = (), level: int = 2) -> str:
+    blocks = rulebook(ref, overrides, sections=sections, level=level)
+    if fmt == "html":
+        title = next((b.text for b in blocks if isinstance(b, Heading)), "Rulebook")
+        return to_html(blocks, title.replace("`", ""))
+    return to_markdown(blocks)

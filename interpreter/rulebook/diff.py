@@ -1,0 +1,234 @@
+"""The differences between two variants, after `extends` and `--set`: rule by rule, option by
+option, switch by switch, ladder key by ladder key.
+
+`diff_documents(a, b)` compares two loaded documents (`VariantDoc`) and returns the JSON object
+of `tablier diff --json`:
+
+    {"rules": {"added": [id, ...], "removed": [id, ...],
+               "changed": [{"id", "field", "a", "b"}, ...]},
+     "options": [...], "movement": [...], "dice": [...], "ladder": [...], "board": [...]}
+
+`added` are the ids of the rules only B has, `removed` those only A has; `changed` names each
+field of a rule both have whose value differs, defaults filled in (`enabled`, `on`, ...). Every
+element of the other lists is `{"key", "a", "b"}`: the key inside its table (`block`,
+`opening_roll`, `holes_to_win`, `checkers`, `start`), and its value in A and in B, null where
+that side has no such key (a ladder of another kind, an option one file does not declare). In
+`options`, the key is the option's name for its value and `NAME.choices` for its list of
+choices. Values are compared after the defaults of the schema are filled in, so a key written
+with its default value is no difference. `render_diff` writes the same as Markdown, with the
+words of each value, and adds the `[regions]` and `[define]` entries that differ.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+
+from interpreter.errors import TablierError
+from interpreter.rulebook.blocks import Block, Heading, Para, Table, code, to_html, to_markdown
+from interpreter.rulebook.words import effect, toml_value
+from interpreter.variant.schema import Rule
+
+#: the tables of `[dice]`-like switches that are compared key by key
+_SWITCH_TABLES = ("movement", "dice")
+
+
+def _entry(key: str, a: Any, b: Any) -> dict[str, Any]:
+    return {"key": key, "a": a, "b": b}
+
+
+def _compare_models(a: BaseModel | None, b: BaseModel | None) -> list[dict[str, Any]]:
+    da = a.model_dump() if a is not None else {}
+    db = b.model_dump() if b is not None else {}
+    keys = list(da) + [k for k in db if k not in da]
+    return [_entry(k, da.get(k), db.get(k)) for k in keys if da.get(k) != db.get(k)]
+
+
+def _compare_rules(a: dict[str, Rule], b: dict[str, Rule]) -> dict[str, Any]:
+    changed = []
+    for rule_id, ra in a.items():
+        rb = b.get(rule_id)
+        if rb is None:
+            continue
+        da, db = ra.model_dump(), rb.model_dump()
+        changed += [{"id": rule_id, "field": f, "a": da[f], "b": db[f]}
+                    for f in da if da[f] != db[f]]
+    return {"added": [r for r in b if r not in a], "removed": [r for r in a if r not in b],
+            "changed": changed}
+
+
+def _compare_options(a: Any, b: Any) -> list[dict[str, Any]]:
+    names = list(a.options) + [n for n in b.options if n not in a.options]
+    out = []
+    for name in names:
+        va, vb = a.options.get(name), b.options.get(name)
+        if va != vb or type(va) is not type(vb):
+            out.append(_entry(name, va, vb))
+        ca, cb = a.option_choices.get(name), b.option_choices.get(name)
+        if ca != cb:
+            out.append(_entry(f"{name}.choices", ca, cb))
+    return out
+
+
+def _compare_board(a: Any, b: Any) -> list[dict[str, Any]]:
+    out = []
+    if a.checkers != b.checkers:
+        out.append(_entry("checkers", a.checkers, b.checkers))
+    if a.start_pips() != b.start_pips():
+        out.append(_entry("start", a.start, b.start))
+    return out
+
+
+def diff_documents(a: Any, b: Any) -> dict[str, Any]:
+    """The differences between two loaded documents, as `tablier diff --json` prints them."""
+    ma, mb = a.model, b.model
+    return {
+        "rules": _compare_rules(ma.rules, mb.rules),
+        "options": _compare_options(ma, mb),
+        "movement": _compare_models(ma.movement, mb.movement),
+        "dice": _compare_models(ma.dice, mb.dice),
+        "ladder": _compare_models(ma.ladder, mb.ladder),
+        "board": _compare_board(ma.board, mb.board),
+    }
+
+
+def split_overrides(sets: Sequence[str], a_ref: str, b_ref: str) -> tuple[list[str], list[str]]:
+    """The `--set` arguments of each side: `a:KEY=VALUE` and `b:KEY=VALUE` (or the variant as
+    written, `VARIANT:KEY=VALUE`) set one side, a plain `KEY=VALUE` both."""
+    side_a: list[str] = []
+    side_b: list[str] = []
+    for arg in sets:
+        colon, eq = arg.find(":"), arg.find("=")
+        prefix = arg[:colon] if colon > 0 and (eq < 0 or colon < eq) else None
+        to_a = prefix is not None and (prefix.lower() == "a" or prefix == a_ref)
+        to_b = prefix is not None and (prefix.lower() == "b" or prefix == b_ref)
+        if to_a or to_b:
+            rest = arg[colon + 1:]
+            if to_a:
+                side_a.append(rest)
+            if to_b:
+                side_b.append(rest)
+        else:
+            side_a.append(arg)
+            side_b.append(arg)
+    return side_a, side_b
+
+
+def diff_variants(a_ref: str | Path, b_ref: str | Path, sets: Sequence[str] = ()) -> \
+        tuple[Any, Any, dict[str, Any]]:
+    """Load both variants with their `--set` arguments and compare them."""
+    from interpreter.variant.loader import load_document
+
+    set_a, set_b = split_overrides(sets, str(a_ref), str(b_ref))
+    a = load_document(a_ref, set_a)
+    b = load_document(b_ref, set_b)
+    return a, b, diff_documents(a, b)
+
+
+# -- Markdown and HTML ---------------------------------------------------------------------------
+
+def _shown(value: Any) -> str:
+    return "—" if value is None else code(toml_value(value))
+
+
+def _capital(text: str | None) -> str:
+    text = " ".join((text or "").split())
+    return text[:1].upper() + text[1:]
+
+
+def _vid(doc: Any) -> str:
+    return doc.model.variant.id or Path(doc.path).stem
+
+
+def _side(doc: Any, letter: str) -> str:
+    info = doc.model.variant
+    text = f"**{letter}**: {info.name or _vid(doc)} ({code(_vid(doc))}"
+    if doc.overrides:
+        text += ", with " + ", ".join(code("--set " + o) for o in doc.overrides)
+    return text + ")"
+
+
+def _with_words(table: str, key: str, value: Any) -> str:
+    from interpreter.variant.schema import Dice, Movement
+
+    model = {"dice": Dice, "movement": Movement}[table]
+    info = model.model_fields.get(key)
+    if value is None or info is None:
+        return _shown(value)
+    return f"{_shown(value)}: {effect(info, value)}"
+
+
+def diff_blocks(a: Any, b: Any, result: dict[str, Any]) -> list[Block]:
+    out: list[Block] = [Heading(1, f"{code(_vid(a))} and {code(_vid(b))}: the differences"),
+                        Para(_side(a, "A") + "; " + _side(b, "B") + "."),
+                        Para("Compared after `extends` and `--set`, with the defaults of the file "
+                             "format filled in.")]
+    rules = result["rules"]
+    out.append(Heading(2, "Rules"))
+    if not any(rules.values()):
+        out.append(Para("The same rules."))
+    if rules["added"]:
+        out.append(Para("Only in B: " + ", ".join(
+            f"{code(r)} ({b.model.rules[r].name})" for r in rules["added"]) + "."))
+    if rules["removed"]:
+        out.append(Para("Only in A: " + ", ".join(
+            f"{code(r)} ({a.model.rules[r].name})" for r in rules["removed"]) + "."))
+    if rules["changed"]:
+        out.append(Table(("rule", "field", "A", "B"), tuple(
+            (code(c["id"]), code(c["field"]), _shown(c["a"]), _shown(c["b"]))
+            for c in rules["changed"])))
+    titles = (("options", "Options"), ("dice", "The dice"), ("movement", "Movement"),
+              ("board", "The board"), ("ladder", "The ladder"))
+    for name, title in titles:
+        out.append(Heading(2, title))
+        entries = result[name]
+        if not entries:
+            out.append(Para("The same."))
+            continue
+        if name in _SWITCH_TABLES:
+            rows = tuple((code(e["key"]), _with_words(name, e["key"], e["a"]),
+                          _with_words(name, e["key"], e["b"])) for e in entries)
+        elif name == "ladder":
+            fields = {**type(b.model.ladder).model_fields, **type(a.model.ladder).model_fields} \
+                if a.model.ladder is not None and b.model.ladder is not None else {}
+            out.append(Table(("key", "A", "B", "meaning"), tuple(
+                (code(e["key"]), _shown(e["a"]), _shown(e["b"]),
+                 _capital(fields[e["key"]].description) if e["key"] in fields else "")
+                for e in entries)))
+            continue
+        else:
+            rows = tuple((code(e["key"]), _shown(e["a"]), _shown(e["b"])) for e in entries)
+        out.append(Table(("key", "A", "B"), rows))
+    extra = [(f"regions.{k}", v1, v2) for k, v1, v2 in _dict_changes(a.model.regions,
+                                                                      b.model.regions)]
+    extra += [(f"define.{k}", v1, v2) for k, v1, v2 in _dict_changes(a.model.define,
+                                                                      b.model.define)]
+    if extra:
+        out.append(Heading(2, "Regions and definitions"))
+        out.append(Table(("key", "A", "B"), tuple(
+            (code(k), _shown(None if v1 is None else " ".join(v1.split())),
+             _shown(None if v2 is None else " ".join(v2.split()))) for k, v1, v2 in extra)))
+    return out
+
+
+def _dict_changes(a: dict[str, str], b: dict[str, str]) -> list[tuple[str, str | None,
+                                                                         str | None]]:
+    keys = list(a) + [k for k in b if k not in a]
+    return [(k, a.get(k), b.get(k)) for k in keys if a.get(k) != b.get(k)]
+
+
+def render_diff(a_ref: str | Path, b_ref: str | Path, sets: Sequence[str] = (), *,
+                fmt: str = "markdown") -> str:
+    import json
+
+    a, b, result = diff_variants(a_ref, b_ref, sets)
+    if fmt == "json":
+        return json.dumps(result, ensure_ascii=False)
+    blocks = diff_blocks(a, b, result)
+    if fmt == "html":
+        return to_html(blocks, f"{_vid(a)} and {_vid(b)}")
+    if fmt != "markdown":
+        raise TablierError(f"unknown format {fmt!r}")
+    return to_markdown(blocks)
