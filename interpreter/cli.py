@@ -49,6 +49,8 @@ def _parser() -> argparse.ArgumentParser:
                         "(repeatable)")
     p.add_argument("--json", action="store_true")
     p.add_argument("--format", dest="fmt", choices=("markdown", "html"), default="markdown")
+    p.add_argument("--level", type=int, default=2,
+                   help="the heading level of each section (default 2)")
 
     p = sub.add_parser("moves", help="legal plays of positions read as JSON lines on stdin")
     _add_variant(p)
@@ -183,7 +185,8 @@ def _cmd_rules(args: argparse.Namespace) -> int:
 def _cmd_diff(args: argparse.Namespace) -> int:
     from interpreter.rulebook.diff import render_diff
 
-    text = render_diff(args.a, args.b, args.overrides, fmt="json" if args.json else args.fmt)
+    text = render_diff(args.a, args.b, args.overrides, fmt="json" if args.json else args.fmt,
+                       level=args.level)
     sys.stdout.write(text if text.endswith("\n") else text + "\n")
     return 0
 

@@ -185,7 +185,26 @@ def _sources(ctx: Context, level: int) -> list[Block]:
     sources = ctx.doc.model.variant.sources
     out: list[Block] = [_heading(level, "Sources")]
     out.append(Items(tuple(sources)) if sources else Para("The file names no source."))
+    seen = set(sources)
+    for path in ctx.doc.chain[1:]:
+        more = [s for s in _file_sources(path) if s not in seen]
+        if more:
+            seen.update(more)
+            out.append(Para(f"And those of {code(_file_name(path))}, which this file builds on:"))
+            out.append(Items(tuple(more)))
     return out
+
+
+def _file_sources(path: Path) -> list[str]:
+    """The `variant.sources` a file of the chain writes itself (it loaded once already)."""
+    import tomllib
+
+    try:
+        info = tomllib.loads(path.read_text(encoding="utf-8")).get("variant", {})
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return []
+    sources = info.get("sources", []) if isinstance(info, dict) else []
+    return [s for s in sources if isinstance(s, str)] if isinstance(sources, list) else []
 
 
 def _board(ctx: Context, level: int) -> list[Block]:
@@ -259,6 +278,17 @@ def _points(rule: Rule) -> str:
     return f"{amount}{count}, to {to}"
 
 
+def _short_points(rule: Rule) -> str:
+    """`4 / 6 per way`, `2`, or the `value` expression."""
+    if rule.simple is None and rule.doublet is None and rule.value is not None:
+        amount = code(" ".join(rule.value.split()))
+    else:
+        simple = rule.simple if rule.simple is not None else 1
+        doublet = rule.doublet if rule.doublet is not None else simple
+        amount = str(simple) if simple == doublet else f"{simple} / {doublet}"
+    return amount + (" per way" if rule.ways is not None else "")
+
+
 def _rule_facts(rule_id: str, rule: Rule, position: int, of: int) -> list[str]:
     facts = [f"kind: {code(rule.kind)}" + (f", {code('on = ' + toml_value(rule.on))}"
                                            if rule.kind == "score" else "")]
@@ -325,14 +355,17 @@ def _rule_table(ctx: Context, level: int) -> list[Block]:
             continue
         out += [_heading(level + 1, title), Para(words)]
         scored = any(r.kind == "score" for _, r in members)
-        header = ("id", "name", "points", "what it does", "source") if scored else \
+        if scored:
+            out.append(Para("Points are those of a simple roll / a doublet, to the player who "
+                            "threw (roller) or to his opponent."))
+        header = ("id", "name", "to", "points", "what it does", "source") if scored else \
             ("id", "name", "what it does", "source")
         rows = []
         for rule_id, rule in members:
             what = _sentence(rule.description) + ("" if rule.enabled else " **Switched off.**")
             row = [code(rule_id), rule.name]
             if scored:
-                row.append(_points(rule))
+                row += ["opponent" if rule.to == "opponent" else "roller", _short_points(rule)]
             rows.append(tuple(row + [what, " ".join((rule.source or "").split())]))
         out.append(Table(header, tuple(rows)))
     return out

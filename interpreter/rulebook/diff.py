@@ -29,7 +29,7 @@ from pydantic import BaseModel
 from interpreter.errors import TablierError
 from interpreter.rulebook.blocks import Block, Heading, Para, Table, code, to_html, to_markdown
 from interpreter.rulebook.words import effect, toml_value
-from interpreter.variant.schema import Rule
+from interpreter.variant.schema import Rule, choice_key
 
 #: the tables of `[dice]`-like switches that are compared key by key
 _SWITCH_TABLES = ("movement", "dice")
@@ -160,57 +160,79 @@ def _with_words(table: str, key: str, value: Any) -> str:
     return f"{_shown(value)}: {effect(info, value)}"
 
 
-def diff_blocks(a: Any, b: Any, result: dict[str, Any]) -> list[Block]:
-    out: list[Block] = [Heading(1, f"{code(_vid(a))} and {code(_vid(b))}: the differences"),
-                        Para(_side(a, "A") + "; " + _side(b, "B") + "."),
-                        Para("Compared after `extends` and `--set`, with the defaults of the file "
-                             "format filled in.")]
+def _option_words(doc: Any, key: str, value: Any) -> str:
+    described = doc.model.option_descriptions.get(key)
+    words = described.choices.get(choice_key(value)) if described is not None and \
+        value is not None and not isinstance(value, list) else None
+    return f"{_shown(value)}: {words}" if words else _shown(value)
+
+
+def diff_blocks(a: Any, b: Any, result: dict[str, Any], level: int = 2) -> list[Block]:
+    """The diff as blocks, its sections at heading `level` (the title one above); the tables
+    without a difference are named together in one sentence."""
+    top = max(level - 1, 1)
+    out: list[Block] = [Heading(top, f"{code(_vid(a))} and {code(_vid(b))}: the differences"),
+                        Para(_side(a, "A") + "; " + _side(b, "B") + ". Compared after "
+                             "`extends` and `--set`, with the defaults of the file format "
+                             "filled in.")]
+    same: list[str] = []
+    body: list[Block] = []
     rules = result["rules"]
-    out.append(Heading(2, "Rules"))
-    if not any(rules.values()):
-        out.append(Para("The same rules."))
+    if any(rules.values()):
+        body.append(Heading(level, "Rules"))
+    else:
+        same.append("the rules")
     if rules["added"]:
-        out.append(Para("Only in B: " + ", ".join(
+        body.append(Para("Only in B: " + ", ".join(
             f"{code(r)} ({b.model.rules[r].name})" for r in rules["added"]) + "."))
     if rules["removed"]:
-        out.append(Para("Only in A: " + ", ".join(
+        body.append(Para("Only in A: " + ", ".join(
             f"{code(r)} ({a.model.rules[r].name})" for r in rules["removed"]) + "."))
     if rules["changed"]:
-        out.append(Table(("rule", "field", "A", "B"), tuple(
+        body.append(Table(("rule", "field", "A", "B"), tuple(
             (code(c["id"]), code(c["field"]), _shown(c["a"]), _shown(c["b"]))
             for c in rules["changed"])))
-    titles = (("options", "Options"), ("dice", "The dice"), ("movement", "Movement"),
-              ("board", "The board"), ("ladder", "The ladder"))
-    for name, title in titles:
-        out.append(Heading(2, title))
+    titles = (("options", "Options", "the options"), ("dice", "The dice", "the dice"),
+              ("movement", "Movement", "the movement"), ("board", "The board", "the board"),
+              ("ladder", "The ladder", "the ladder"))
+    for name, title, words in titles:
         entries = result[name]
         if not entries:
-            out.append(Para("The same."))
+            same.append(words)
             continue
+        body.append(Heading(level, title))
         if name in _SWITCH_TABLES:
-            rows = tuple((code(e["key"]), _with_words(name, e["key"], e["a"]),
-                          _with_words(name, e["key"], e["b"])) for e in entries)
+            body.append(Table(("key", "A", "B"), tuple(
+                (code(e["key"]), _with_words(name, e["key"], e["a"]),
+                 _with_words(name, e["key"], e["b"])) for e in entries)))
         elif name == "ladder":
             fields = {**type(b.model.ladder).model_fields, **type(a.model.ladder).model_fields} \
                 if a.model.ladder is not None and b.model.ladder is not None else {}
-            out.append(Table(("key", "A", "B", "meaning"), tuple(
+            body.append(Table(("key", "A", "B", "meaning"), tuple(
                 (code(e["key"]), _shown(e["a"]), _shown(e["b"]),
                  _capital(fields[e["key"]].description) if e["key"] in fields else "")
                 for e in entries)))
-            continue
+        elif name == "options":
+            body.append(Table(("key", "A", "B"), tuple(
+                (code(e["key"]), _option_words(a, e["key"], e["a"]),
+                 _option_words(b, e["key"], e["b"])) for e in entries)))
         else:
-            rows = tuple((code(e["key"]), _shown(e["a"]), _shown(e["b"])) for e in entries)
-        out.append(Table(("key", "A", "B"), rows))
+            body.append(Table(("key", "A", "B"), tuple(
+                (code(e["key"]), _shown(e["a"]), _shown(e["b"])) for e in entries)))
     extra = [(f"regions.{k}", v1, v2) for k, v1, v2 in _dict_changes(a.model.regions,
                                                                       b.model.regions)]
     extra += [(f"define.{k}", v1, v2) for k, v1, v2 in _dict_changes(a.model.define,
                                                                       b.model.define)]
     if extra:
-        out.append(Heading(2, "Regions and definitions"))
-        out.append(Table(("key", "A", "B"), tuple(
+        body.append(Heading(level, "Regions and definitions"))
+        body.append(Table(("key", "A", "B"), tuple(
             (code(k), _shown(None if v1 is None else " ".join(v1.split())),
              _shown(None if v2 is None else " ".join(v2.split()))) for k, v1, v2 in extra)))
-    return out
+    if same:
+        listed = same[0] if len(same) == 1 else ", ".join(same[:-1]) + " and " + same[-1]
+        out.append(Para(f"No difference in {listed}." if body else
+                        f"No difference at all: {listed} are the same."))
+    return out + body
 
 
 def _dict_changes(a: dict[str, str], b: dict[str, str]) -> list[tuple[str, str | None,
@@ -220,13 +242,15 @@ def _dict_changes(a: dict[str, str], b: dict[str, str]) -> list[tuple[str, str |
 
 
 def render_diff(a_ref: str | Path, b_ref: str | Path, sets: Sequence[str] = (), *,
-                fmt: str = "markdown") -> str:
+                fmt: str = "markdown", level: int = 2) -> str:
     import json
 
     a, b, result = diff_variants(a_ref, b_ref, sets)
     if fmt == "json":
         return json.dumps(result, ensure_ascii=False)
-    blocks = diff_blocks(a, b, result)
+    if not 1 <= level <= 5:
+        raise TablierError(f"the heading level must be from 1 to 5, not {level}")
+    blocks = diff_blocks(a, b, result, level)
     if fmt == "html":
         return to_html(blocks, f"{_vid(a)} and {_vid(b)}")
     if fmt != "markdown":
