@@ -1,0 +1,139 @@
+"""Every `tablier` command of the shipped documentation runs as printed.
+
+The commands are the lines of the `sh` code blocks of README.md, docs/*.md and docs/variants/*.md
+that start with `tablier` or pipe into it (a line ending in `\\` goes on on the next one). Each
+runs in a shell, from a scratch folder that sees the clone's files (`variants/`, `tests/`, ...)
+and the files the page itself writes in its `toml` blocks (`# quick-trictrac.toml: ...` as the
+first line of a block), and must exit as the page says: 0, unless the line's comment says
+"exits N". Commands that play thousands of games, and `bench`, are in the `slow` set.
+"""
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import stat
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")),
+         *sorted((ROOT / "docs" / "variants").glob("*.md"))]
+BLOCK = re.compile(r"^```(?P<lang>\w*)[^\n]*\n(?P<body>.*?)^```", re.M | re.S)
+FILE_BLOCK = re.compile(r"\A#\s*(?P<name>[\w.-]+\.toml)\b")
+EXIT = re.compile(r"#.*\bexits? (?P<code>\d)\b")
+#: seconds one command may take
+TIMEOUT = 120
+
+
+@dataclass(frozen=True)
+class Example:
+    page: Path
+    line: int
+    command: str
+
+    @property
+    def expected(self) -> int:
+        m = EXIT.search(self.command)
+        return int(m.group("code")) if m else 0
+
+    @property
+    def slow(self) -> bool:
+        words = self.command.split("#")[0].split()
+        if "bench" in words[1:2]:
+            return True
+        if "simulate" in words:
+            games = words[words.index("--games") + 1] if "--games" in words else "1000"
+            return int(games) >= 500
+        return False
+
+
+def _commands(page: Path) -> list[Example]:
+    text = page.read_text(encoding="utf-8")
+    out = []
+    for block in BLOCK.finditer(text):
+        if block.group("lang") != "sh":
+            continue
+        first = text.count("\n", 0, block.start("body")) + 1
+        lines = block.group("body").splitlines()
+        i = 0
+        while i < len(lines):
+            start = i
+            line = lines[i]
+            while line.rstrip().endswith("\\") and i + 1 < len(lines):
+                i += 1
+                line = line.rstrip()[:-1] + " " + lines[i].strip()
+            i += 1
+            code = line.split(" #")[0]
+            if line.startswith("tablier ") or re.search(r"\|\s*tablier\b", code):
+                out.append(Example(page, first + start, line))
+    return out
+
+
+def _files(page: Path) -> dict[str, str]:
+    """The files a page writes in its `toml` blocks, by name."""
+    text = page.read_text(encoding="utf-8")
+    files = {}
+    for block in BLOCK.finditer(text):
+        m = FILE_BLOCK.match(block.group("body"))
+        if block.group("lang") == "toml" and m:
+            files[m.group("name")] = block.group("body")
+    return files
+
+
+EXAMPLES = [e for page in PAGES for e in _commands(page)]
+
+
+def _params(slow: bool) -> list:
+    return [pytest.param(e, id=f"{e.page.relative_to(ROOT)}:{e.line}") for e in EXAMPLES
+            if e.slow == slow]
+
+
+@pytest.fixture(scope="module")
+def scratch(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder with the clone's top-level entries linked in and a `tablier` on the PATH that
+    runs this checkout with this interpreter."""
+    folder = tmp_path_factory.mktemp("docs")
+    for entry in ROOT.iterdir():
+        if entry.name in ("variants", "tests", "docs", "grammar", "interpreter", "README.md"):
+            (folder / entry.name).symlink_to(entry)
+    bin_dir = folder / ".bin"
+    bin_dir.mkdir()
+    shim = bin_dir / "tablier"
+    shim.write_text(f"#!/bin/sh\nexec {shlex.quote(sys.executable)} -m interpreter \"$@\"\n")
+    shim.chmod(shim.stat().st_mode | stat.S_IXUSR)
+    return folder
+
+
+def _run(example: Example, scratch: Path) -> None:
+    for name, body in _files(example.page).items():
+        (scratch / name).write_text(body, encoding="utf-8")
+    env = dict(os.environ, PATH=f"{scratch / '.bin'}{os.pathsep}{os.environ.get('PATH', '')}",
+               PYTHONPATH=str(ROOT))
+    done = subprocess.run(["bash", "-o", "pipefail", "-c", example.command], cwd=scratch, env=env,
+                          capture_output=True, text=True, timeout=TIMEOUT)
+    assert done.returncode == example.expected, (
+        f"{example.page.relative_to(ROOT)}:{example.line}: `{example.command}` exits "
+        f"{done.returncode}, not {example.expected}\n{done.stderr[-2000:]}")
+    assert "Traceback" not in done.stderr
+
+
+def test_the_pages_have_examples() -> None:
+    pages = {e.page.name for e in EXAMPLES}
+    assert {"README.md", "cli.md", "trictrac.md", "sheets.md"} <= pages
+    assert len(EXAMPLES) >= 40
+
+
+@pytest.mark.parametrize("example", _params(slow=False))
+def test_doc_example_runs_as_printed(example: Example, scratch: Path) -> None:
+    _run(example, scratch)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("example", _params(slow=True))
+def test_slow_doc_example_runs_as_printed(example: Example, scratch: Path) -> None:
+    _run(example, scratch)
