@@ -102,10 +102,12 @@ def test_every_value_of_every_switch_has_its_own_sentence() -> None:
 def test_the_family_usual_value_is_named_where_a_variant_differs() -> None:
     text = render_rulebook("triktrak", sections=["dice"])
     assert "`opening_roll = \"winner_throws_two\"`" in text
-    assert "differs from the family's usual `\"one_die_each\"` (in `trictrac`)" in text
-    assert "family's usual" not in render_rulebook("trictrac-ecrire", sections=["dice"])
+    assert "It differs from the family's own file, `trictrac`, which has `\"one_die_each\"`: to " \
+        "begin, each player throws one die" in text
+    assert "family's own file" not in render_rulebook("trictrac-ecrire", sections=["dice"])
     twelve = render_rulebook("tric-trac-12", sections=["movement"])
-    assert "differs from the family's usual `true` (in `backgammon`)" in twelve  # higher_number
+    assert "`backgammon`, which has `true`: when only one" in twelve            # higher_number
+    assert "`backgammon`, which does not set it: there are no corners" in twelve  # own_corner
 
 
 def test_set_values_are_the_ones_described() -> None:

@@ -130,8 +130,9 @@ def _family_note(key: str, value: Any, family_table: BaseModel | None, ctx: Cont
     if usual == value:
         return ""
     usual_effect = effect(info, usual)
-    return (f" This differs from the family's usual {code(toml_value(usual))} (in "
-            f"`{ctx.family_id}`): {usual_effect[:1].lower() + usual_effect[1:]}")
+    usual_effect = usual_effect[:1].lower() + usual_effect[1:]
+    has = f"which has {code(toml_value(usual))}" if usual is not None else "which does not set it"
+    return f" It differs from the family's own file, `{ctx.family_id}`, {has}: {usual_effect}"
 
 
 def _set_note(path: tuple[str, ...], value: Any, ctx: Context) -> str:
@@ -163,6 +164,9 @@ def _about(ctx: Context, level: int) -> list[Block]:
     if len(chain) > 1:
         rows.append(("built on", " ← ".join(code(c) for c in chain[1:])
                      + " (`extends`: what this file does not say comes from there)"))
+    if model.remove_rules:
+        rows.append(("removes", ", ".join(code(r) for r in model.remove_rules)
+                     + " (rules of the file it builds on)"))
     if model.is_abstract:
         rows.append(("abstract", "a base for other files; it cannot be played by itself"))
     if ctx.doc.overrides:
@@ -297,7 +301,7 @@ def _rule_facts(rule_id: str, rule: Rule, position: int, of: int) -> list[str]:
     if rule.kind == "end":
         facts.append("winner: " + ("the opponent of the player who made the play"
                                    if rule.winner == "opponent" else "the player who made the play"))
-    if rule.order is not None or (rule.kind == "prefer" and of > 1):
+    if rule.order is not None or of > 1:
         facts.append(f"order: {position} of {of} in its group"
                      + (f" (`order = {rule.order}`)" if rule.order is not None else
                         " (the order of the file)"))
