@@ -57,9 +57,9 @@ class HolesLadder(HoleMarking):
         "off",
         description="stake multiplier of a won game: `off` ×1; "
                     "`grande_bredouille` ×2 when the winner's holes were all consecutive; "
-                    "`mal_xx` ×4 loser without a hole, ×3 grande bredouille won second, ×2 loser "
-                    "below 6, else ×1; `honours` ×4 quadruple, ×3 treble, ×2 loser at most 6, "
-                    "else ×1")
+                    "`mal_xx` (Malfilâtre, art. XX) ×4 loser without a hole, ×3 grande "
+                    "bredouille won second, ×2 loser below 6, else ×1; `honours` ×4 quadruple, "
+                    "×3 treble, ×2 loser at most 6, else ×1")
 
 
 class Holes:
