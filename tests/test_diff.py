@@ -43,7 +43,7 @@ def _flat(model: Any) -> dict[str, dict[str, Any]]:
     ladder = model.ladder.model_dump() if model.ladder is not None else {}
     options = dict(dump["options"])
     options.update({f"{k}.choices": v for k, v in dump["option_choices"].items()})
-    board = {"checkers": dump["board"]["checkers"], "start": dump["board"]["start"]}
+    board = dump["board"]
     rules = {f"{rid}.{field}": value for rid, rule in dump["rules"].items()
              for field, value in rule.items()}
     return {"movement": dump["movement"], "dice": dump["dice"], "ladder": ladder,

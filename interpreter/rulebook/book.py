@@ -164,6 +164,11 @@ def _about(ctx: Context, level: int) -> list[Block]:
     if len(chain) > 1:
         rows.append(("built on", " ← ".join(code(c) for c in chain[1:])
                      + " (`extends`: what this file does not say comes from there)"))
+    known = {"id", "name", "aliases", "family", "sources", "summary", "abstract"}
+    for key, field_info in type(info).model_fields.items():
+        value = getattr(info, key)
+        if key not in known and value not in (None, [], {}):
+            rows.append((key, f"{code(toml_value(value))} ({field_info.description or ''})"))
     if model.remove_rules:
         rows.append(("removes", ", ".join(code(r) for r in model.remove_rules)
                      + " (rules of the file it builds on)"))
@@ -225,24 +230,34 @@ def _board(ctx: Context, level: int) -> list[Block]:
     if start:
         out.append(Para("The start seen from the player on roll (X; his opponent is O):"))
         out.append(Code(diagram(start)))
+    others = [(k, i) for k, i in type(board).model_fields.items() if k not in ("checkers", "start")]
+    if others:
+        out.append(Items(tuple(_switch_item(board, "board", k, i, ctx) for k, i in others)))
     return out
+
+
+def _switch_item(table: BaseModel, name: str, key: str, info: Any, ctx: Context) -> str:
+    """One key of a table in words: its value and what the value does."""
+    value = getattr(table, key)
+    head = code(f"{key} = {toml_value(value)}") if value is not None else f"{code(key)} (not set)"
+    family = getattr(ctx.family, name, None) if ctx.family is not None else None
+    return (f"{head}: {effect(info, value)}{_set_note((name, key), value, ctx)}"
+            f"{_family_note(key, value, family, ctx, info)}")
 
 
 def _switches(ctx: Context, level: int, table: str, title: str) -> list[Block]:
     model = ctx.doc.model
     current: BaseModel = getattr(model, table)
-    family = getattr(ctx.family, table) if ctx.family is not None else None
     items, idle = [], []
     for key, info in type(current).model_fields.items():
         value = getattr(current, key)
         active, why = applies(info, current)
-        head = code(f"{key} = {toml_value(value)}") if value is not None else \
-            f"{code(key)} (not set)"
         if not active:
+            head = code(f"{key} = {toml_value(value)}") if value is not None else \
+                f"{code(key)} (not set)"
             idle.append(f"{head} ({why})")
             continue
-        items.append(f"{head}: {effect(info, value)}{_set_note((table, key), value, ctx)}"
-                     f"{_family_note(key, value, family, ctx, info)}")
+        items.append(_switch_item(current, table, key, info, ctx))
     out: list[Block] = [_heading(level, title), Items(tuple(items))]
     if idle:
         out.append(Para("Without effect in this variant: " + "; ".join(idle) + "."))

@@ -11,7 +11,8 @@ of `tablier diff --json`:
 `added` are the ids of the rules only B has, `removed` those only A has; `changed` names each
 field of a rule both have whose value differs, defaults filled in (`enabled`, `on`, ...). Every
 element of the other lists is `{"key", "a", "b"}`: the key inside its table (`block`,
-`opening_roll`, `holes_to_win`, `checkers`, `start`), and its value in A and in B, null where
+`opening_roll`, `holes_to_win`, `checkers`, `start` for the whole starting position), and its
+value in A and in B, null where
 that side has no such key (a ladder of another kind, an option one file does not declare). In
 `options`, the key is the option's name for its value and `NAME.choices` for its list of
 choices. Values are compared after the defaults of the schema are filled in, so a key written
@@ -73,12 +74,15 @@ def _compare_options(a: Any, b: Any) -> list[dict[str, Any]]:
 
 
 def _compare_board(a: Any, b: Any) -> list[dict[str, Any]]:
+    """Every key of `[board]`; the starting position as a whole, compared pip by pip."""
     out = []
-    if a.checkers != b.checkers:
-        out.append(_entry("checkers", a.checkers, b.checkers))
-    if a.start_pips() != b.start_pips():
-        out.append(_entry("start", a.start, b.start))
-    return out
+    for entry in _compare_models(a, b):
+        if entry["key"] != "start":
+            out.append(entry)
+        elif a.start_pips() != b.start_pips():
+            out.append(entry)
+    order = list(type(a).model_fields)
+    return sorted(out, key=lambda e: order.index(e["key"]) if e["key"] in order else len(order))
 
 
 def diff_documents(a: Any, b: Any) -> dict[str, Any]:
