@@ -26,8 +26,9 @@ PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")),
 BLOCK = re.compile(r"^```(?P<lang>\w*)[^\n]*\n(?P<body>.*?)^```", re.M | re.S)
 FILE_BLOCK = re.compile(r"\A#\s*(?P<name>[\w.-]+\.toml)\b")
 EXIT = re.compile(r"#.*\bexits? (?P<code>\d)\b")
-#: seconds one command may take
-TIMEOUT = 120
+#: seconds one command of the default suite may take (a longer one belongs in the slow set),
+#: and one of the slow set
+TIMEOUT, SLOW_TIMEOUT = 30, 900
 
 
 @dataclass(frozen=True)
@@ -114,8 +115,14 @@ def _run(example: Example, scratch: Path) -> None:
         (scratch / name).write_text(body, encoding="utf-8")
     env = dict(os.environ, PATH=f"{scratch / '.bin'}{os.pathsep}{os.environ.get('PATH', '')}",
                PYTHONPATH=str(ROOT))
-    done = subprocess.run(["bash", "-o", "pipefail", "-c", example.command], cwd=scratch, env=env,
-                          capture_output=True, text=True, timeout=TIMEOUT)
+    limit = SLOW_TIMEOUT if example.slow else TIMEOUT
+    try:
+        done = subprocess.run(["bash", "-o", "pipefail", "-c", example.command], cwd=scratch,
+                              env=env, capture_output=True, text=True, timeout=limit)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"{example.page.relative_to(ROOT)}:{example.line}: `{example.command}` takes "
+                    f"more than {limit} s" + ("" if example.slow else
+                                               ": make it shorter or count it as slow"))
     assert done.returncode == example.expected, (
         f"{example.page.relative_to(ROOT)}:{example.line}: `{example.command}` exits "
         f"{done.returncode}, not {example.expected}\n{done.stderr[-2000:]}")
