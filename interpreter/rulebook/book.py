@@ -1,7 +1,7 @@
 """The rulebook of a variant, generated from its file (after `extends` and `--set`).
 
-`rulebook(doc)` returns the blocks of `interpreter.rulebook.blocks`; `render_rulebook` writes
-them as Markdown or HTML. The sections, in order: about (names, family, summary), sources, the
+`rulebook(ref, overrides)` loads a variant (a built-in id or a path) and returns the blocks of
+`interpreter.rulebook.blocks`; `render_rulebook` writes them as Markdown or HTML. The sections, in order: about (names, family, summary), sources, the
 board, the dice, the movement switches, the rules (grouped by kind in the order the engine
 consults them), the regions and definitions the rules use, the options, the ladder. A page may
 ask for some sections only (`sections=`), with its headings at another level (`level=`): that is

@@ -87,21 +87,3 @@ def applies(info: FieldInfo, table: BaseModel) -> tuple[bool, str]:
 
 def code_key(key: str) -> str:
     return f"`{key}`"
-
-
-def choices_of(info: FieldInfo) -> list[Any]:
-    """The values a `Literal` field allows, in the schema's order (empty for other types)."""
-    import typing
-
-    out: list[Any] = []
-
-    def walk(tp: Any) -> None:
-        origin = typing.get_origin(tp)
-        if origin is typing.Literal:
-            out.extend(typing.get_args(tp))
-        elif origin is not None:
-            for arg in typing.get_args(tp):
-                walk(arg)
-
-    walk(info.annotation)
-    return out
