@@ -32,6 +32,22 @@ class Diagnostic:
         return f"{head}\n  {self.source_line}\n  {caret}"
 
 
+class InputError(TablierError):
+    """Input refused before it is read or parsed: a file that is not a regular file, is too large
+    or cannot be opened; a line too long, nested too deep or holding a number too large
+    (`interpreter.bounded`). `code` is the diagnostic code (`file-not-found`, `unreadable`,
+    `limit`), `reason` the message without the file's name; `line`/`col` (1-based, 0 when not
+    known) place a fault inside the text."""
+
+    def __init__(self, message: str, *, code: str = "unreadable", reason: str | None = None,
+                 line: int = 0, col: int = 0):
+        super().__init__(message)
+        self.code = code
+        self.reason = reason if reason is not None else message
+        self.line = line
+        self.col = col
+
+
 class VariantError(TablierError):
     """A variant file (or an override) that cannot be loaded; carries every diagnostic found."""
 

@@ -6,6 +6,7 @@ A wheel carries them inside the package (`interpreter/grammar`, `interpreter/var
 """
 from __future__ import annotations
 
+import re
 from functools import cache
 from pathlib import Path
 
@@ -30,6 +31,10 @@ def variants_dir() -> Path:
 
 
 def builtin_variant_path(variant_id: str) -> Path | None:
-    """The file of a built-in variant id, or None when there is no such id."""
+    """The file of a built-in variant id, or None when there is no such id (a name that is not
+    written like an id, lowercase words joined by '-', is none)."""
+    if not (isinstance(variant_id, str) and len(variant_id) <= 64
+            and re.fullmatch(r"[a-z0-9]+(?:-[a-z0-9]+)*", variant_id)):
+        return None
     path = variants_dir() / f"{variant_id}.toml"
     return path if path.is_file() else None

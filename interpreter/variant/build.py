@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from interpreter.dsl import RuleSet, SnippetError, compile_document
-from interpreter.errors import VariantError
-from interpreter.kernel.board import Board, from_start
+from interpreter.errors import Diagnostic, VariantError
+from interpreter.kernel.board import Board, flip, from_start
 from interpreter.kernel.movegen import MoveGenerator
 from interpreter.kernel.rules import MoveRules
 
@@ -71,26 +71,73 @@ def move_rules_of(model: Any) -> MoveRules:
 
 
 def build_variant(doc: Any) -> Variant:
-    """Compile a loaded document (interpreter.variant.loader.VariantDoc) into a Variant."""
-    from interpreter.variant.loader import snippet_diagnostic
+    """Compile a loaded document (interpreter.variant.loader.VariantDoc) into a Variant, and
+    check what only the compiled rules and the kernel can tell (`check_built`).
+
+    Every command builds its variant here and `tablier validate` does too, so that a file that
+    validates loads and plays in every command. Raises `VariantError` with every diagnostic."""
+    from interpreter.variant.loader import check_snippets, snippet_diagnostic
 
     model = doc.model
     try:
         rules = compile_document(model)
     except SnippetError as err:
-        raise VariantError([snippet_diagnostic(doc, err)]) from None
+        found = check_snippets(doc) or [snippet_diagnostic(doc, err)]
+        raise VariantError(found) from None
     start = from_start({int(k): v for k, v in model.board.start.items()})
     dice = getattr(model, "dice", None)
-    return Variant(
+    variant = Variant(
         id=model.variant.id, name=model.variant.name, model=model, path=doc.path,
         move_rules=move_rules_of(model), rules=rules, start=start,
         doublet_rethrow=(getattr(dice, "doublets", "four") == "twice_and_throw_again"),
         opening=getattr(dice, "opening_roll", None) or "one_die_each",
         ladder=model.ladder)
+    problems = check_built(doc, variant)
+    if problems:
+        raise VariantError(problems)
+    return variant
+
+
+def check_built(doc: Any, variant: Variant) -> list[Diagnostic]:
+    """What the compiled variant shows about the file: the kernel accepts its switches (its
+    generators are made here, once, as play would make them), and no `end` rule holds on the
+    starting position, from either side (a game over before its first throw)."""
+    out: list[Diagnostic] = []
+    try:
+        variant.generator
+    except ValueError as err:
+        out.append(_at(doc, ("movement",), "unplayable", f"the movement switches cannot be "
+                                                         f"played: {_lower(str(err))}"))
+        return out
+    seen = (variant.start, flip(variant.start))
+    for rule_id, _winner, fn in variant.rules.end:
+        try:
+            holds = any(fn(b) for b in seen)
+        except Exception as err:  # noqa: BLE001 - a rule of an untrusted file; report, never crash
+            out.append(_at(doc, ("rules", rule_id, "when"), "unplayable",
+                           f"rule `{rule_id}` cannot be evaluated on the starting position: "
+                           f"{type(err).__name__}"))
+            continue
+        if holds:
+            out.append(_at(doc, ("rules", rule_id, "when"), "unplayable",
+                           f"end rule `{rule_id}` already holds on the starting position: every "
+                           f"game would be over before its first throw"))
+    return out
+
+
+def _at(doc: Any, key_path: tuple, code: str, message: str) -> Diagnostic:
+    origin = doc.origin_of(key_path)
+    return origin.diagnostic(key_path, "value", code, message)
+
+
+def _lower(text: str) -> str:
+    return text[:1].lower() + text[1:]
 
 
 def load_variant(ref: str | Path, overrides: Sequence[str] = ()) -> Variant:
-    """Load a built-in id or a path, apply `--set` overrides, and compile it."""
+    """Load a built-in id or a path, apply `--set` overrides, validate and compile it: what every
+    command plays. The checks are those of `tablier validate` (`interpreter.variant.loader.
+    validate_paths`), and the rules are compiled once."""
     from interpreter.variant.loader import load_document
 
-    return build_variant(load_document(ref, overrides, check_rules=False))
+    return build_variant(load_document(ref, overrides, check_rules="on-error"))

@@ -11,6 +11,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from interpreter.bounded import MAX_INT, shown, shown_name
+from interpreter.kernel.rules import MoveRules
 from interpreter.scoring.registry import LADDER_MODELS
 from interpreter.variant.problems import (
     Problem,
@@ -23,10 +25,29 @@ from interpreter.variant.problems import (
 )
 from interpreter.variant.schema import RULE_COMMON_FIELDS, RULE_KIND_FIELDS, choice_key
 
-_ID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
-_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-_DEFINE = re.compile(r"^\s*[A-Za-z_][A-Za-z0-9_]*\s*(\(\s*([A-Za-z_][A-Za-z0-9_]*\s*"
-                     r"(,\s*[A-Za-z_][A-Za-z0-9_]*\s*)*)?\))?\s*$")
+# Names reach messages, generated code and the web pages: each is checked whole
+# (`fullmatch`: `$` would let a trailing newline through), ASCII only, and bounded in length.
+_ID = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*", re.ASCII)
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*", re.ASCII)
+_DEFINE = re.compile(r"[ ]*[A-Za-z_][A-Za-z0-9_]*[ ]*(?:\([ ]*(?:[A-Za-z_][A-Za-z0-9_]*[ ]*"
+                     r"(?:,[ ]*[A-Za-z_][A-Za-z0-9_]*[ ]*)*)?\))?[ ]*", re.ASCII)
+#: the longest rule id, region, definition or option name
+MAX_NAME = 64
+
+
+def valid_rule_id(name: str) -> bool:
+    """A rule id (or a variant id): lowercase ASCII letters and digits joined by '-'."""
+    return len(name) <= MAX_NAME and _ID.fullmatch(name) is not None
+
+
+def valid_name(name: str) -> bool:
+    """A region or option name: a rule-language name."""
+    return len(name) <= MAX_NAME and _NAME.fullmatch(name) is not None
+
+
+def valid_definition(key: str) -> bool:
+    """A `[define]` key: `name` or `name(p, q)`."""
+    return len(key) <= 4 * MAX_NAME and _DEFINE.fullmatch(key) is not None
 
 
 def _table(data: dict[str, Any], key: str) -> dict[str, Any]:
@@ -47,14 +68,31 @@ def check_document(data: dict[str, Any], *, concrete: bool) -> list[Problem]:
     problems += _check_names(data)
     problems += _check_options(data)
     problems += _check_rules(data)
+    problems += _check_integers(data)
     return problems
+
+
+def _check_integers(data: Any, path: tuple = ()) -> list[Problem]:
+    """Every integer of the file within ±`MAX_INT`, so that no count, score or option makes
+    arithmetic or printing expensive (the schema's own bounds are tighter where it has them)."""
+    out: list[Problem] = []
+    if isinstance(data, dict):
+        for key, value in data.items():
+            out += _check_integers(value, path + (key,))
+    elif isinstance(data, list):
+        for i, value in enumerate(data):
+            out += _check_integers(value, path + (i,))
+    elif _is_int(data) and not -MAX_INT <= data <= MAX_INT:
+        out.append(Problem(path, "bad-value", f"`{key_str(path)}` is {shown(data, 24)}; integers "
+                           f"in a variant file are at most {MAX_INT:,} in size"))
+    return out
 
 
 def _check_variant(data: dict[str, Any], concrete: bool) -> list[Problem]:
     out: list[Problem] = []
     info = _table(data, "variant")
     vid = info.get("id")
-    if isinstance(vid, str) and not _ID.match(vid):
+    if isinstance(vid, str) and not valid_rule_id(vid):
         out.append(Problem(("variant", "id"), "bad-value",
                            f"`variant.id` must be lowercase letters and digits joined by '-', "
                            f"e.g. \"tric-trac-12\"; found {toml_repr(vid)}"))
@@ -107,20 +145,27 @@ def _check_board(data: dict[str, Any], concrete: bool) -> list[Problem]:
 def _check_names(data: dict[str, Any]) -> list[Problem]:
     out: list[Problem] = []
     for name in _table(data, "regions"):
-        if not _NAME.match(name):
+        if not valid_name(name):
             out.append(Problem(("regions", name), "bad-name",
-                               f"region name `{name}` must be a rule-language name (letters, "
-                               f"digits and '_', not starting with a digit)", "key"))
+                               f"region name `{shown_name(name)}` must be a rule-language name "
+                               f"(ASCII letters, digits and '_', not starting with a digit, at "
+                               f"most {MAX_NAME} characters)", "key"))
     for name in _table(data, "define"):
-        if not _DEFINE.match(name):
+        if not valid_definition(name):
             out.append(Problem(("define", name), "bad-name",
-                               f"definition `{name}` must be a name or `name(p, q)` with "
-                               f"parameter names", "key"))
+                               f"definition `{shown_name(name)}` must be a name or `name(p, q)` "
+                               f"with parameter names", "key"))
+    for name in _table(data, "options"):
+        if not valid_name(name):
+            out.append(Problem(("options", name), "bad-name",
+                               f"option name `{shown_name(name)}` must be a rule-language name "
+                               f"(ASCII letters, digits and '_', not starting with a digit, at "
+                               f"most {MAX_NAME} characters)", "key"))
     for rule_id in _table(data, "rules"):
-        if not _ID.match(rule_id):
+        if not valid_rule_id(rule_id):
             out.append(Problem(("rules", rule_id), "bad-name",
-                               f"rule id `{rule_id}` must be lowercase letters and digits joined "
-                               f"by '-', e.g. `petit-jan`", "key"))
+                               f"rule id `{shown_name(rule_id)}` must be lowercase letters and "
+                               f"digits joined by '-', e.g. `petit-jan`", "key"))
     return out
 
 
@@ -291,3 +336,136 @@ def check_ladder(data: dict[str, Any], *, concrete: bool) -> tuple[Any, list[Pro
         return model.model_validate(ladder), []
     except ValidationError as error:
         return None, problems_from_validation(error, model, ("ladder",))
+
+
+# -- what can be played --------------------------------------------------------------------------
+
+_MOVES = MoveRules()
+#: the ladders whose games end when an `end` rule holds, and those counted in points of the
+#: `score` rules
+_ENDED_BY_RULES = ("game", "cube")
+_COUNTED_IN_POINTS = ("holes", "ecrire", "combine", "continuous")
+
+
+def _switch(movement: dict[str, Any], key: str, kind: type) -> Any:
+    """A movement switch as the kernel will see it: the file's value when it has the right type,
+    else the default (a wrong type is the schema's to report)."""
+    value = movement.get(key, getattr(_MOVES, key))
+    if kind is int:
+        return value if _is_int(value) else getattr(_MOVES, key)
+    return value if isinstance(value, kind) else getattr(_MOVES, key)
+
+
+def check_playable(data: dict[str, Any], *, concrete: bool) -> list[Problem]:
+    """Switch combinations and ladder values that cannot be played: accepted by the schema one
+    by one, but together they would make the kernel raise, corrupt the board, or give a game
+    that can never end (docs/security.md lists what each check guards against). Each problem is
+    placed at the key that was set last among those involved."""
+    out: list[Problem] = []
+    board = _table(data, "board")
+    movement = _table(data, "movement")
+    mv = ("movement",)
+    off = _switch(movement, "off_pip", int)
+    home = _switch(movement, "home_top", int)
+    bear_off = _switch(movement, "bear_off", str)
+    hit = _switch(movement, "hit", str)
+    enter = _switch(movement, "enter", str)
+    start_pip = _switch(movement, "start_pip", int)
+
+    if bear_off == "all_home" and 0 <= off and 1 <= home <= 24 and off >= home:
+        out.append(Problem(mv + ("off_pip",), "unplayable",
+                           f"`movement.off_pip` = {off} reaches the whole home board (`home_top` "
+                           f"= {home}): with `bear_off = \"all_home\"` no checker could ever be "
+                           f"borne off; `off_pip` must be below `home_top`",
+                           alternatives=(mv + ("home_top",), mv + ("bear_off",))))
+    if hit == "bar" and enter != "bar":
+        out.append(Problem(mv + ("hit",), "unplayable",
+                           f"a hit checker goes to the bar (`hit = \"bar\"`), but it can only "
+                           f"come back into play from the bar with `enter = \"bar\"` (here "
+                           f"{toml_repr(enter)}): it would stay there for good",
+                           alternatives=(mv + ("enter",),)))
+    if hit == "start" and 1 <= start_pip <= 24 and 25 - start_pip > off:
+        out.append(Problem(mv + ("start_pip",), "unplayable",
+                           f"with `hit = \"start\"` a hit checker goes back to its owner's start "
+                           f"pip, which is the opponent's pip {25 - start_pip} (`start_pip` = "
+                           f"{start_pip}); his own checkers could stand there too. That pip must "
+                           f"count as borne off for him: `off_pip` at least {25 - start_pip} "
+                           f"(the 12-point Tric-Trac: `start_pip = 24`, `off_pip = 1`)",
+                           alternatives=(mv + ("hit",), mv + ("off_pip",))))
+    corners = [(key, movement.get(key)) for key in ("own_corner", "opp_corner")
+               if _is_int(movement.get(key)) and 1 <= movement[key] <= 24]
+    if len(corners) == 2 and corners[0][1] == corners[1][1]:
+        out.append(Problem(mv + ("opp_corner",), "unplayable",
+                           f"the own corner and the opponent's corner are the same pip "
+                           f"({corners[0][1]})", alternatives=(mv + ("own_corner",),)))
+    for key, pip in corners:
+        if pip <= off:
+            out.append(Problem(mv + (key,), "unplayable",
+                               f"`movement.{key}` = {pip} is at or below `off_pip` = {off}: a "
+                               f"checker reaching it is borne off, so it is no corner",
+                               alternatives=(mv + ("off_pip",),)))
+    out += _check_start_playable(board, off)
+    out += _check_ladder_playable(data, concrete)
+    return out
+
+
+def _check_start_playable(board: dict[str, Any], off: int) -> list[Problem]:
+    out: list[Problem] = []
+    start = board.get("start")
+    if not isinstance(start, dict):
+        return out
+    pips = {int(k): v for k, v in start.items()
+            if k.isascii() and k.isdigit() and 1 <= int(k) <= 24 and _is_int(v) and v > 0}
+    low = [pip for pip in sorted(pips, reverse=True) if pip <= off]
+    if low:
+        out.append(Problem(("board", "start", str(low[0])), "unplayable",
+                           f"`board.start` puts checkers on pip{'s' if len(low) > 1 else ''} "
+                           f"{_pip_list(low)}, but a checker reaching pip {off} "
+                           f"(`movement.off_pip`) or below is borne off", "key",
+                           alternatives=(("movement", "off_pip"),)))
+    for pip in sorted(pips, reverse=True):
+        mirror = 25 - pip
+        if pip > mirror and mirror in pips:
+            out.append(Problem(("board", "start", str(pip)), "unplayable",
+                               f"`board.start` puts checkers on pips {pip} and {mirror}, which "
+                               f"are the same point seen from each side: both players' checkers "
+                               f"would stand on it", "key"))
+    return out
+
+
+def _pip_list(pips: list[int]) -> str:
+    return ", ".join(map(str, pips[:-1])) + " and " + str(pips[-1]) if len(pips) > 1 \
+        else str(pips[0])
+
+
+def _check_ladder_playable(data: dict[str, Any], concrete: bool) -> list[Problem]:
+    out: list[Problem] = []
+    ladder = data.get("ladder")
+    if not concrete or not isinstance(ladder, dict):
+        return out
+    kind = ladder.get("kind")
+    if kind == "holes" and _is_int(ladder.get("holes_to_win")) and ladder["holes_to_win"] == 0:
+        out.append(Problem(("ladder", "holes_to_win"), "unplayable",
+                           "`ladder.holes_to_win` = 0: a game of holes would never end; it needs "
+                           "at least 1 hole (the holes under the marks of the partie à écrire are "
+                           "`kind = \"ecrire\"`)"))
+    rules = {rid: r for rid, r in _table(data, "rules").items() if isinstance(r, dict)}
+    disabled = tuple(("rules", rid, "enabled") for rid, r in rules.items()
+                     if r.get("enabled") is False)
+    removed = (("remove_rules",),) if "remove_rules" in data else ()
+
+    def enabled(kind_: str) -> bool:
+        return any(r.get("kind") == kind_ and r.get("enabled") is not False
+                   for r in rules.values())
+
+    if kind in _ENDED_BY_RULES and rules and not enabled("end"):
+        out.append(Problem(("ladder", "kind"), "unplayable",
+                           f"a `{kind}` ladder ends each game when an `end` rule holds, and this "
+                           f"variant has no enabled `end` rule: its games could never end",
+                           alternatives=disabled + removed))
+    if kind in _COUNTED_IN_POINTS and not enabled("score"):
+        out.append(Problem(("ladder", "kind"), "unplayable",
+                           f"a `{kind}` ladder is won with the points of the `score` rules, and "
+                           f"this variant has no enabled `score` rule: its games could never end",
+                           alternatives=disabled + removed))
+    return out

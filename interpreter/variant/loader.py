@@ -22,13 +22,21 @@ import tomllib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ValidationError
 
+from interpreter.bounded import InputError, read_text, shown_name, toml_fault
 from interpreter.errors import Diagnostic, VariantError
 from interpreter.resources import builtin_variant_path, variants_dir
-from interpreter.variant.checks import check_document, check_ladder
+from interpreter.variant.checks import (
+    check_document,
+    check_ladder,
+    check_playable,
+    valid_definition,
+    valid_name,
+    valid_rule_id,
+)
 from interpreter.variant.locate import SourceMap
 from interpreter.variant.overrides import parse_override
 from interpreter.variant.problems import (
@@ -39,12 +47,15 @@ from interpreter.variant.problems import (
     found_str,
     key_str,
     problems_from_validation,
+    toml_repr,
     type_name,
 )
 from interpreter.variant.schema import VariantModel
 
 #: tables that an extending file replaces whole instead of merging key by key
 REPLACED_WHOLE: frozenset[KeyPath] = frozenset({("board", "start")})
+#: the most files an `extends` chain may hold
+MAX_CHAIN = 16
 
 
 @dataclass(frozen=True)
@@ -159,11 +170,13 @@ def _origin_for(origins: list[_Origin], provenance: dict[KeyPath, int], derived:
 # -- the public functions --------------------------------------------------------------------------
 
 def load_document(ref: str | Path, overrides: Sequence[str] = (), *,
-                  check_rules: bool = True) -> VariantDoc:
+                  check_rules: bool | Literal["on-error"] = True) -> VariantDoc:
     """Load a variant by built-in id or path, with `--set` overrides, and validate it.
 
     Raises `VariantError` carrying every diagnostic found. With `check_rules`, the rule-language
-    snippets are checked too (by `interpreter.dsl.check_document`, when it is available)."""
+    snippets are checked too (by `interpreter.dsl.check_document`, when it is available); with
+    "on-error", only beside the other problems of a file that has some (a caller that compiles
+    the rules next, as `interpreter.variant.build.load_variant` does, gets the rest then)."""
     session = _Session()
     doc = session.load(ref, overrides, check_rules=check_rules)
     if session.diagnostics or doc is None:
@@ -173,12 +186,21 @@ def load_document(ref: str | Path, overrides: Sequence[str] = (), *,
 
 def validate_paths(paths: Iterable[str | Path]) -> list[Diagnostic]:
     """Every problem of every file (and of the files they extend), in file order; [] when all
-    are valid."""
+    are valid. A playable file is built as every command builds it
+    (`interpreter.variant.build.build_variant`): what this accepts, they load."""
+    from interpreter.variant.build import build_variant
+
     out: list[Diagnostic] = []
     seen: set[Diagnostic] = set()
     for path in paths:
         try:
-            load_document(path)
+            doc = load_document(path, check_rules="on-error")
+            if doc.is_abstract:
+                found = check_snippets(doc)
+                if found:
+                    raise VariantError(found)
+            else:
+                build_variant(doc)
         except VariantError as error:
             for diagnostic in error.diagnostics:
                 if diagnostic not in seen:
@@ -223,11 +245,15 @@ def _snippet_view(merged: dict[str, Any]) -> Any:
         value = merged.get(key)
         return value if isinstance(value, dict) else {}
 
-    strings = lambda d: {k: v for k, v in d.items() if isinstance(v, str)}  # noqa: E731
+    # only what is well named: a name the checks refuse never reaches the rule compiler
+    def strings(d: dict[str, Any], valid: Any) -> dict[str, str]:
+        return {k: v for k, v in d.items() if isinstance(v, str) and valid(k)}
+
     rules = {}
     for rule_id, r in table("rules").items():
         if not isinstance(r, dict) or r.get("kind") not in ("score", "forbid", "prefer", "end",
-                                                            "value"):
+                                                            "value") \
+                or not valid_rule_id(rule_id):
             continue
         fields = {k: r.get(k) for k in _SNIPPET_FIELDS
                   if isinstance(r.get(k), str) or (k == "value" and type(r.get(k)) is int)}
@@ -239,10 +265,14 @@ def _snippet_view(merged: dict[str, Any]) -> Any:
             k: fields.get(k) for k in (*_SNIPPET_FIELDS, *_RULE_FIELDS, "simple", "doublet",
                                        "order", "enabled")})
     board = table("board")
-    checkers = board.get("checkers") if type(board.get("checkers")) is int else 15
-    options = {k: v for k, v in table("options").items() if isinstance(v, (str, int, bool))}
-    choices = {k: v for k, v in table("option_choices").items() if isinstance(v, list)}
-    return SimpleNamespace(regions=strings(table("regions")), define=strings(table("define")),
+    checkers = board.get("checkers")
+    checkers = checkers if type(checkers) is int and 1 <= checkers <= 60 else 15
+    options = {k: v for k, v in table("options").items()
+               if isinstance(v, (str, int, bool)) and valid_name(k)}
+    choices = {k: v for k, v in table("option_choices").items()
+               if isinstance(v, list) and k in options}
+    return SimpleNamespace(regions=strings(table("regions"), valid_name),
+                           define=strings(table("define"), valid_definition),
                            options=options, option_choices=choices,
                            board=SimpleNamespace(checkers=checkers), rules=rules)
 
@@ -264,6 +294,18 @@ def _display(path: Path) -> str:
         return str(path.resolve().relative_to(Path.cwd().resolve()))
     except ValueError:
         return str(path)
+
+
+def _exists(path: Path) -> bool:
+    """False only for a name that certainly names nothing (a name that cannot even be looked up
+    is left to the bounded read, which says why)."""
+    try:
+        os.stat(path)
+    except FileNotFoundError:
+        return False
+    except (OSError, ValueError):
+        return True
+    return True
 
 
 def _looks_like_path(ref: str) -> bool:
@@ -337,17 +379,21 @@ class _Session:
 
     def _read(self, path: Path, display: str,
               cited: tuple[_Origin, KeyPath] | None) -> tuple[int, dict[str, Any]] | None:
-        """Read and parse one file; on failure record a diagnostic (at the `extends` that
-        named it, if any) and return None."""
+        """Read and parse one file, within the bounds of `interpreter.bounded`; on failure
+        record a diagnostic (at the `extends` that named it, if any) and return None."""
         try:
-            text = path.read_bytes().decode("utf-8")
-        except FileNotFoundError:
-            self._fail(cited, display, "file-not-found", f"no such file: {display}")
+            text = read_text(path, display=display)
+        except InputError as error:
+            message = f"no such file: {display}" if error.code == "file-not-found" else str(error)
+            self._fail(cited, display, error.code, message)
             return None
-        except (OSError, UnicodeDecodeError) as error:
-            reason = "not UTF-8 text" if isinstance(error, UnicodeDecodeError) else \
-                (error.strerror or str(error)).lower()
-            self._fail(cited, display, "unreadable", f"cannot read {display}: {reason}")
+        fault = toml_fault(text)
+        if fault is not None:
+            line, col, message = fault
+            smap = SourceMap.lines_only(text)
+            self.origins.append(_Origin(display, smap, path))
+            self.diagnostics.append(Diagnostic(display, line, col, "limit", message,
+                                               smap.line_text(line)))
             return None
         smap = SourceMap(text)
         self.origins.append(_Origin(display, smap, path))
@@ -355,6 +401,10 @@ class _Session:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as error:
             self.diagnostics.append(_syntax_diagnostic(display, smap, error))
+            return None
+        except (ValueError, RecursionError) as error:  # past what `toml_fault` bounds
+            self.diagnostics.append(Diagnostic(display, 1, 1, "limit",
+                                               f"the file cannot be read: {str(error)[:80]}"))
             return None
         return len(self.origins) - 1, data
 
@@ -371,26 +421,43 @@ class _Session:
             builtin = builtin_variant_path(ref)
             if builtin is not None:
                 return builtin, _display(builtin)
-        return Path(ref), str(ref)
+        return Path(ref), shown_name(str(ref), 200)
 
-    def _resolve_extends(self, value: str, origin: _Origin) -> Path | str:
-        """The file `extends = value` names, or the message saying why there is none."""
+    def _resolve_extends(self, value: str, origin: _Origin) -> Path | tuple[str, str]:
+        """The file `extends = value` names, or (code, message) saying why there is none.
+
+        Only a built-in id or a path ending in `.toml` (after symbolic links too) is followed:
+        `extends = "/etc/passwd"` is refused without opening the file, so that a diagnostic
+        never shows another file's content. The file itself is read within bounds by `_read`."""
         assert origin.file is not None
+        shown = toml_repr(value)
+        if "\0" in value:
+            return "extends-not-found", f"`extends` cannot hold a NUL character; found {shown}"
         if _looks_like_path(value):
             target = origin.file.parent / value
-            if target.is_file():
-                return target
-            return (f"`extends`: no file \"{value}\" (looked for "
-                    f"{os.path.normpath(target)})")
+            if not value.endswith(".toml"):
+                return "extends-not-found", (f"`extends` names a built-in variant or a variant "
+                                             f"file, whose name ends in `.toml`; found {shown}")
+            try:
+                os.stat(target)
+            except FileNotFoundError:
+                return "extends-not-found", (f"`extends`: no file {shown} (looked for "
+                                             f"{shown_name(os.path.normpath(target), 200)})")
+            except (OSError, ValueError):
+                return target   # `_read` says why it cannot be read
+            if not os.path.realpath(target).endswith(".toml"):
+                return "extends-not-found", (f"`extends`: {shown} is a link to a file whose "
+                                             f"name does not end in `.toml`")
+            return target
         builtin = builtin_variant_path(value)
         if builtin is not None:
             return builtin
         ids = builtin_ids()
-        match = closest(value, ids)
+        match = closest(value, ids) if len(value) <= 100 else None
         hint = f"; did you mean \"{match}\"?" if match else \
             f"; built-in ids: {', '.join(ids)}"
-        return (f"`extends`: no built-in variant \"{value}\"{hint} (a file is written as a path, "
-                f"e.g. \"./{value}.toml\")")
+        return "extends-not-found", (f"`extends`: no built-in variant {shown}{hint} (a file is "
+                                     f"written as a path, e.g. \"./{shown_name(value, 40)}.toml\")")
 
     def _chain(self, path: Path, display: str) -> tuple[list[tuple[int, dict[str, Any]]], bool]:
         """The files of the `extends` chain, most derived first, and whether it is complete."""
@@ -413,10 +480,15 @@ class _Session:
                     ("extends",), "value", "bad-type",
                     f"field `extends` must be a string; found {found_str(ext)}"))
                 return files, False
+            if len(files) >= MAX_CHAIN:
+                self.diagnostics.append(origin.diagnostic(
+                    ("extends",), "value", "limit",
+                    f"`extends` chains hold at most {MAX_CHAIN} files"))
+                return files, False
             target = self._resolve_extends(ext, origin)
-            if isinstance(target, str):
-                self.diagnostics.append(origin.diagnostic(("extends",), "value",
-                                                          "extends-not-found", target))
+            if isinstance(target, tuple):
+                code, message = target
+                self.diagnostics.append(origin.diagnostic(("extends",), "value", code, message))
                 return files, False
             if target.resolve() in seen:
                 names = [self.origins[i].display for i, _ in files]
@@ -427,8 +499,8 @@ class _Session:
                 return files, False
             cited = (origin, ("extends",))
             path = target
-            display = os.path.normpath(Path(display).parent / ext) if _looks_like_path(ext) \
-                else _display(target)
+            display = shown_name(os.path.normpath(Path(display).parent / ext), 200) \
+                if _looks_like_path(ext) else _display(target)
 
     # -- merging ----------------------------------------------------------------------------------
 
@@ -509,15 +581,16 @@ class _Session:
     # -- the whole load ----------------------------------------------------------------------------
 
     def load(self, ref: str | Path, overrides: Sequence[str], *,
-             check_rules: bool) -> VariantDoc | None:
+             check_rules: bool | str) -> VariantDoc | None:
         path, display = self._resolve(ref)
-        if not path.exists():
+        if not _exists(path):
             if isinstance(ref, str) and not _looks_like_path(ref):
                 ids = builtin_ids()
-                match = closest(ref, ids)
+                match = closest(ref, ids) if len(ref) <= 100 else None
                 hint = f"; did you mean \"{match}\"?" if match else \
                     f" (built-in ids: {', '.join(ids)})"
-                message = f"no built-in variant \"{ref}\" and no file of that name{hint}"
+                message = (f"no built-in variant \"{shown_name(ref)}\" and no file of that "
+                           f"name{hint}")
             else:
                 message = f"no such file: {display}"
             self.diagnostics.append(Diagnostic(display, 1, 1, "file-not-found", message))
@@ -555,6 +628,9 @@ class _Session:
         ladder, problems = check_ladder(merged, concrete=concrete)
         self.problems += problems
         self.problems += check_document(merged, concrete=concrete)
+        if model is not None:
+            # switch combinations that cannot be played, once each switch is valid by itself
+            self.problems += check_playable(merged, concrete=concrete and ladder is not None)
         # an option of the wrong type is not also reported as outside its choices
         mistyped = {p.key_path for p in self.problems if p.code == "bad-type"}
         self.problems = [p for p in self.problems
@@ -576,7 +652,7 @@ class _Session:
                 self.diagnostics += check_snippets(document(_snippet_view(merged)))
             return None
         doc = document(model.model_copy(update={"ladder": ladder}))
-        if check_rules:
+        if check_rules is True:
             self.diagnostics += check_snippets(doc)
         return doc
 

@@ -75,6 +75,18 @@ class SourceMap:
         if not self.entries:
             _Scanner(self).run()
 
+    @classmethod
+    def lines_only(cls, text: str) -> "SourceMap":
+        """A map of the lines of `text` without its keys, for text the scanner must not walk
+        (nesting past the bounds of `interpreter.bounded.toml_fault`)."""
+        smap = cls.__new__(cls)
+        smap.text = text
+        smap.entries = {}
+        smap.duplicates = []
+        smap.unclosed = []
+        smap._line_starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
+        return smap
+
     # -- offsets and lines ---------------------------------------------------------------------
 
     def line_col(self, offset: int) -> tuple[int, int]:
@@ -369,7 +381,7 @@ class _Scanner:
         ch = self._peek()
         if self.s.startswith('"""', self.i) or self.s.startswith("'''", self.i):
             entry.string = self._ml_string()
-        elif ch in "\"'":
+        elif ch and ch in "\"'":
             entry.string = self._string()
         elif ch == "[":
             self._array(path)

@@ -145,8 +145,9 @@ class Movement(Strict):
     home_top: int = Field(_DEFAULT.home_top, ge=1, le=24, description="the highest pip of the "
                           "home board", json_schema_extra=says(
                               any="The home board is pips 1 to {value}."))
-    off_pip: int = Field(_DEFAULT.off_pip, ge=0, le=24, description="a move reaching this pip or "
-                         "below bears the checker off (0: past pip 1; 1 when Home counts as off)",
+    off_pip: int = Field(_DEFAULT.off_pip, ge=0, le=12, description="a move reaching this pip or "
+                         "below bears the checker off (0: past pip 1; 1 when Home counts as off); "
+                         "at most 12, half the board",
                          json_schema_extra=says(
                              **{"0": "A checker is borne off by a move that goes past pip 1.",
                                 "any": "A move that reaches pip {value} or goes beyond it bears "
@@ -234,7 +235,7 @@ class Movement(Strict):
             "opponent's corner may take the own corner instead, each one pip short (par "
             "puissance), even while the opponent holds his; not when two checkers can take it "
             "directly."))
-    no_landing: list[Pip] = Field(list(_DEFAULT.no_landing), description="pips that are never a "
+    no_landing: list[Pip] = Field(list(_DEFAULT.no_landing), max_length=24, description="pips that are never a "
                                   "landing but may be a rest while empty", json_schema_extra=says(
                                       none="No other pip is closed to landing.",
                                       any="Pips {value} are never a landing, but a checker may "
