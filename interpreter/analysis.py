@@ -5,9 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from interpreter.bounded import in_range, shown
 from interpreter.dsl import RollContext, points_by_side
 from interpreter.errors import PositionError
 from interpreter.kernel.board import Board, from_json, sort_key, to_json
+
+
+#: the largest throw count (`rolls`) and set-up count (`state.setup`) a position may give
+MAX_THROWS = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -42,17 +47,19 @@ def read_position(variant: Any, obj: Any, need_dice: bool = True) -> RollPositio
         if not (isinstance(dice, list) and len(dice) == 2
                 and all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6
                         for d in dice)):
-            raise PositionError(f"'dice' must be two numbers from 1 to 6, not {dice!r}")
+            raise PositionError(f"'dice' must be two numbers from 1 to 6, not {shown(dice)}")
         d1, d2 = dice
     rolls = obj.get("rolls", 1)
-    if not (isinstance(rolls, int) and not isinstance(rolls, bool) and rolls >= 1):
-        raise PositionError(f"'rolls' must be a whole number of at least 1, not {rolls!r}")
+    if not in_range(rolls, 1, MAX_THROWS):
+        raise PositionError(f"'rolls' must be a whole number from 1 to {MAX_THROWS:,}, not "
+                            f"{shown(rolls)}")
     state = obj.get("state") or {}
     if not isinstance(state, dict):
-        raise PositionError(f"'state' must be an object, not {state!r}")
+        raise PositionError(f"'state' must be an object, not {shown(state)}")
     setup = state.get("setup", 1)
-    if not (isinstance(setup, int) and not isinstance(setup, bool) and setup >= 1):
-        raise PositionError(f"'state.setup' must be a whole number of at least 1, not {setup!r}")
+    if not in_range(setup, 1, MAX_THROWS):
+        raise PositionError(f"'state.setup' must be a whole number from 1 to {MAX_THROWS:,}, not "
+                            f"{shown(setup)}")
     return RollPosition(b, d1, d2, rolls, state)
 
 

@@ -7,11 +7,37 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
 BOT_KINDS = ("random", "greedy")
+#: the range of `--seed` (any integer a 64-bit seed can hold)
+SEED_RANGE = (-(2**63), 2**63 - 1)
+
+
+def _integer(lo: int, hi: int) -> Callable[[str], int]:
+    """An argparse type: an integer written in ASCII digits from `lo` to `hi` (argparse exits with
+    code 2 and its message otherwise). `int()` alone would take '٣', '1_000' and ' 5 '."""
+    def parse(text: str) -> int:
+        if not re.fullmatch(r"[+-]?[0-9]+", text):
+            raise argparse.ArgumentTypeError(f"not a whole number: {text[:40]!r}")
+        if len(text.lstrip("+-")) > 40:
+            raise argparse.ArgumentTypeError(f"must be from {lo:,} to {hi:,}")
+        value = int(text)
+        if not lo <= value <= hi:
+            raise argparse.ArgumentTypeError(f"must be from {lo:,} to {hi:,}, not {value:,}")
+        return value
+    parse.__name__ = "integer"
+    return parse
+
+
+MAX_TURNS = _integer(1, 10_000_000)
+GAMES = _integer(1, 10_000_000)
+JOBS = _integer(1, 256)
+RUNS = _integer(1, 1000)
+SEED = _integer(*SEED_RANGE)
 
 
 def _add_variant(p: argparse.ArgumentParser) -> None:
@@ -62,8 +88,8 @@ def _parser() -> argparse.ArgumentParser:
     _add_variant(p)
     p.add_argument("--white", default="random", choices=BOT_KINDS)
     p.add_argument("--black", default="random", choices=BOT_KINDS)
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--max-turns", type=int, default=None)
+    p.add_argument("--seed", type=SEED, default=1)
+    p.add_argument("--max-turns", type=MAX_TURNS, default=None, help="stop after N turns (N >= 1)")
     p.add_argument("--json", action="store_true", help="print the final summary as JSON")
     p.add_argument("--mat", metavar="FILE", default=None,
                    help="also write the match (backgammon family, `cube` ladder) as a "
@@ -71,11 +97,11 @@ def _parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("simulate", help="play many bot games and summarise them")
     _add_variant(p)
-    p.add_argument("--games", type=int, default=1000)
-    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--games", type=GAMES, default=1000)
+    p.add_argument("--seed", type=SEED, default=1)
     p.add_argument("--white", default="random", choices=BOT_KINDS)
     p.add_argument("--black", default="random", choices=BOT_KINDS)
-    p.add_argument("--jobs", type=int, default=1)
+    p.add_argument("--jobs", type=JOBS, default=1)
     p.add_argument("--json", action="store_true")
 
     p = sub.add_parser("sheet", help="the score sheet of a game played on a real board")
@@ -104,9 +130,9 @@ def _parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("bench", help="measure the speed of the kernel and the interpreter")
     p.add_argument("variants", nargs="*", metavar="VARIANT", help="default: every built-in variant")
-    p.add_argument("--games", type=int, default=300, help="random games per measurement")
-    p.add_argument("--runs", type=int, default=3, help="measurements per figure (median kept)")
-    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--games", type=GAMES, default=300, help="random games per measurement")
+    p.add_argument("--runs", type=RUNS, default=3, help="measurements per figure (median kept)")
+    p.add_argument("--seed", type=SEED, default=1)
     p.add_argument("--json", action="store_true")
     return ap
 
@@ -194,17 +220,16 @@ def _cmd_diff(args: argparse.Namespace) -> int:
 # -- positions on stdin -----------------------------------------------------------------------
 
 def _each_position(handle: Callable[[dict], dict]) -> int:
-    """Read JSON lines on stdin, write one JSON line per input; exit 1 if any line was bad."""
+    """Read JSON lines on stdin within the bounds of `interpreter.bounded.json_lines`, write one
+    JSON line per input; exit 1 if any line was bad."""
+    from interpreter.bounded import json_lines
     from interpreter.errors import TablierError
 
     status = 0
-    for raw in sys.stdin:
-        if not raw.strip():
-            continue
-        try:
-            obj = json.loads(raw)
-        except json.JSONDecodeError as exc:
-            _out({"error": f"not a JSON object: {exc.msg} at column {exc.colno}"})
+    stream = getattr(sys.stdin, "buffer", sys.stdin)
+    for _number, obj in json_lines(stream):
+        if isinstance(obj, TablierError):
+            _out({"error": str(obj)})
             status = 1
             continue
         try:
@@ -283,12 +308,9 @@ def _write_mat(variant: Any, result: Any, args: argparse.Namespace) -> None:
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
-    from interpreter.errors import TablierError
     from interpreter.sim import simulate
     from interpreter.variant.build import load_variant
 
-    if args.games < 1 or args.jobs < 1:
-        raise TablierError("--games and --jobs must be at least 1")
     variant = load_variant(args.variant, args.overrides)
     summary = simulate(variant, args.variant, args.overrides, args.games, args.seed,
                        args.white, args.black, args.jobs)
@@ -302,18 +324,22 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
 
 def _ladder_for(variant: str, options: dict) -> Any:
     """The ladder of a record's variant with the record's `[options]` applied: a key of the
-    ladder (`lurch_rates`) sets `ladder.KEY`; any other key is a `--set` key of the file."""
+    ladder (`lurch_rates`) sets `ladder.KEY`; any other key is a `--set` key of the file. The
+    variant is named by a record, so it is a built-in id or a `.toml` file (`record_variant`),
+    and it is loaded as every command loads it."""
     import tomli_w
 
-    from interpreter.variant.loader import load_document
+    from interpreter.variant.build import load_variant
+    from interpreter.variant.loader import load_document, record_variant
 
-    doc = load_document(variant)
-    ladder_keys = set(type(doc.model.ladder).model_fields)
+    ref = record_variant(variant)
+    doc = load_document(ref, check_rules=False)
+    ladder_keys = set(type(doc.model.ladder).model_fields) if doc.model.ladder else set()
     overrides = []
     for key, value in options.items():
         text = tomli_w.dumps({"v": value})[len("v = "):].strip()
         overrides.append(f"{'ladder.' if key in ladder_keys else ''}{key}={text}")
-    return load_document(variant, overrides).model.ladder
+    return load_variant(ref, overrides).ladder
 
 
 def _cmd_sheet(args: argparse.Namespace) -> int:
@@ -359,16 +385,15 @@ def _cmd_import(args: argparse.Namespace) -> int:
     from interpreter.io.replay import replay, variant_ref
     from interpreter.variant.build import load_variant
 
-    try:
-        raw = Path(args.file).read_bytes()
-    except OSError as exc:
-        raise TablierError(f"cannot read {args.file!r}: {exc.strerror}") from None
+    from interpreter.bounded import read_bytes
+
+    raw = read_bytes(args.file)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         text = raw.decode("latin-1")
     try:
-        record = read_mat(text)
+        record = read_mat(text, strict=True)
     except TablierError as exc:
         raise TablierError(f"{args.file}: {exc}") from None
     ref, overrides = (args.variant, []) if args.variant else variant_ref(record)

@@ -134,9 +134,9 @@ class MatchRecord:
 # Plays
 
 _MOVE_TOKEN = re.compile(
-    r"(?P<num>\d+)|(?P<bar>b(?:ar?)?)|(?P<off>o(?:ff?)?|-)|(?P<slash>/)|(?P<hit>\*)"
-    r"|\((?P<rep>\d+)\)|(?P<sep>[\s,]+)",
-    re.IGNORECASE)
+    r"(?P<num>[0-9]{1,3})|(?P<bar>b(?:ar?)?)|(?P<off>o(?:ff?)?|-)|(?P<slash>/)|(?P<hit>\*)"
+    r"|\((?P<rep>[0-9]{1,3})\)|(?P<sep>[\s,]+)",
+    re.IGNORECASE | re.ASCII)
 
 
 def _parse_play(text: str) -> tuple[list[Step], set[int]]:
@@ -432,14 +432,18 @@ def write_mat(record: MatchRecord) -> str:
 # --------------------------------------------------------------------------------------------
 # Reading
 
-_HEADER = re.compile(r"\s*(-?\d+)\s+[Pp]oint\s+[Mm]atch\b")
-_GAME = re.compile(r"\s*Game\s+(\d+)\s*")
-_SCORE = re.compile(r"\s*(?P<n0>[^:]*?)\s*:\s*(?P<s0>\d+)\s+(?P<n1>[^:]*?)\s*:\s*(?P<s1>\d+)\s*")
+# Numbers are ASCII digits, and short: `int()` would read other scripts' digits, and a number of
+# thousands of digits would exceed Python's int-to-str limit.
+_HEADER = re.compile(r"\s*(-?[0-9]{1,9})\s+[Pp]oint\s+[Mm]atch\b", re.ASCII)
+_GAME = re.compile(r"\s*Game\s+([0-9]{1,9})\s*", re.ASCII)
+_GAME_LIKE = re.compile(r"\s*g\s*a\s*m\s*e\b", re.IGNORECASE)
+_SCORE = re.compile(r"\s*(?P<n0>[^:]*?)\s*:\s*(?P<s0>[0-9]{1,9})\s+(?P<n1>[^:]*?)\s*:\s*"
+                    r"(?P<s1>[0-9]{1,9})\s*", re.ASCII)
 _TAG = re.compile(r'\[(?P<tag>[A-Za-z][A-Za-z ]*?)\s+"(?P<value>.*)"\]\s*')
 _ROLL = re.compile(r"([1-6])([1-6]):(.*)")
-_MOVE_NUMBER = re.compile(r"\s*\d*\)")
-_VALUE = re.compile(r"=>\s*(\d+)")
-_WINS = re.compile(r"wins?\s+(\d+)", re.IGNORECASE)
+_MOVE_NUMBER = re.compile(r"\s*[0-9]*\)", re.ASCII)
+_VALUE = re.compile(r"=>\s*([0-9]{1,9})", re.ASCII)
+_WINS = re.compile(r"wins?\s+([0-9]{1,9})", re.IGNORECASE | re.ASCII)
 _WINS_IN_PLAY = re.compile(r"^wins?\b", re.IGNORECASE)
 
 
@@ -548,7 +552,7 @@ class _GameReader:
         raise _fail(lineno, f"game {game.number}: unrecognised entry {s!r}")
 
 
-def read_mat(text: str) -> MatchRecord:
+def read_mat(text: str, *, strict: bool = False) -> MatchRecord:
     """Read a ``.mat`` file, accepting what gnubg's ``import mat`` accepts (spec §5.2-§5.3).
 
     Before the `` N point match`` line, ``;`` and ``#`` lines are header tags or comment. Each game
@@ -562,6 +566,12 @@ def read_mat(text: str) -> MatchRecord:
     Raises RecordError naming the line (``err.line``) for a file that is not a match: no header,
     a match length above 64, a missing score line, an unreadable play, an unrecognised entry, a
     take or drop without a double.
+
+    With `strict` (what `tablier import` reads), a file is refused unless it can be replayed
+    whole: what gnubg skips silently is an error naming the line — text between the match line
+    and the first game (a garbled ``Game 1`` header), games not numbered one after the other (a
+    missing game), a score line at or above the match length (games after the end of the
+    match). A file gnubg exports has none of these.
     """
     if not isinstance(text, str):
         raise RecordError(f"a .mat file must be text, not {type(text).__name__}")
@@ -616,8 +626,13 @@ def read_mat(text: str) -> MatchRecord:
         if not line.strip():
             continue
         g = _GAME.fullmatch(line)
+        if g is None and strict and _GAME_LIKE.match(line):
+            raise _fail(i, f"{line.strip()[:40]!r} is not a game header (' Game N')")
         if g:
             number = int(g.group(1))
+            if strict and record.games and number != record.games[-1].number + 1:
+                raise _fail(i, f"game {number} follows game {record.games[-1].number}: games "
+                               f"are numbered one after the other (a game is missing)")
             while i < len(lines) and not lines[i].strip():
                 i += 1
             if i == len(lines):
@@ -632,6 +647,9 @@ def read_mat(text: str) -> MatchRecord:
             if not all(names):
                 raise _fail(i, f"game {number}: a player has no name")
             if length and max(score) >= length:
+                if strict:
+                    raise _fail(i, f"game {number}: the score {score[0]}-{score[1]} reaches the "
+                                   f"match length {length}: the match was over before this game")
                 break   # the match is over; gnubg ignores what follows
             if not record.games:
                 record.players = names
@@ -639,6 +657,8 @@ def read_mat(text: str) -> MatchRecord:
             record.games.append(reader.game)
             continue
         if reader is None:
+            if strict and line[:1] not in (";", "#"):
+                raise _fail(i, f"expected the first game (' Game 1'), not {line.strip()[:40]!r}")
             continue    # between the header and the first game gnubg skips everything
         if line[:1] in (";", "#"):
             if line.startswith("; Set Pos="):
@@ -656,4 +676,6 @@ def read_mat(text: str) -> MatchRecord:
                 # layout for a roll after which player 0 resigned.
                 actions[-1] = replace(actions[-1], play=None)
             reader.entry(i, 1, right)
+    if strict and not record.games:
+        raise _fail(len(lines), "the file holds no game (' Game 1' and its score line)")
     return record

@@ -33,6 +33,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from interpreter.bounded import InputError, MAX_INT, parse_toml, read_text, shown, shown_name
 from interpreter.errors import RecordError
 from interpreter.scoring.combine import GAMES, Combine
 from interpreter.scoring.ecrire import Ecrire, MarkResult, check_partie_length
@@ -75,64 +76,101 @@ class Event:
 # -- reading --------------------------------------------------------------------------------------
 
 def _load_toml(path: Path) -> dict:
-    where = f"record {str(path)!r}"
+    """The record file, read within the bounds of `interpreter.bounded` (a regular file of at
+    most 1 MiB, nesting and numbers bounded)."""
+    where = f"record {shown_name(str(path), 200)!r}"
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as err:
-        raise RecordError(f"{where}: cannot be read ({err.strerror or err})") from None
-    except UnicodeDecodeError:
-        raise RecordError(f"{where}: cannot be read (not UTF-8 text)") from None
+        text = read_text(path, display=where)
+    except InputError as err:
+        raise RecordError(f"{where}: cannot be read ({err.reason})") from None
     try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        raise RecordError(f"{where}: invalid toml: {err}") from None
+        return parse_toml(text)
+    except InputError as err:
+        if err.code == "toml-syntax":
+            raise RecordError(f"{where}: invalid toml: {err.reason.removeprefix('invalid TOML: ')}"
+                              ) from None
+        raise RecordError(f"{where}: {err.reason}") from None
 
 
 def read_record(path: Path, data: dict | None = None) -> Record:
     """Read and check a record file; every problem is a `RecordError` naming the file."""
-    where = f"record {str(path)!r}"
+    where = f"record {shown_name(str(path), 200)!r}"
     if data is None:
         data = _load_toml(path)
     unknown = [key for key in data if key not in RECORD_KEYS]
     if unknown:
         expected = ", ".join(f"`{k}`" for k in RECORD_KEYS)
-        raise RecordError(f"{where}: unknown key {unknown[0]!r} (a record has {expected})")
+        raise RecordError(f"{where}: unknown key {shown(unknown[0])} (a record has {expected})")
     variant = data.get("variant")
     if not isinstance(variant, str) or not variant:
         raise RecordError(f"{where}: `variant` must name the variant (a string), "
-                          f"got {variant!r}")
+                          f"got {shown(variant)}")
     players = data.get("players")
     if not isinstance(players, list) or len(players) != 2:
-        raise RecordError(f"{where}: `players` must list exactly two names, got {players!r}")
+        raise RecordError(f"{where}: `players` must list exactly two names, got {shown(players)}")
     for name in players:
-        if not isinstance(name, str) or not name.strip() or name != name.strip():
-            raise RecordError(f"{where}: a player's name must be a non-empty string without "
-                              f"surrounding spaces, got {name!r}")
+        _check_player(where, name)
         if name == "reset":
             raise RecordError(f"{where}: 'reset' is an event and cannot be a player's name")
     if players[0] == players[1]:
-        raise RecordError(f"{where}: the two players need different names, got {players!r}")
+        raise RecordError(f"{where}: the two players need different names, got {shown(players)}")
     events = data.get("events", [])
     if not isinstance(events, list):
-        raise RecordError(f"{where}: `events` must be a list of strings, got {events!r}")
-    for i, event in enumerate(events):
-        if not isinstance(event, str):
-            raise RecordError(f"{where}: event {i} must be a string, got {event!r}")
+        raise RecordError(f"{where}: `events` must be a list of strings, got {shown(events)}")
+    _check_events(where, events)
     options = data.get("options", {})
     if not isinstance(options, dict):
-        raise RecordError(f"{where}: `options` must be a table, got {options!r}")
+        raise RecordError(f"{where}: `options` must be a table, got {shown(options)}")
     marks = data.get("marks")
     if marks is not None and (isinstance(marks, bool) or not isinstance(marks, int)):
-        raise RecordError(f"{where}: `marks` must be an even number of marks, got {marks!r}")
+        raise RecordError(f"{where}: `marks` must be an even number of marks, got {shown(marks)}")
     leader = data.get("leader")
     if leader is not None and leader not in players:
-        raise RecordError(f"{where}: `leader` must be one of the players {players!r}, "
-                          f"got {leader!r}")
+        raise RecordError(f"{where}: `leader` must be one of the players {shown(players)}, "
+                          f"got {shown(leader)}")
     return Record(path=str(path), variant=variant, players=(players[0], players[1]),
                   events=tuple(events), options=options, marks=marks, leader=leader)
 
 
+#: the longest player's name and event of a record
+MAX_PLAYER_NAME = 100
+MAX_EVENT_CHARS = 300
+
+
+def _check_player(where: str, name: object) -> None:
+    if not isinstance(name, str) or not name.strip() or name != name.strip():
+        raise RecordError(f"{where}: a player's name must be a non-empty string without "
+                          f"surrounding spaces, got {shown(name)}")
+    if len(name) > MAX_PLAYER_NAME or not name.isprintable():
+        raise RecordError(f"{where}: a player's name has at most {MAX_PLAYER_NAME} printable "
+                          f"characters, got {shown(name)}")
+
+
+def _check_events(where: str, events: list) -> None:
+    if len(events) > MAX_EVENTS:
+        raise RecordError(f"{where}: a record holds at most {MAX_EVENTS:,} events, not "
+                          f"{len(events):,}")
+    for i, event in enumerate(events):
+        if not isinstance(event, str):
+            raise RecordError(f"{where}: event {i} must be a string, got {shown(event)}")
+        if len(event) > MAX_EVENT_CHARS:
+            raise RecordError(f"{where}: event {i} has {len(event):,} characters (at most "
+                              f"{MAX_EVENT_CHARS})")
+
+
 _FORMS = "'NAME +N', 'NAME +N on NAME', 'NAME go', 'reset'"
+#: the largest number an event may give (holes or points of one throw, holes of a pool match)
+MAX_EVENT_NUMBER = 999
+#: the most events a record may hold
+MAX_EVENTS = 100_000
+
+
+def _event_number(digits: str, what: str) -> int:
+    """A number of an event, written in ASCII digits (the patterns match `[0-9]` only: Python's
+    `int()` would also read '٣' as 3), at most `MAX_EVENT_NUMBER`."""
+    if len(digits) > 3 or int(digits) > MAX_EVENT_NUMBER:
+        raise ValueError(f"{what} is at most {MAX_EVENT_NUMBER}, not {shown_name(digits, 12)}")
+    return int(digits)
 
 
 def parse_event(text: str, players: tuple[str, str]) -> Event:
@@ -146,20 +184,20 @@ def parse_event(text: str, players: tuple[str, str]) -> Event:
         first = stripped.split(" ", 1)[0]
         if not stripped:
             raise ValueError(f"an empty event (expected one of {_FORMS})")
-        raise ValueError(f"unknown player {first!r} (the players are {players[0]!r} and "
+        raise ValueError(f"unknown player {shown(first)} (the players are {players[0]!r} and "
                          f"{players[1]!r}; an event is one of {_FORMS})")
     player = players.index(m.group(1))
     rest = m.group(2).strip()
-    score = re.fullmatch(r"\+(\d+)(?:\s+on\s+(.+))?", rest)
+    score = re.fullmatch(r"\+([0-9]+)(?:\s+on\s+(.+))?", rest, re.ASCII)
     if score is not None:
-        n = int(score.group(1))
+        n = _event_number(score.group(1), "a score")
         if n < 1:
             raise ValueError("a score must be at least +1")
         thrower = player
         if score.group(2) is not None:
             on = score.group(2).strip()
             if on not in players:
-                raise ValueError(f"unknown player {on!r} after 'on' (the players are "
+                raise ValueError(f"unknown player {shown(on)} after 'on' (the players are "
                                  f"{players[0]!r} and {players[1]!r})")
             thrower = players.index(on)
         return Event("score", player, n, thrower)
@@ -170,7 +208,7 @@ def parse_event(text: str, players: tuple[str, str]) -> Event:
     suspend = re.fullmatch(r"suspend\s+(ecrire|honours)", rest)
     if suspend is not None:
         return Event("suspend", player, what=suspend.group(1))
-    raise ValueError(f"cannot read {rest!r} after the player's name (an event is one of "
+    raise ValueError(f"cannot read {shown(rest)} after the player's name (an event is one of "
                      f"{_FORMS}, or 'NAME banner', 'NAME necktie' with strict marker claims)")
 
 
@@ -185,19 +223,19 @@ def _ladder(record: Record, ladder_for: LadderFor) -> BaseModel:
             if e["type"] == "extra_forbidden":
                 msg = "unknown option"
             problems.append(f"`{key}`: {msg[:1].lower()}{msg[1:]}")
-        raise RecordError(f"record {record.path!r}: bad [options]: "
+        raise RecordError(f"record {shown_name(record.path, 200)!r}: bad [options]: "
                           + "; ".join(problems)) from None
 
 
 # -- the à écrire sheet ---------------------------------------------------------------------------
 
 def _event_error(i: int, text: str, reason: str) -> RecordError:
-    return RecordError(f"event {i} {text!r}: {reason}")
+    return RecordError(f"event {i} {shown(text)}: {reason}")
 
 
 def _replay_marks(record: Record, ladder: Any, ledger_class: type) -> Any:
     """The mark ledger (à écrire's, or combiné's) after the record's events, in order."""
-    where = f"record {record.path!r}"
+    where = f"record {shown_name(record.path, 200)!r}"
     marks = ladder.marks if record.marks is None else record.marks
     try:
         check_partie_length(marks, ladder.min_marks)
@@ -469,44 +507,44 @@ class PoolRecord:
 
 
 def read_pool_record(path: Path, data: dict, ladder_for: LadderFor) -> PoolRecord:
-    where = f"record {str(path)!r}"
+    where = f"record {shown_name(str(path), 200)!r}"
     unknown = [key for key in data if key not in POOL_RECORD_KEYS]
     if unknown:
         expected = ", ".join(f"`{k}`" for k in POOL_RECORD_KEYS)
-        raise RecordError(f"{where}: unknown key {unknown[0]!r} (a pool record has {expected})")
+        raise RecordError(f"{where}: unknown key {shown(unknown[0])} (a pool record has {expected})")
     kind = data["pool"]
     if kind not in ("filling", "draining"):
-        raise RecordError(f"{where}: `pool` must be \"filling\" or \"draining\", got {kind!r}")
+        raise RecordError(f"{where}: `pool` must be \"filling\" or \"draining\", got {shown(kind)}")
     variant = data.get("variant")
     if not isinstance(variant, str) or not variant:
         raise RecordError(f"{where}: `variant` must name the variant (a string), "
-                          f"got {variant!r}")
+                          f"got {shown(variant)}")
     players = data.get("players")
     if not isinstance(players, list) or len(players) < 3:
         raise RecordError(f"{where}: `players` must list the players in the order drawn, at "
-                          f"least three, got {players!r}")
+                          f"least three, got {shown(players)}")
     for name in players:
-        if not isinstance(name, str) or not name.strip() or name != name.strip():
-            raise RecordError(f"{where}: a player's name must be a non-empty string without "
-                              f"surrounding spaces, got {name!r}")
+        _check_player(where, name)
     if len(set(players)) != len(players):
-        raise RecordError(f"{where}: the players need different names, got {players!r}")
+        raise RecordError(f"{where}: the players need different names, got {shown(players)}")
     ante = data.get("ante")
-    if isinstance(ante, bool) or not isinstance(ante, int) or ante < 1:
-        raise RecordError(f"{where}: `ante` must be a whole positive amount, got {ante!r}")
+    if isinstance(ante, bool) or not isinstance(ante, int) or not 1 <= ante <= MAX_INT:
+        raise RecordError(f"{where}: `ante` must be a whole positive amount (at most "
+                          f"{MAX_INT:,}), got {shown(ante)}")
     events = data.get("events", [])
-    if not isinstance(events, list) or not all(isinstance(e, str) for e in events):
-        raise RecordError(f"{where}: `events` must be a list of strings, got {events!r}")
+    if not isinstance(events, list):
+        raise RecordError(f"{where}: `events` must be a list of strings, got {shown(events)}")
+    _check_events(where, events)
     options = data.get("options", {})
     if not isinstance(options, dict):
-        raise RecordError(f"{where}: `options` must be a table, got {options!r}")
+        raise RecordError(f"{where}: `options` must be a table, got {shown(options)}")
     pool_options = {k: v for k, v in options.items() if k in PoolRules.model_fields}
     other = {k: v for k, v in options.items() if k not in PoolRules.model_fields}
     record = Record(path=str(path), variant=variant, players=("", ""), events=(),
                     options=other)
     ladder = _ladder(record, ladder_for)
     if getattr(ladder, "kind", None) not in POOL_LADDERS:
-        raise RecordError(f"{where}: variant {variant!r} is scored by the "
+        raise RecordError(f"{where}: variant {shown(variant)} is scored by the "
                           f"{getattr(ladder, 'kind', None)!r} ladder; a pool is played with a "
                           f"variant whose games end in holes")
     try:
@@ -533,9 +571,9 @@ def _pool_sheet(record: PoolRecord) -> tuple[dict, Filling | Draining]:
     else:
         pool = Draining(players, record.ante, record.rules)
         form = "'WINNER HOLES LOSER HOLES', optionally followed by 'lurch'"
-        pattern = rf"({names})\s+(\d+)\s+({names})\s+(\d+)(\s+lurch)?"
+        pattern = rf"({names})\s+([0-9]+)\s+({names})\s+([0-9]+)(\s+lurch)?"
     for i, text in enumerate(record.events):
-        m = re.fullmatch(pattern, text.strip())
+        m = re.fullmatch(pattern, text.strip(), re.ASCII)
         try:
             if m is None:
                 raise RecordError(f"cannot read the event (a {record.kind} pool event is "
@@ -549,7 +587,12 @@ def _pool_sheet(record: PoolRecord) -> tuple[dict, Filling | Draining]:
                 w, lo = players.index(m.group(1)), players.index(m.group(3))
                 if w == lo:
                     raise RecordError("a player cannot play himself")
-                pool.match(w, lo, (int(m.group(2)), int(m.group(4))), m.group(5) is not None)
+                try:
+                    holes = (_event_number(m.group(2), "a number of holes"),
+                             _event_number(m.group(4), "a number of holes"))
+                except ValueError as err:
+                    raise RecordError(str(err)) from None
+                pool.match(w, lo, holes, m.group(5) is not None)
         except RecordError as err:
             raise _event_error(i, text, str(err)) from None
     return pool_json(pool), pool
@@ -624,7 +667,7 @@ def _signed_money(x: Fraction | int) -> str:
 # -- the points sheet ------------------------------------------------------------------------------
 
 def _points_sheet(record: Record, ladder: Any) -> tuple[dict, Holes, list[tuple[int, int]]]:
-    where = f"record {record.path!r}"
+    where = f"record {shown_name(record.path, 200)!r}"
     for key in ECRIRE_KEYS:
         if getattr(record, key) is not None:
             raise RecordError(f"{where}: `{key}` belongs to the sheet of the partie à écrire; "
@@ -714,8 +757,8 @@ def _open(record_path: Path, ladder_for: LadderFor, data: dict | None = None
     ladder = _ladder(record, ladder_for)
     kind = getattr(ladder, "kind", None)
     if kind not in ("ecrire", "holes", "combine"):
-        raise RecordError(f"record {record.path!r}: variant {record.variant!r} is scored by the "
-                          f"{kind!r} ladder, which has no score sheet (sheets exist for the "
+        raise RecordError(f"record {shown_name(record.path, 200)!r}: variant {record.variant!r} is scored by the "
+                          f"{shown(kind)} ladder, which has no score sheet (sheets exist for the "
                           f"'ecrire', 'combine' and 'holes' ladders)")
     return record, ladder
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from interpreter.bounded import shown
 from interpreter.errors import PositionError
 
 OFF = 0
@@ -35,6 +36,8 @@ SIZE = 28
 PIPS = range(1, 25)
 
 Board = tuple[int, ...]
+#: the most checkers a count of a position may give (a variant has at most 60 a side)
+MAX_COUNT = 60
 
 
 def flip(b: Board) -> Board:
@@ -66,17 +69,22 @@ def from_json(obj: Any, checkers: int | None = None) -> Board:
     Raises PositionError naming the fault. With `checkers`, both sides must total that many.
     """
     if not isinstance(obj, dict):
-        raise PositionError(f"a position must be a JSON object, not {obj!r}")
+        raise PositionError(f"a position must be a JSON object, not {shown(obj)}")
     points = obj.get("points")
     bar = obj.get("bar", [0, 0])
     off = obj.get("off", [0, 0])
+    # counts are range-checked before any arithmetic: a position comes from a stranger
     if not (isinstance(points, list) and len(points) == 24
-            and all(isinstance(x, int) and not isinstance(x, bool) for x in points)):
-        raise PositionError(f"'points' must be a list of 24 integers, not {points!r}")
+            and all(isinstance(x, int) and not isinstance(x, bool) and -MAX_COUNT <= x <= MAX_COUNT
+                    for x in points)):
+        raise PositionError(f"'points' must be a list of 24 integers from {-MAX_COUNT} to "
+                            f"{MAX_COUNT}, not {shown(points)}")
     for name, pair in (("bar", bar), ("off", off)):
         if not (isinstance(pair, list) and len(pair) == 2
-                and all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in pair)):
-            raise PositionError(f"'{name}' must be two non-negative integers, not {pair!r}")
+                and all(isinstance(x, int) and not isinstance(x, bool) and 0 <= x <= MAX_COUNT
+                        for x in pair)):
+            raise PositionError(f"'{name}' must be two integers from 0 to {MAX_COUNT}, not "
+                                f"{shown(pair)}")
     b = (off[0], *points, bar[0], bar[1], off[1])
     if checkers is not None:
         mine, theirs = counts(b)

@@ -224,6 +224,25 @@ def snippet_diagnostic(doc: VariantDoc, err: SnippetErrorLike) -> Diagnostic:
                       origin.smap.line_text(line), length)
 
 
+def record_variant(ref: Any) -> str:
+    """The variant a record names (a score sheet, a saved game), checked before anything is
+    opened: a built-in id, or a path whose name ends in `.toml` (then read within bounds as any
+    variant file), as `extends` allows. A record from a stranger cannot make a command read
+    `/dev/zero` or print a line of `/etc/passwd`. Raises `RecordError` otherwise."""
+    from interpreter.errors import RecordError
+
+    if not isinstance(ref, str) or not ref:
+        raise RecordError(f"the variant must be a built-in id or a `.toml` file; found "
+                          f"{found_str(ref)}")
+    if "\0" in ref or not (ref.endswith(".toml") or builtin_variant_path(ref) is not None):
+        ids = builtin_ids()
+        match = closest(ref, ids) if len(ref) <= 100 and not _looks_like_path(ref) else None
+        hint = f"; did you mean \"{match}\"?" if match else f" (built-in ids: {', '.join(ids)})"
+        raise RecordError(f"no built-in variant {toml_repr(ref)}, and a variant file's name ends "
+                          f"in `.toml`{hint}")
+    return ref
+
+
 def builtin_ids() -> list[str]:
     """The ids of the built-in variant files (abstract bases included)."""
     try:
