@@ -98,6 +98,10 @@ def build_variant(doc: Any) -> Variant:
     return variant
 
 
+#: the ladders whose runners mark a throw's points before the play (interpreter/engine/ecrire.py)
+_MARKED_BEFORE_THE_PLAY = {"ecrire": "the partie à écrire", "combine": "combiné"}
+
+
 def check_built(doc: Any, variant: Variant) -> list[Diagnostic]:
     """What the compiled variant shows about the file: the kernel accepts its switches (its
     generators are made here, once, as play would make them), and no `end` rule holds on the
@@ -109,6 +113,14 @@ def check_built(doc: Any, variant: Variant) -> list[Diagnostic]:
         out.append(_at(doc, ("movement",), "unplayable", f"the movement switches cannot be "
                                                          f"played: {_lower(str(err))}"))
         return out
+    kind = getattr(variant.ladder, "kind", None)
+    if kind in _MARKED_BEFORE_THE_PLAY:
+        for rule in variant.rules.score_play:
+            out.append(_at(doc, ("rules", rule.id, "on"), "unplayable",
+                           f"rule `{rule.id}` is scored on the play chosen (`on = \"play\"`), "
+                           f"but {_MARKED_BEFORE_THE_PLAY[kind]} marks every throw before it is "
+                           f"played: the rule cannot be used with the `{kind}` ladder (an option "
+                           f"may have switched it on)"))
     seen = (variant.start, flip(variant.start))
     for rule_id, _winner, fn in variant.rules.end:
         try:

@@ -449,6 +449,13 @@ def _check_ladder_playable(data: dict[str, Any], concrete: bool) -> list[Problem
                            "`ladder.holes_to_win` = 0: a game of holes would never end; it needs "
                            "at least 1 hole (the holes under the marks of the partie à écrire are "
                            "`kind = \"ecrire\"`)"))
+    off = _switch(_table(data, "movement"), "off_pip", int)
+    if kind == "continuous" and off < 1:
+        out.append(Problem(("movement", "off_pip"), "unplayable",
+                           "a `continuous` ladder restacks a player's men on his pip 24 when his "
+                           "last man is off, and the opponent's men must never stand there: his "
+                           "pip 1 must count as off (`off_pip` at least 1, as in the 12-point "
+                           "Tric-Trac, where Home is off)", alternatives=(("ladder", "kind"),)))
     rules = {rid: r for rid, r in _table(data, "rules").items() if isinstance(r, dict)}
     disabled = tuple(("rules", rid, "enabled") for rid, r in rules.items()
                      if r.get("enabled") is False)
