@@ -128,7 +128,7 @@ def key_space(variant: str) -> KeySpace:
     for name, info in type(ladder).model_fields.items():
         if name != "kind":
             space.keys.append((f"ladder.{name}", field_values(info)))
-    space.keys.append(("ladder.kind", sorted(LADDER_MODELS)))
+    space.keys.append(("ladder", [{"kind": k} for k in sorted(LADDER_MODELS)]))
     for name, choices in model.option_choices.items():
         space.keys.append((f"options.{name}", list(choices)))
     for rule_id in model.rules:
