@@ -533,7 +533,7 @@ def encode_xgid(board: Board, info: MatchInfo | None = None, *,
 
 
 def _xg_int(text: str, field: str, name: str) -> int:
-    if not re.fullmatch(r"-?\d{1,5}", field):
+    if not re.fullmatch(r"-?[0-9]{1,5}", field):   # ASCII digits: int() reads any script's
         raise _err(f"invalid xgid {text!r}: the {name} {field!r} is not a number")
     return int(field)
 

@@ -442,8 +442,8 @@ _SCORE = re.compile(r"\s*(?P<n0>[^:]*?)\s*:\s*(?P<s0>[0-9]{1,9})\s+(?P<n1>[^:]*?
 _TAG = re.compile(r'\[(?P<tag>[A-Za-z][A-Za-z ]*?)\s+"(?P<value>.*)"\]\s*')
 _ROLL = re.compile(r"([1-6])([1-6]):(.*)")
 _MOVE_NUMBER = re.compile(r"\s*[0-9]*\)", re.ASCII)
-_VALUE = re.compile(r"=>\s*([0-9]{1,9})", re.ASCII)
-_WINS = re.compile(r"wins?\s+([0-9]{1,9})", re.IGNORECASE | re.ASCII)
+_VALUE = re.compile(r"=>\s*([0-9]{1,9})(?![0-9])", re.ASCII)
+_WINS = re.compile(r"wins?\s+([0-9]{1,9})(?![0-9])", re.IGNORECASE | re.ASCII)
 _WINS_IN_PLAY = re.compile(r"^wins?\b", re.IGNORECASE)
 
 

@@ -315,15 +315,15 @@ def _display(path: Path) -> str:
         return str(path)
 
 
-def _exists(path: Path) -> bool:
-    """False only for a name that certainly names nothing (a name that cannot even be looked up
-    is left to the bounded read, which says why)."""
+def _exists(path: Path, ref: str | Path) -> bool:
+    """False for a name that names nothing. A path that cannot even be looked up (too long, a
+    NUL) is left to the bounded read, which says why; a name written like an id is not a path."""
     try:
         os.stat(path)
     except FileNotFoundError:
         return False
     except (OSError, ValueError):
-        return True
+        return isinstance(ref, Path) or _looks_like_path(ref)
     return True
 
 
@@ -602,7 +602,7 @@ class _Session:
     def load(self, ref: str | Path, overrides: Sequence[str], *,
              check_rules: bool | str) -> VariantDoc | None:
         path, display = self._resolve(ref)
-        if not _exists(path):
+        if not _exists(path, ref):
             if isinstance(ref, str) and not _looks_like_path(ref):
                 ids = builtin_ids()
                 match = closest(ref, ids) if len(ref) <= 100 else None

@@ -21,6 +21,7 @@ import tomllib
 from dataclasses import dataclass
 from typing import Any
 
+from interpreter.bounded import toml_fault
 from interpreter.scoring.registry import LADDER_MODELS
 from interpreter.variant.locate import parse_key
 from interpreter.variant.problems import (
@@ -97,9 +98,14 @@ def parse_override(arg: str, data: dict[str, Any]) -> tuple[Override | None, lis
                                     f"as `dice.doublets`)")]
     written: KeyPath = tuple(name for name, _, _ in parts)
     value_col = eq + 2 + (len(value_text) - len(value_text.lstrip()))
+    fault = toml_fault("v = " + value_text)
+    if fault is not None:
+        _line, col, message = fault
+        return None, [OverrideError(max(1, eq + col - 2), 1, "limit",
+                                    f"the value of `--set {key_str(written)}`: {message}")]
     try:
         parsed = tomllib.loads("v = " + value_text)
-    except tomllib.TOMLDecodeError:
+    except (tomllib.TOMLDecodeError, ValueError, RecursionError):
         parsed = None
     if parsed is None or list(parsed) != ["v"]:
         shown = value_text.strip()

@@ -1,0 +1,201 @@
+"""Running the command line on hostile input, bounded in time and memory.
+
+`run_cli` runs `tablier ARGS` in a child process, in a given folder, with stdin from a file, and
+reports the exit code, both outputs, the wall time and whether it had to be killed. The child
+has `resource.setrlimit(RLIMIT_AS)` set (1.5 GB by default) and is killed after `seconds`.
+
+Two ways to start the child: `exec` starts a fresh interpreter (`python3 -m interpreter ARGS`,
+as a user would), `fork` forks the test process, whose modules are already imported, and calls
+`interpreter.cli.main(ARGS)` there (the same command, 50 times faster to start; an exception
+escaping `main` prints its traceback on the child's stderr, as the interpreter would).
+"""
+from __future__ import annotations
+
+import io
+import os
+import re
+import resource
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import tomllib
+import traceback
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+HOSTILE = Path(__file__).parent / "data" / "hostile"
+SENTINEL = "PWNED"
+MEMORY = 1536 * 1024 * 1024
+
+
+@dataclass
+class Ran:
+    code: int | None
+    stdout: str
+    stderr: str
+    seconds: float
+    killed: bool
+
+    @property
+    def output(self) -> str:
+        return self.stdout + "\n" + self.stderr
+
+
+def _limit_memory(memory: int) -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
+
+def run_cli(args: list[str], cwd: Path, stdin: Path | None = None, *, seconds: float = 15.0,
+            memory: int = MEMORY, mode: str = "fork") -> Ran:
+    stdin_path = str(stdin) if stdin is not None else os.devnull
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        start = time.monotonic()
+        if mode == "exec":
+            with open(stdin_path, "rb", buffering=0) as fin:
+                proc = subprocess.Popen([sys.executable, "-m", "interpreter", *args], cwd=cwd,
+                                        stdin=fin, stdout=out, stderr=err,
+                                        preexec_fn=lambda: _limit_memory(memory))
+                killed = False
+                try:
+                    code: int | None = proc.wait(timeout=seconds)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait()
+                    code, killed = None, True
+        else:
+            code, killed = _fork(args, cwd, stdin_path, out, err, seconds, memory)
+        elapsed = time.monotonic() - start
+        out.seek(0)
+        err.seek(0)
+        return Ran(code, out.read().decode("utf-8", "replace"),
+                   err.read().decode("utf-8", "replace"), elapsed, killed)
+
+
+def _fork(args: list[str], cwd: Path, stdin_path: str, out: Any, err: Any, seconds: float,
+          memory: int) -> tuple[int | None, bool]:
+    sys.stdout.flush()
+    sys.stderr.flush()
+    pid = os.fork()
+    if pid == 0:  # the child: never returns into the test run
+        code = 1
+        try:
+            os.chdir(cwd)
+            fd = os.open(stdin_path, os.O_RDONLY)
+            os.dup2(fd, 0)
+            os.dup2(out.fileno(), 1)
+            os.dup2(err.fileno(), 2)
+            _limit_memory(memory)
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
+            sys.stdin = io.TextIOWrapper(io.BufferedReader(io.FileIO(0, "rb", closefd=False)),
+                                         encoding="utf-8")
+            sys.stdout = io.TextIOWrapper(io.FileIO(1, "wb", closefd=False), encoding="utf-8",
+                                          write_through=True)
+            sys.stderr = io.TextIOWrapper(io.FileIO(2, "wb", closefd=False), encoding="utf-8",
+                                          write_through=True)
+            from interpreter.cli import main
+            try:
+                code = main(args)
+            except SystemExit as exit_:
+                code = exit_.code if isinstance(exit_.code, int) else (0 if exit_.code is None
+                                                                       else 1)
+        except BaseException:  # noqa: BLE001 - what a user would see: a traceback
+            try:
+                traceback.print_exc()
+            except BaseException:  # noqa: BLE001
+                pass
+            code = 1
+        finally:
+            try:
+                sys.stdout.flush()
+                sys.stderr.flush()
+            finally:
+                os._exit(code if isinstance(code, int) else 1)
+    deadline = time.monotonic() + seconds
+    while True:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            return os.waitstatus_to_exitcode(status), False
+        if time.monotonic() > deadline:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            return None, True
+        time.sleep(0.002)
+
+
+# -- the catalogue -------------------------------------------------------------------------------
+
+_REPEAT = re.compile(r"\{(.)\*([0-9]+)\}", re.S)
+
+
+def expand(arg: str) -> str:
+    """`{C*N}` in an argument of the manifest: the character C written N times."""
+    return _REPEAT.sub(lambda m: m.group(1) * int(m.group(2)), arg)
+
+
+def cases() -> list[dict[str, Any]]:
+    return tomllib.loads((HOSTILE / "manifest.toml").read_text(encoding="utf-8"))["case"]
+
+
+def prepare(case: dict[str, Any], folder: Path) -> None:
+    """Copy the catalogue into `folder` and make the case's special files."""
+    for path in HOSTILE.iterdir():
+        if path.is_file() and path.name != "manifest.toml":
+            (folder / path.name).write_bytes(path.read_bytes())
+    for item in case.get("setup", []):
+        kind, _, rest = item.partition(":")
+        if kind == "fifo":
+            os.mkfifo(folder / rest)
+        elif kind == "dir":
+            (folder / rest).mkdir()
+        elif kind == "big":
+            name, size = rest.rsplit(":", 1)
+            with open(folder / name, "wb") as fh:
+                fh.write((b"# " + b"x" * 97 + b"\n") * (int(size) // 100 + 1))
+        elif kind == "line":
+            name, size = rest.rsplit(":", 1)
+            (folder / name).write_text('{"points": [' + "0, " * (int(size) // 3) + "0]}\n")
+        elif kind == "link":
+            name, target = rest.split(":", 1)
+            (folder / name).symlink_to(target)
+        elif kind == "chain":
+            n = int(rest)
+            for i in range(n):
+                last = i == n - 1
+                (folder / f"chain-{i:02d}.toml").write_text(
+                    'extends = "backgammon"\n' if last else f'extends = "chain-{i + 1:02d}.toml"\n')
+        else:
+            raise ValueError(f"unknown setup {item!r}")
+
+
+def stdin_of(case: dict[str, Any], folder: Path) -> Path | None:
+    name = case.get("stdin")
+    if name is None:
+        return None
+    return Path(name) if name.startswith("/") else folder / name
+
+
+def check(case: dict[str, Any], ran: Ran, folder: Path) -> list[str]:
+    """What went wrong in a run, in words ([] when the case holds)."""
+    problems = []
+    limit = case.get("seconds", 15)
+    if ran.killed:
+        problems.append(f"still running after {limit} s")
+    elif ran.seconds > limit:
+        problems.append(f"took {ran.seconds:.1f} s (at most {limit})")
+    if "Traceback" in ran.output:
+        problems.append("traceback:\n" + ran.output[-1500:])
+    if (folder / SENTINEL).exists():
+        problems.append("code from the input ran: the sentinel file was written")
+    if ran.code != case["exit"]:
+        problems.append(f"exit code {ran.code}, expected {case['exit']}")
+    expect = case.get("expect")
+    if expect and expect not in ran.output:
+        problems.append(f"{expect!r} not in the output:\n{ran.output[-800:]}")
+    absent = case.get("absent")
+    if absent and absent in ran.output:
+        problems.append(f"{absent!r} appears in the output")
+    return problems
