@@ -84,7 +84,7 @@ def build_variant(doc: Any) -> Variant:
     except SnippetError as err:
         found = check_snippets(doc) or [snippet_diagnostic(doc, err)]
         raise VariantError(found) from None
-    start = from_start({int(k): v for k, v in model.board.start.items()})
+    start = from_start(model.board.start_pips())   # an abstract base may have none
     dice = getattr(model, "dice", None)
     variant = Variant(
         id=model.variant.id, name=model.variant.name, model=model, path=doc.path,
