@@ -41,6 +41,7 @@ MAX_JSON_DIGITS = 18
 MAX_TOML_DEPTH = 32
 MAX_KEY_PARTS = 32
 MAX_BARE_CHARS = 100
+_LONG_BARE = re.compile(r"[^\s\"'#\[\]{}=,.]{%d,}" % (MAX_BARE_CHARS + 1))
 #: the largest integer a variant file or a record may hold (in absolute value): every count,
 #: score, length and option of the games fits, and no arithmetic on them gets expensive
 MAX_INT = 10**9
@@ -167,7 +168,7 @@ _TOML_TOKEN = re.compile(
     r"|'''[\s\S]*|'[^\n]*"
     r"|#[^\n]*"
     r"|[\[\]{}=,.\n]"
-    r"|[^\s\"'#\[\]{}=,.]+")
+    r"|[^\s\"'#\[\]{}=,.]{%d,}" % (MAX_BARE_CHARS + 1))   # only bare words too long matter
 _KEY, _VALUE, _HEADER = 0, 1, 2
 
 
@@ -176,6 +177,9 @@ def toml_fault(text: str) -> tuple[int, int, str] | None:
     `tomllib` (and the source scanner of diagnostics) fast and within the stack: nesting,
     dotted keys and bare values; None when within them. This is not a TOML parser: it follows
     strings, comments, keys and values well enough to count, and leaves the syntax to tomllib."""
+    if text.count("[") + text.count("{") <= MAX_TOML_DEPTH and \
+            text.count(".") < MAX_KEY_PARTS and not _LONG_BARE.search(text):
+        return None     # nothing to count: most files
     mode = _KEY
     stack: list[str] = []
     parts = 1
@@ -214,7 +218,7 @@ def toml_fault(text: str) -> tuple[int, int, str] | None:
                 mode, parts = _KEY, 1
             elif stack:
                 mode = _VALUE
-        elif mode == _VALUE and len(tok) > MAX_BARE_CHARS:
+        elif mode == _VALUE:   # a bare word longer than MAX_BARE_CHARS
             return (*_line_col(text, m.start()),
                     f"a value of {len(tok):,} characters that is not a string (a number has at "
                     f"most {MAX_BARE_CHARS})")
