@@ -65,7 +65,7 @@ def shown_name(name: str, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-# -- files -------------------------------------------------------------------------------------------
+# -- files -----------------------------------------------------------------------------------------
 
 _KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
           (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
@@ -157,7 +157,7 @@ def read_toml(path: str | os.PathLike[str], *, display: str | None = None,
                          line=error.line, col=error.col) from None
 
 
-# -- TOML ----------------------------------------------------------------------------------------------
+# -- TOML ------------------------------------------------------------------------------------------
 
 _TOML_TOKEN = re.compile(
     r'"""(?:[^"\\]|\\[\s\S]|"(?!""))*""""{0,2}'   # multi-line basic string
@@ -254,7 +254,7 @@ def parse_toml(text: str) -> dict[str, Any]:
         raise InputError(reason, code="limit", reason=reason) from None
 
 
-# -- JSON ----------------------------------------------------------------------------------------------
+# -- JSON ------------------------------------------------------------------------------------------
 
 _JSON_NESTING = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
 
@@ -358,7 +358,7 @@ def read_json(path: str | os.PathLike[str], *, display: str | None = None) -> An
         raise InputError(f"{where}: {error}", code=error.code, reason=str(error)) from None
 
 
-# -- integers ----------------------------------------------------------------------------------------
+# -- integers --------------------------------------------------------------------------------------
 
 def is_int(value: Any) -> bool:
     """A true integer (not a bool)."""

@@ -511,7 +511,8 @@ def read_pool_record(path: Path, data: dict, ladder_for: LadderFor) -> PoolRecor
     unknown = [key for key in data if key not in POOL_RECORD_KEYS]
     if unknown:
         expected = ", ".join(f"`{k}`" for k in POOL_RECORD_KEYS)
-        raise RecordError(f"{where}: unknown key {shown(unknown[0])} (a pool record has {expected})")
+        raise RecordError(f"{where}: unknown key {shown(unknown[0])} (a pool record has "
+                          f"{expected})")
     kind = data["pool"]
     if kind not in ("filling", "draining"):
         raise RecordError(f"{where}: `pool` must be \"filling\" or \"draining\", got {shown(kind)}")
@@ -757,7 +758,8 @@ def _open(record_path: Path, ladder_for: LadderFor, data: dict | None = None
     ladder = _ladder(record, ladder_for)
     kind = getattr(ladder, "kind", None)
     if kind not in ("ecrire", "holes", "combine"):
-        raise RecordError(f"record {shown_name(record.path, 200)!r}: variant {record.variant!r} is scored by the "
+        raise RecordError(f"record {shown_name(record.path, 200)!r}: variant {record.variant!r} "
+                          f"is scored by the "
                           f"{shown(kind)} ladder, which has no score sheet (sheets exist for the "
                           f"'ecrire', 'combine' and 'holes' ladders)")
     return record, ladder

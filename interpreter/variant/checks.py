@@ -447,8 +447,8 @@ def _check_ladder_playable(data: dict[str, Any], concrete: bool) -> list[Problem
     if kind == "holes" and _is_int(ladder.get("holes_to_win")) and ladder["holes_to_win"] == 0:
         out.append(Problem(("ladder", "holes_to_win"), "unplayable",
                            "`ladder.holes_to_win` = 0: a game of holes would never end; it needs "
-                           "at least 1 hole (the holes under the marks of the partie à écrire are "
-                           "`kind = \"ecrire\"`)"))
+                           "at least 1 hole (the holes under the marks of the partie à écrire "
+                           "are `kind = \"ecrire\"`)"))
     off = _switch(_table(data, "movement"), "off_pip", int)
     if kind == "continuous" and off < 1:
         out.append(Problem(("movement", "off_pip"), "unplayable",

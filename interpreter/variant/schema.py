@@ -235,8 +235,9 @@ class Movement(Strict):
             "opponent's corner may take the own corner instead, each one pip short (par "
             "puissance), even while the opponent holds his; not when two checkers can take it "
             "directly."))
-    no_landing: list[Pip] = Field(list(_DEFAULT.no_landing), max_length=24, description="pips that are never a "
-                                  "landing but may be a rest while empty", json_schema_extra=says(
+    no_landing: list[Pip] = Field(list(_DEFAULT.no_landing), max_length=24,
+                                  description="pips that are never a landing but may be a rest "
+                                  "while empty", json_schema_extra=says(
                                       none="No other pip is closed to landing.",
                                       any="Pips {value} are never a landing, but a checker may "
                                       "rest there on its way while they are empty."))
