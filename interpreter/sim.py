@@ -10,6 +10,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Sequence
 
 from interpreter.engine.game import Game, GameResult
+from interpreter.players.base import capabilities_of
 from interpreter.players.bots import make_player
 
 
@@ -21,7 +22,8 @@ def play_game(variant: Any, seed: int, index: int, white: str = "random", black:
               max_turns: int = 20000, keep_record: bool = False) -> GameResult:
     gs = game_seed(seed, index)
     players = (make_player(white, f"{gs}:white"), make_player(black, f"{gs}:black"))
-    return Game(variant, players, gs, max_turns=max_turns, keep_record=keep_record).run()
+    return Game(variant, gs, max_turns=max_turns, keep_record=keep_record,
+                doubles=capabilities_of(players)).run(players)
 
 
 # -- worker processes -------------------------------------------------------------------------

@@ -82,6 +82,9 @@ _NAMES: dict[str, tuple[str, str, frozenset[str] | None]] = {
     "high": (INT, "(d1 if d1 > d2 else d2)", _DICE),
     "low": (INT, "(d2 if d1 > d2 else d1)", _DICE),
     "rolls": (INT, "rolls", _DICE),
+    # the ladder's points of the side the board is seen by and of the other (end, value rules)
+    "my_points": (INT, "(ctx.points[0] if ctx else 0)", frozenset({END})),
+    "their_points": (INT, "(ctx.points[1] if ctx else 0)", frozenset({END})),
 }
 _CONST_NAMES = {"bar": 25, "off": 0}
 

@@ -1,354 +1,534 @@
-"""The turn as a phase machine, for one game.
+"""The one turn loop of every variant and every ladder.
 
-Each turn: roll → the roll's scoring items (from the position before the move) → the player
-chooses among the complete legal plays (the variant's preferences applied) → the play's own
-scoring items → end of game? → the board turns to the other player. Doublets that give another
-throw keep the same player on roll. The engine consults the variant's hooks in this order; it
-knows nothing of any particular game.
+`Game.play()` is a generator: it yields each `Decision` (engine/contract.py) and receives its
+answer, ``answer = yield decision``; `Game.run(players)` is the plain driver on top of it. The
+loop knows how tables games go in general; what a variant adds is its file's, what happens above
+the board is its ladder's (scoring/, one class per `[ladder] kind`, all with the protocol of
+scoring/protocol.py).
+
+Each throw: the ladder may ask before it (the cube's offers) → the dice (an opening throw of the
+variant's `opening_roll` mode at the start of each game) → the roll's scoring rules, from the
+position before the play → the ladder marks them and may ask (go or stay…) → the play (a
+decision when there is more than one) → the play's own scoring rules → what the variant does
+when a side's men are all off (`[board] all_off`: the end rules decide, a relevé, or a restack
+with the numbers left over entered) → the end rules → the ladder marks the rest and says what
+happens next (go on, relevé, next game, end) → a doublet's extra throw (`[dice] doublets =
+"twice_and_throw_again"`, at the player's choice under `[dice] extra_throw = "optional"`).
 
 The board is always held from the mover's point of view (kernel/board.py); `mover` says who that
-is (0 = white, 1 = black).
+is (0 = white, 1 = black). With `keep_record`, the game keeps its record (the dice of every throw
+and every decision with its answer, engine/record.py) and its log of events (what the text log
+of `tablier play` is rendered from).
 """
 from __future__ import annotations
 
-import importlib
 import random
-from dataclasses import dataclass, field
 from functools import partial
-from typing import Any, Callable, Protocol
+from typing import Any, Generator, Sequence
 
-from interpreter.dsl import RollContext, points_by_side
-from interpreter.kernel.board import Board, flip
+from interpreter.dsl import RollContext
+from interpreter.engine.contract import (BLACK, END, ON, SIDE_NAMES, WHITE, Decision, GameResult,
+                                         IllegalAnswer, Next)
+from interpreter.errors import TablierError
+from interpreter.kernel.board import Board
+from interpreter.kernel.movegen import Play
+from interpreter.kernel.notation import play_text, read_play
+from interpreter.scoring.registry import ladder_for
 
-WHITE, BLACK = 0, 1
-
-#: the runner of each ladder kind ("module:function", called with the Game): what one `play`
-#: is — a single game, a partie of holes, a match — is the ladder's to say
-RUNNERS: dict[str, str] = {
-    "game": "interpreter.engine.game:run_single",
-    "holes": "interpreter.engine.game:run_holes",
-    "continuous": "interpreter.engine.twelve:run_continuous",
-    "ecrire": "interpreter.engine.ecrire:run_ecrire",
-    "combine": "interpreter.engine.combine:run_combine",
-    "cube": "interpreter.engine.cube:run_cube",
-}
-SIDE_NAMES = ("white", "black")
+__all__ = ["Game", "GameResult", "WHITE", "BLACK", "SIDE_NAMES", "opening_roll", "Next",
+           "ON", "END"]
 
 
-class Player(Protocol):
-    """Every decision a player makes goes through these two methods."""
-
-    def choose(self, game: Game, results: list[Board]) -> int:
-        """The index of the chosen end position among `results` (all legal, distinct)."""
-
-    def decide(self, game: Game, question: str, choices: tuple[str, ...]) -> str:
-        """One of `choices` for a yes/no-style decision (go or stay, double, take, …)."""
-
-
-@dataclass
-class Turn:
-    player: int
-    dice: tuple[int, int]
-    board: Board                    # the position after the play, seen by `player`
-    items: list[tuple[str, str, int, int]] = field(default_factory=list)
-    decision: str | None = None     # "go" / "stay" where the player had the choice
-
-
-@dataclass
-class GameResult:
-    finished: bool
-    winner: int | None
-    value: int
-    turns: int
-    points: list[int]
-    fired: dict[str, int]
-    record: list[Turn]
-    #: what a ladder adds to the summary (holes, marks, match scores, cube…)
-    extra: dict[str, Any] = field(default_factory=dict)
-
-    def summary(self, variant_id: str) -> dict[str, Any]:
-        out = {"variant": variant_id, "finished": self.finished,
-               "winner": None if self.winner is None else SIDE_NAMES[self.winner],
-               "score": {"white": self.points[0], "black": self.points[1]},
-               "value": self.value, "turns": self.turns}
-        out.update(self.extra)
-        return out
-
-
-def opening_roll(rng: random.Random, mode: str) -> tuple[int, int, int]:
-    """Who plays first and with which dice: (player, d1, d2)."""
+def opening_roll(rng: random.Random, mode: str) -> tuple[int, int, int, int]:
+    """Who plays first and with which dice, after how many tied throws: (player, d1, d2, ties)."""
+    ties = 0
     while True:
         a, b = rng.randint(1, 6), rng.randint(1, 6)
         if a == b:
+            ties += 1
             continue
         first = WHITE if a > b else BLACK
         if mode == "one_die_each":
-            return first, max(a, b), min(a, b)
+            return first, max(a, b), min(a, b), ties
         if mode == "winner_throws_two":
-            return first, rng.randint(1, 6), rng.randint(1, 6)
+            return first, rng.randint(1, 6), rng.randint(1, 6), ties
         # nearer_high_die: one throw of both dice; the player nearer the higher die plays it
-        return rng.randrange(2), max(a, b), min(a, b)
+        return rng.randrange(2), max(a, b), min(a, b), ties
+
+
+Gen = Generator[Decision, Any, Any]
 
 
 class Game:
-    """One game of a variant between two players; `run()` plays it to the end.
+    """One `play` of a variant — a game, a partie or a match, as its ladder says — between two
+    players whose capabilities are `doubles` (whether each ever doubles: a player who never does
+    is not asked, nor offered beavers). `play()` is the generator, `run(players)` the driver."""
 
-    The variant's `[ladder]` says what a game is: `game` ends when an `end` rule holds and is
-    worth its `value` rules; `holes` marks each roll's points into holes (points, bredouille,
-    staying or going, relevés) and ends at the ladder's number of holes.
-    """
-
-    def __init__(self, variant: Any, players: tuple[Player, Player], seed: Any,
-                 max_turns: int = 20000, keep_record: bool = True):
+    def __init__(self, variant: Any, seed: Any, *, max_turns: int = 20000,
+                 keep_record: bool = True, doubles: tuple[bool, bool] = (True, True)):
         self.variant = variant
-        self.players = players
+        self.seed = seed
         self.dice_rng = random.Random(f"{seed}:dice")
         self.max_turns = max_turns
         self.keep_record = keep_record
+        self.doubles = doubles
         self.board: Board = variant.start
         self.mover = WHITE
+        self.first = WHITE
         self.rolls = [0, 0]
         self.setup = 1
-        self.points = [0, 0]
         self.turns = 0
-        self.fired: dict[str, int] = {}
-        self.record: list[Turn] = []
         self.dice: tuple[int, int] = (0, 0)
-        self.holes = None
-        if getattr(variant.ladder, "kind", "game") == "holes":
-            from interpreter.scoring.holes import Holes
-            self.holes = Holes(variant.ladder, names=SIDE_NAMES)
-        self._pending: tuple[int, int] = (0, 0)     # points of the roll: roller, opponent
+        #: points of this throw so far (mover's, opponent's), for players judging a decision
+        self.pending: tuple[int, int] = (0, 0)
+        #: firings of each scoring rule, by the side that scored: {rule: [white, black]}
+        self.fired: dict[str, list[int]] = {}
+        self.scored = [0, 0]
+        self._leader = -1
+        self.lead_changes = 0
+        #: the record: ("throw", side, d1, d2) and ("decision", side, kind, answer text) entries
+        self.record: list[tuple] = []
+        #: the log: the record's entries and the events between them (engine/record.py)
+        self.log: list[tuple] = []
+        self.choice_base: Board = self.board
+        self._choice_plays: list = []
+        self._choice_items: Any = None
+        #: whether the player on roll throws again (a doublet's extra throw)
+        self.extra = False
+        self.ladder = ladder_for(variant, self)
+        self.result: GameResult | None = None
 
-    # -- helpers for players --------------------------------------------------------------------
+    # -- the driver -----------------------------------------------------------------------------
 
-    def roll_context(self, b: Board, d1: int, d2: int) -> RollContext:
-        return RollContext(partial(self.variant.generator.plays, b, d1, d2), setup=self.setup)
+    def run(self, players: Sequence[Any]) -> GameResult:
+        """Play to the end (or `max_turns`), each decision answered by `players[side].answer`."""
+        answer = (players[0].answer, players[1].answer)
+        gen = self.play()
+        try:
+            d = next(gen)
+            while True:
+                d = gen.send(answer[d.player](d))
+        except StopIteration as stop:
+            return stop.value
 
-    def advice(self, question: str) -> str:
-        """A sensible answer for bots: go when the opponent's gains from this roll would give
-        him a hole, or when the position is worse than his; otherwise stay."""
-        if question == "go" and self.holes is not None:
-            mine, theirs = self._pending
-            other = 1 - self.mover
-            if theirs and self.holes.points[other] + theirs >= self.variant.ladder.points_per_hole:
-                return "go"
-            from interpreter.players.bots import evaluate
-            b = self.board
-            worse = evaluate(self.variant, b) < evaluate(self.variant, flip(b))
-            return "go" if worse else "stay"
-        return "stay"
+    # -- what a decision offers -----------------------------------------------------------------
+
+    def ask(self, kind: str, player: int, choices: tuple | list) -> Decision:
+        return Decision(kind, player, choices, self)
+
+    def answered(self, d: Decision, answer: Any) -> int:
+        """The index of the legal answer `answer` names, logged and recorded."""
+        i = answer if type(answer) is int and 0 <= answer < len(d.choices) else d.index(answer)
+        if self.keep_record:
+            self._recorded(d, i)
+        return i
+
+    def _recorded(self, d: Decision, i: int) -> None:
+        if d.is_play:
+            p = self._current_plays(d)[i]
+            text = play_text(self.choice_base, p.paths[0])
+        else:
+            text = d.choices[i]
+        entry = ("decision", d.player, d.kind, text)
+        self.record.append(entry)
+        self.log.append(entry)
+
+    def _current_plays(self, d: Decision) -> list:
+        """The kernel plays of the play decision `d`, in the order of its choices."""
+        if d.kind == "play" and not self.keep_record:
+            self._choice_plays = self._plays_to(self.choice_base, *self.dice, d.choices)
+        return self._choice_plays
+
+    def play_texts(self, d: Decision) -> list[str]:
+        """Each choice of the play decision `d` in pip notation (from the player's side)."""
+        base = self.choice_base
+        return [play_text(base, p.paths[0]) for p in self._current_plays(d)]
+
+    def read_play(self, d: Decision, text: str) -> int:
+        """The index of the choice of `d` that a play's text names (IllegalAnswer if none)."""
+        plays = self._current_plays(d)
+        try:
+            play = read_play(text, plays, self.choice_base, self.dice)
+        except TablierError as exc:
+            raise IllegalAnswer(str(exc)) from None
+        return [p.board for p in plays].index(play.board)
+
+    def play_items(self, i: int) -> list:
+        items = self._choice_items
+        return items(i) if items is not None else []
+
+    # -- events ---------------------------------------------------------------------------------
+
+    def event(self, *entry: Any) -> None:
+        """An event of the log (only with `keep_record`)."""
+        if self.keep_record:
+            self.log.append(entry)
+
+    def count(self, items: list, mover: int) -> tuple[int, int]:
+        """Count the scoring items' firings and points; (mover's points, opponent's)."""
+        mine = theirs = 0
+        fired = self.fired
+        for rule_id, to, pts, _ways in items:
+            side = mover if to == "mover" else 1 - mover
+            per = fired.get(rule_id)
+            if per is None:
+                per = fired[rule_id] = [0, 0]
+            per[side] += 1
+            if side == mover:
+                mine += pts
+            else:
+                theirs += pts
+        if items:
+            self.scored[mover] += mine
+            self.scored[1 - mover] += theirs
+            if self.keep_record:
+                for rule_id, to, pts, _ways in items:
+                    self.log.append(("score", mover if to == "mover" else 1 - mover, rule_id,
+                                     pts, mover))
+            s = self.scored
+            lead = 0 if s[0] > s[1] else 1 if s[1] > s[0] else self._leader
+            if lead != self._leader:
+                if self._leader >= 0:
+                    self.lead_changes += 1
+                self._leader = lead
+        return mine, theirs
+
+    # -- the values of the end and value rules --------------------------------------------------
+
+    def game_value(self, b: Board, points: tuple[int, int] = (0, 0)) -> tuple[int, str | None]:
+        """The value of a finished game, `b` seen by its winner, `points` (the winner's, the
+        loser's) on the ladder: the highest value rule that holds (1 when none), and its id."""
+        best, best_id = 1, None
+        ctx = _EndContext(points)
+        for rule_id, when, value in self.variant.rules.value:
+            if when(b, None, None, 0, 0, 0, ctx):
+                v = int(value(b, None, None, 0, 0, 0, ctx))
+                if v > best:
+                    best, best_id = v, rule_id
+        return best, best_id
+
+    def fire(self, rule_id: str | None, side: int) -> None:
+        """An end or value rule held for `side`: counted with the scoring rules."""
+        if rule_id is not None:
+            per = self.fired.get(rule_id)
+            if per is None:
+                per = self.fired[rule_id] = [0, 0]
+            per[side] += 1
 
     # -- the loop -------------------------------------------------------------------------------
 
-    def run(self) -> GameResult:
-        """Play the game (or the match, if the ladder makes one) with the ladder's runner."""
-        kind = getattr(self.variant.ladder, "kind", "game")
-        module, _, name = RUNNERS[kind].partition(":")
-        runner = getattr(importlib.import_module(module), name)
-        return runner(self)
-
-    def start(self) -> tuple[int, int]:
-        """The opening throw: sets who is on roll (and turns the board to him); returns the dice."""
-        mover, d1, d2 = opening_roll(self.dice_rng, self.variant.opening)
-        if mover == BLACK:
-            self.board = flip(self.board)
+    def _opening(self) -> tuple[int, int]:
+        """An opening throw: who is on roll (the board turned to him) and his dice."""
+        v = self.variant
+        mover, d1, d2, ties = opening_roll(self.dice_rng, v.opening)
         self.mover = mover
+        self.board = v.start_of(mover)
+        self.rolls = [0, 0]
+        self.ladder.opening(ties)
         return d1, d2
 
-    def _next_dice(self) -> tuple[int, int]:
-        rng = self.dice_rng.random
-        return int(rng() * 6) + 1, int(rng() * 6) + 1
-
-    def _result(self, finished: bool, winner: int | None, value: int) -> GameResult:
-        return GameResult(finished, winner, value, self.turns, self.points, self.fired,
-                          self.record)
-
-    def _run_single(self) -> GameResult:
-        d1, d2 = self.start()
-        out = self.play_out(d1, d2)
-        if out is None:
-            return self._result(False, None, 0)
-        _how, winner, value = out
-        self.points[winner] += value
-        return self._result(True, winner, value)
-
-    def play_out(self, d1: int, d2: int, between: Callable[[Board, int], Any] | None = None,
-                 on_roll: Callable[[int, tuple[int, int], Board, Board], None] | None = None
-                 ) -> tuple | None:
-        """Play one game from `self.board` (seen by `self.mover`) with the first dice (d1, d2).
-
-        Returns ("play", winner, value) when an end rule holds after a play, or what
-        `between(board, mover)` returns when it returns something (it is asked before every roll
-        but the first: the cube's offers), or None when `max_turns` stops the game. With a record
-        kept, `on_roll(mover, dice, before, after)` hears of every roll.
-        """
+    def _relevé(self, who: int) -> None:
+        """The men are set up again; `who` throws next; the throw count starts afresh."""
         v = self.variant
+        self.rolls = [0, 0]
+        self.setup += 1
+        self.mover = who
+        self.board = v.start_of(who)
+        self.event("releve", who)
+
+    def play(self) -> Gen:
+        """The generator of the whole `play` (see the module docstring); returns its result."""
+        v = self.variant
+        L = self.ladder
         rules = v.rules
         gen = v.generator
+        flip = v.flip
         rng = self.dice_rng.random
-        rethrow = v.doublet_rethrow
-        hooks = v.has_roll_hooks
-        game_over = rules.game_over
-        players = self.players
         keep = self.keep_record
-        mover = self.mover
-        b = self.board
-        while self.turns < self.max_turns:
+        log = self.log
+        record = self.record
+        all_off = v.all_off
+        # the generic throw (scoring, ladder questions) unless the distinct end positions are all
+        # a throw needs: no scoring rule, no preference, the end rules decide when all are off
+        hooks = v.has_roll_hooks or all_off != "end"
+        score_roll = bool(rules.score_roll)
+        prefer = bool(rules.prefer)
+        score_play = bool(rules.score_play)
+        end_rules = rules.end
+        single_end = end_rules[0][2] if len(end_rules) == 1 and end_rules[0][1] == "mover" \
+            else None
+        rethrow = v.doublet_rethrow
+        optional_extra = rethrow and v.extra_throw == "optional"
+        checkers = v.checkers
+        offers = L.offers_before_throw
+        ask = self.ask
+        answered = self.answered
+        L.start()
+        d1, d2 = self._opening()
+        self.first = self.mover
+        opening = True
+        max_turns = self.max_turns
+        while self.turns < max_turns:
+            if not opening:
+                if offers:
+                    nxt = yield from L.before_throw()
+                    if nxt is not None:
+                        c = self._carry(nxt)
+                        if c == 0:
+                            break
+                        if c == 2:
+                            d1, d2 = self._opening()
+                            opening = True
+                        continue
+                d1 = int(rng() * 6) + 1
+                d2 = int(rng() * 6) + 1
+            opening = False
+            mover = self.mover
+            b = self.board
             self.turns += 1
             self.rolls[mover] += 1
             self.dice = (d1, d2)
-            if hooks:
-                after, items = self._play_roll(b, d1, d2)
-                self._score(items)
-            else:
-                results = gen.results(b, d1, d2)
-                after = results[players[mover].choose(self, results) if len(results) > 1 else 0]
-                items = []
             if keep:
-                self.record.append(Turn(mover, (d1, d2), after, items))
-                if on_roll is not None:
-                    on_roll(mover, (d1, d2), b, after)
-            b = after
-            ended = game_over(b)
-            if ended is not None:
-                winner = mover if ended == "mover" else 1 - mover
-                self.board = b
-                self.mover = mover
-                return "play", winner, int(rules.game_value(b if winner == mover else flip(b)))
-            if not (rethrow and d1 == d2):
-                b = flip(b)
-                mover = 1 - mover
-            self.board = b
-            self.mover = mover
-            if between is not None:
-                out = between(b, mover)
-                if out is not None:
-                    return out
-            d1 = int(rng() * 6) + 1
-            d2 = int(rng() * 6) + 1
-        return None
+                entry = ("throw", mover, d1, d2)
+                record.append(entry)
+                log.append(entry)
+            # -- the roll's points, the ladder's questions, the play ----------------------------
+            if not hooks:
+                # the fast path: the distinct end positions are all a throw needs
+                results = gen.results(b, d1, d2)
+                if len(results) > 1:
+                    self.choice_base = b
+                    d = Decision("play", mover, results, self)
+                    i = yield d
+                    if type(i) is not int or not 0 <= i < len(results):
+                        i = d.index(i)
+                    if keep:
+                        self._choice_plays = self._plays_to(b, d1, d2, results)
+                        self._recorded(d, i)
+                    after = results[i]
+                else:
+                    after = results[0]
+                    if keep:
+                        self._log_forced(b, d1, d2, after)
+            else:
+                ctx = RollContext(partial(gen.plays, b, d1, d2), setup=self.setup)
+                rolls = self.rolls[mover]
+                if score_roll:
+                    mine, theirs = self.count(rules.roll_items(b, d1, d2, rolls, ctx), mover)
+                else:
+                    mine = theirs = 0
+                self.pending = (mine, theirs)
+                nxt = yield from L.on_roll(mine, theirs)
+                if nxt is not None:
+                    c = self._carry(nxt)
+                    if c == 0:
+                        break
+                    if c == 2:
+                        d1, d2 = self._opening()
+                        opening = True
+                    continue
+                if not (prefer or score_play):
+                    results = gen.results(b, d1, d2)
+                    plays = None
+                else:
+                    plays = rules.prefer_plays(b, ctx.plays, d1, d2, rolls, ctx) \
+                        if ctx.plays else []
+                    results = [p[0] for p in plays] or [b]
+                if len(results) > 1:
+                    self.choice_base = b
+                    if keep:
+                        self._choice_plays = plays if plays is not None \
+                            else self._plays_to(b, d1, d2, results)
+                    if plays is not None and score_play:
+                        cache: dict[int, list] = {}
 
-    def _play_roll(self, b: Board, d1: int, d2: int, items: list | None = None,
-                   ctx: RollContext | None = None) -> tuple[Board, list]:
-        """Score the roll (unless `items` are given), choose a play; the play's own items added."""
-        rules = self.variant.rules
-        rolls = self.rolls[self.mover]
-        if ctx is None:
-            ctx = self.roll_context(b, d1, d2)
-        if items is None:
-            items = rules.roll_items(b, d1, d2, rolls, ctx)
-        if not (rules.prefer or rules.score_play):
-            # the end positions are all a player needs: the fast generator gives them
-            results = self.variant.generator.results(b, d1, d2)
-            self.board = b
-            i = self.players[self.mover].choose(self, results) if len(results) > 1 else 0
-            return results[i], items
-        plays = rules.prefer_plays(b, ctx.plays, d1, d2, rolls, ctx) if ctx.plays else []
-        if not plays:
-            return b, items
-        self.board = b
-        if len(plays) > 1:
-            i = self.players[self.mover].choose(self, [p[0] for p in plays])
-        else:
-            i = 0
-        chosen = plays[i]
-        if rules.score_play:
-            items = items + rules.play_items(b, chosen, d1, d2, rolls, ctx)
-        return chosen[0], items
+                        def items_of(i: int, plays=plays, b=b, d1=d1, d2=d2, rolls=rolls,
+                                     ctx=ctx, cache=cache) -> list:
+                            if i not in cache:
+                                cache[i] = rules.play_items(b, plays[i], d1, d2, rolls, ctx)
+                            return cache[i]
+                        self._choice_items = items_of
+                    i = answered((d := ask("play", mover, results)), (yield d))
+                    self._choice_items = None
+                else:
+                    i = 0
+                    if keep:
+                        self._log_forced(b, d1, d2, results[0], plays)
+                after = results[i]
+                if score_play and plays:
+                    play_mine, play_theirs = self.count(
+                        rules.play_items(b, plays[i], d1, d2, rolls, ctx), mover)
+                else:
+                    play_mine = play_theirs = 0
+                if all_off == "restack" and after[0] == checkers and plays:
+                    after, m2, t2 = yield from self._restack(b, plays[i], after, rolls, ctx)
+                    play_mine += m2
+                    play_theirs += t2
+                self.pending = (mine + play_mine, theirs + play_theirs)
+                self.board = after
+            # -- the end rules --------------------------------------------------------------------
+            if end_rules:
+                if single_end is not None:
+                    ended = "mover" if single_end(after) else None
+                else:
+                    ended = rules.game_over(after)
+                if ended is not None:
+                    self.board = after
+                    winner = mover if ended == "mover" else 1 - mover
+                    seen = after if winner == mover else flip(after)
+                    k, rule_id = self.game_value(seen)
+                    end_id = end_rules[0][0] if single_end is not None else \
+                        next(rid for rid, _w, fn in end_rules if fn(after))
+                    self.fire(end_id, winner)
+                    self.fire(rule_id, winner)
+                    self.event("end", winner, k, end_id, rule_id)
+                    c = self._carry(L.game_end(winner, k))
+                    if c == 0:
+                        break
+                    if c == 2:
+                        d1, d2 = self._opening()
+                        opening = True
+                    continue
+            # -- the ladder's marking and what happens next ------------------------------------
+            if hooks:
+                nxt = yield from L.on_play(play_mine, play_theirs)
+                if nxt is not ON:
+                    c = self._carry(nxt)
+                    if c == 0:
+                        break
+                    if c == 2:
+                        d1, d2 = self._opening()
+                        opening = True
+                    continue
+                if all_off == "releve" and after[0] == checkers:
+                    L.on_all_off()
+                    self._relevé(mover)
+                    continue
+            if rethrow:
+                if d1 == d2:
+                    if optional_extra:
+                        d = ask("rethrow", mover, ("throw", "pass"))
+                        if answered(d, (yield d)) == 0:
+                            self.extra = True
+                            continue
+                    else:
+                        self.extra = True
+                        continue
+                self.extra = False
+            self.board = flip(after)
+            self.mover = 1 - mover
+        self.result = result = L.result()
+        result.ladder = L
+        result.first = self.first
+        result.scored = self.scored
+        result.lead_changes = self.lead_changes
+        return result
 
-    def begin_turn(self, mover: int, b: Board, d1: int, d2: int) -> None:
-        """A throw begins: count it (the game's turns, the mover's throws) and show it."""
-        self.turns += 1
-        self.rolls[mover] += 1
-        self.dice = (d1, d2)
-        self.mover = mover
-        self.board = b
+    def _carry(self, nxt: Next) -> int:
+        """Carry out what a ladder said: 0 when the play is over, 1 to go on, 2 when a new game
+        begins with an opening throw (to be drawn)."""
+        self.extra = False
+        if nxt.how == "end":
+            return 0
+        if nxt.how == "releve":
+            self._relevé(nxt.who)   # type: ignore[arg-type]
+            return 1
+        return 2 if self._next_game(nxt) else 1
 
-    def count_fired(self, items: list) -> None:
-        """How often each scoring rule fired, for `simulate`."""
-        for rule_id, _to, _pts, _ways in items:
-            self.fired[rule_id] = self.fired.get(rule_id, 0) + 1
-
-    def _score(self, items: list) -> None:
-        self.count_fired(items)
-        for _rule_id, to, pts, _ways in items:
-            side = self.mover if to == "mover" else 1 - self.mover
-            self.points[side] += pts
-
-    def _releve(self) -> Board:
-        """The men are set up again (after a go or a sortie); the throw count starts afresh."""
-        self.rolls = [0, 0]
+    def _next_game(self, nxt: Next) -> bool:
+        """A new game begins: True when it begins with an opening throw (to be drawn)."""
+        v = self.variant
+        self.event("game", nxt.start, nxt.who)
+        if nxt.start == "continue":
+            self.board = v.flip(self.board)
+            self.mover = 1 - self.mover
+            return False
         self.setup += 1
-        return self.variant.start
+        self.rolls = [0, 0]
+        if nxt.start == "first":
+            self.mover = nxt.who     # type: ignore[assignment]
+            self.board = v.start_of(nxt.who)
+            return False
+        return True
 
-    def _run_holes(self) -> GameResult:
-        d1, d2 = self.start()
+    def _restack(self, b: Board, play: Play, after: Board, rolls: int, ctx: Any) -> Gen:
+        """The last man is off: the men go back on the start and a number left over enters a
+        man. Where the play could leave either number (or none), the player chooses among the
+        results; a leftover that cannot be entered is lost only if no way plays every number.
+        Returns (board, mover's points, opponent's points) of the entering move."""
         v = self.variant
         rules = v.rules
-        holes = self.holes
-        checkers = v.checkers
+        d1, d2 = self.dice
         mover = self.mover
-        b = self.board
-        while self.turns < self.max_turns:
-            self.begin_turn(mover, b, d1, d2)
-            ctx = self.roll_context(b, d1, d2)
-            items = rules.roll_items(b, d1, d2, self.rolls[mover], ctx)
-            self._score(items)
-            mine, theirs = points_by_side(items)
-            self._pending = (mine, theirs)
-            decision = None
-            may_go = False
-            if mine:
-                _won, may_go = holes.mark(mover, mine, True)
-            if holes.finished:
-                self._record(mover, d1, d2, b, items, None)
-                break
-            if may_go:
-                decision = self.players[mover].decide(self, "go", ("stay", "go"))
-            if decision == "go":
-                holes.go(mover)
-                b = self._releve()
-                self._record(mover, d1, d2, b, items, "go")
-            else:
-                before = len(items)
-                b, items = self._play_roll(b, d1, d2, items, ctx)
-                if len(items) > before:     # points of the play itself, marked after it
-                    extra = items[before:]
-                    self._score(extra)
-                    more, also = points_by_side(extra)
-                    theirs += also
-                    if more:
-                        holes.mark(mover, more, True)
-                if theirs and not holes.finished:
-                    holes.mark(1 - mover, theirs, False)
-                if self.keep_record:
-                    self._record(mover, d1, d2, b, items, decision)
-                if holes.finished:
-                    break
-                if b[0] == checkers:
-                    holes.reset_men()
-                    b = self._releve()
-                else:
-                    b = flip(b)
-                    mover = 1 - mover
-            self.mover = mover
-            d1, d2 = self._next_dice()
-        self.board = b
-        self.points = list(holes.holes)
-        if not holes.finished:
-            return self._result(False, None, 0)
-        return self._result(True, holes.winner, holes.multiplier())
+        base = v.restacked(after)
+        self.event("restack", mover)
+        options: dict[Board, tuple[bool, list, Any]] = {}
+        for d in sorted(leftover_numbers(play, d1, d2), key=lambda x: x or 0):
+            if d is None:
+                options.setdefault(base, (True, [], None))
+                continue
+            for entry in v.generator.single_plays(base, d):
+                played = bool(entry.paths[0])
+                extra = [it for it in rules.play_items(base, entry, d1, d2, rolls, ctx)
+                         if it[1] == "mover"] if played else []
+                if entry.board not in options or (played and not options[entry.board][0]):
+                    options[entry.board] = (played, extra, entry)
+        if any(full for full, _, _ in options.values()):
+            options = {bd: o for bd, o in options.items() if o[0]}
+        boards = list(options)
+        i = 0
+        if len(boards) > 1:
+            self.choice_base = base
+            if self.keep_record:
+                self._choice_plays = [options[bd][2] or Play(base, ((),)) for bd in boards]
+            self._choice_items = lambda k: options[boards[k]][1]
+            d = self.ask("enter", mover, boards)
+            i = self.answered(d, (yield d))
+            self._choice_items = None
+        chosen = boards[i]
+        mine, theirs = self.count(options[chosen][1], mover)
+        return chosen, mine, theirs
+
+    # -- the record of plays that needed no decision -----------------------------------------------
+
+    def _plays_to(self, b: Board, d1: int, d2: int, results: list) -> list:
+        """The kernel plays in the order of `results` (for their notation)."""
+        plays, _ = self.variant.generator.plays(b, d1, d2)
+        by_board = {p.board: p for p in plays}
+        return [by_board.get(r, Play(r, ((),))) for r in results]
+
+    def _log_forced(self, b: Board, d1: int, d2: int, after: Board,
+                    plays: list | None = None) -> None:
+        """The only legal play, in the log (not a decision: the record does not hold it)."""
+        if after == b:
+            text = "-"
+        else:
+            if plays is None:
+                plays = self.variant.generator.plays(b, d1, d2)[0]
+            path = next((p.paths[0] for p in plays if p.board == after), ())
+            text = play_text(b, path)
+        self.log.append(("forced", self.mover, text))
 
 
-    def _record(self, mover, d1, d2, b, items, decision) -> None:
-        if self.keep_record:
-            self.record.append(Turn(mover, (d1, d2), b, items, decision))
+class _EndContext:
+    """What end and value rules may read beyond the board: the ladder's points of the side the
+    board is seen by, and of the other (`my_points`, `their_points` in the rule language)."""
+
+    __slots__ = ("points",)
+
+    def __init__(self, points: tuple[int, int]):
+        self.points = points
 
 
-def run_single(game: Game) -> GameResult:
-    return game._run_single()
-
-
-def run_holes(game: Game) -> GameResult:
-    return game._run_holes()
+def leftover_numbers(play: Play, d1: int, d2: int) -> set[int | None]:
+    """The number each way of `play` leaves unplayed (None: both played). A way that bears the
+    last man off with one number leaves the other."""
+    out: set[int | None] = set()
+    for path in play.paths:
+        if len(path) >= 2 or not path:
+            out.add(None)
+        elif d1 == d2:
+            out.add(d1)
+        else:
+            out.add(d2 if path[0].die == d1 else d1)
+    return out

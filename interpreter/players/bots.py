@@ -1,88 +1,63 @@
-"""Bots: `random` (uniform over the distinct legal results) and `greedy` (one-ply, a simple
-variant-independent evaluation of the resulting position). Both are deterministic given their seed.
+"""Bots: `random` (uniform over the legal answers) and `greedy` (one-ply: the play with the best
+immediate points, then the best `evaluate` score; each ladder's decisions by players/policy.py).
+Both are deterministic given their seed, and judge only from the `Decision` and its view.
 """
 from __future__ import annotations
 
 import random
 from typing import Any
 
-from interpreter.kernel.board import BAR, OFF, OPP_BAR, Board
+from interpreter.players.base import DOUBLES
+from interpreter.players.policy import advise, evaluate  # noqa: F401  (evaluate: re-exported)
 
 
 class RandomBot:
-    """Picks uniformly among the distinct legal results; decides at random."""
+    """Picks uniformly among the legal answers; never doubles (so it is never asked to, nor
+    offered a beaver), and takes or passes at random."""
 
-    name = "random"
+    kind = "random"
+    capabilities: frozenset[str] = frozenset()
 
     def __init__(self, seed: Any):
         self.rng = random.Random(f"{seed}")
         self._random = self.rng.random
 
-    def choose(self, game: Any, results: list[Board]) -> int:
-        return int(self._random() * len(results))
+    def answer(self, decision: Any) -> int:
+        return int(self._random() * len(decision.choices))
 
-    def decide(self, game: Any, question: str, choices: tuple[str, ...]) -> str:
-        return choices[int(self._random() * len(choices))]
-
-
-def evaluate(variant: Any, b: Board) -> float:
-    """A rough value of a position for the player who has just moved (higher is better).
-
-    Race (pips still to travel), checkers off, points made, and, where hits exist, blots the
-    opponent could hit and opponent checkers sent back. Generic over the variants: it reads only
-    the board and the movement switches.
-    """
-    rules = variant.move_rules
-    hits = rules.hit != "none"
-    my_pips = their_pips = 0
-    made = blots = 0
-    for p in range(1, 25):
-        x = b[p]
-        if x > 0:
-            my_pips += p * x
-            if x >= 2:
-                made += 1
-            elif hits:
-                # a blot is in danger when an opponent checker stands behind it within reach
-                for q in range(max(1, p - 12), p):
-                    if b[q] < 0:
-                        blots += 1 + (p > 12)
-                        break
-        elif x < 0:
-            their_pips += (25 - p) * -x
-    my_pips += 25 * b[BAR]
-    their_pips += 25 * b[OPP_BAR]
-    return (their_pips - my_pips) * 0.1 + b[OFF] * 2.0 + made * 1.0 - blots * 1.5 \
-        + b[OPP_BAR] * 3.0
+    def replayed(self, decision: Any, index: int) -> None:
+        """A decision of a replayed record: draw what answering it drew."""
+        self._random()
 
 
 class GreedyBot:
-    """Takes the play with the best immediate points, then the best `evaluate` score."""
+    """Takes the play with the best immediate points, then the best `evaluate` score; answers
+    the ladders' questions as players/policy.py says; doubles by the cube policy."""
 
-    name = "greedy"
+    kind = "greedy"
+    capabilities: frozenset[str] = frozenset({DOUBLES})
 
     def __init__(self, seed: Any):
         self.rng = random.Random(f"{seed}")
 
-    def choose(self, game: Any, results: list[Board]) -> int:
-        variant = game.variant
+    def answer(self, decision: Any) -> int | str:
+        if not decision.is_play:
+            answer = advise(decision)
+            return answer if answer in decision.choices else 0
+        view = decision.view
+        variant = view.variant
+        scored = bool(variant.rules.score_play)
         best, best_i = None, 0
-        score_of = getattr(game, "play_points", None)
-        for i, b in enumerate(results):
+        for i, b in enumerate(decision.choices):
             value = evaluate(variant, b)
-            if score_of is not None:
-                value += 10.0 * score_of(i)
+            if scored:
+                value += 10.0 * view.play_points(i)
             if best is None or value > best:
                 best, best_i = value, i
         return best_i
 
-    def decide(self, game: Any, question: str, choices: tuple[str, ...]) -> str:
-        advice = getattr(game, "advice", None)
-        if advice is not None:
-            answer = advice(question)
-            if answer in choices:
-                return answer
-        return choices[0]
+    def replayed(self, decision: Any, index: int) -> None:
+        """Nothing to restore: the greedy bot keeps no state between decisions."""
 
 
 BOTS = {"random": RandomBot, "greedy": GreedyBot}

@@ -29,7 +29,7 @@ from typing import Literal
 from pydantic import Field
 
 from interpreter.errors import RecordError
-from interpreter.scoring.ecrire import (OBLIGATORY_HOLE, Ecrire, EcrireLadder, MarkResult,
+from interpreter.scoring.ecrire import (Ecrire, EcrireLadder, MarkResult,
                                         Settlement)
 
 #: the honours game is played to twelve holes (§4.2)
@@ -377,7 +377,7 @@ class Combine:
         result = None
         if game == "ecrire":
             e = self.ecrire
-            if max(e.holes) >= OBLIGATORY_HOLE:
+            if max(e.holes) >= self.ladder.obligatory_hole:
                 result = e.go(player)                # case 1: the suspension is a go (R4)
                 self.suspension_case = 1
             else:
@@ -430,3 +430,140 @@ def _clear_go(ledger: Ecrire) -> None:
     ledger.can_go = -1
     ledger._claimant = -1
     ledger._last_hole = None
+
+
+# -- the live partie (the turn loop's ladder for `kind = "combine"`) -----------------------------
+
+from typing import Any  # noqa: E402
+
+from interpreter.scoring.ecrire import NAMES, EcrirePlay, ecrire_sides, ecrire_state, \
+    go_question  # noqa: E402
+from interpreter.scoring.protocol import GameResult, Gen, side_view  # noqa: E402
+
+SUSPEND = {game: f"suspend {game}" for game in GAMES}
+
+
+def offer(combine: Combine, player: int, won_honours: bool) -> tuple[str, tuple[str, ...]]:
+    """The question put to `player` after holes on his own throw, with its choices now: "go",
+    "refait" or "concede" as in the mark à écrire ("go" while it is suspended), or "continue"
+    when the throw has just won an honours game; the first choice holds ("stay" or "hold"), the
+    second is the go, then the suspensions allowed now."""
+    goword = go_question(combine.ecrire, player) if combine.active("ecrire") else "go"
+    if won_honours:
+        question, hold = "continue", "hold"
+    else:
+        question, hold = goword, "stay"
+    choices = (hold, goword) + tuple(SUSPEND[g] for g in GAMES if combine.may_suspend(player, g))
+    return question, choices
+
+
+class CombinePlay(EcrirePlay):
+    """À écrire's throw loop with combiné's ledger: one points → holes ladder for the whole
+    partie (the honours game runs across marks), the honours game's own question ("continue",
+    after a throw that wins one), and the suspension of either game (§4.4). Without continuation
+    the twelfth honours hole made on one's own throw forces the go and nothing is asked."""
+
+    name = "combiné"
+    holes_span_marks = True
+
+    def make_ledger(self, first: int) -> None:
+        self.combine = Combine(self.model, leader=first, names=NAMES)
+        self.ledger = self.combine.ecrire
+        self.suspensions: list[tuple[int, int, str]] = []
+
+    @property
+    def finished(self) -> bool:
+        return self.ledger is not None and self.combine.finished
+
+    def hole(self, player: int, won: int, thrower: int) -> bool:
+        """Mark the holes; whether they won an honours game."""
+        before = len(self.combine.honours_results)
+        self.combine.hole(player, won, thrower)
+        return len(self.combine.honours_results) > before
+
+    def claims_due(self, player: int) -> tuple[str, ...]:
+        if not self.combine.active("ecrire"):
+            return ()
+        return self.combine.ecrire.claims_due(player)
+
+    def claim(self, player: int, marker: str) -> None:
+        self.combine.claim(player, marker)
+
+    def decide(self, mover: int, won_honours: Any) -> Gen:
+        if self.combine.must_go == mover:                   # no continuation: the go is forced
+            return "go"
+        g = self.game
+        question, choices = offer(self.combine, mover, bool(won_honours))
+        d = g.ask(question, mover, choices)
+        answer = choices[g.answered(d, (yield d))]
+        if answer.startswith("suspend "):
+            return answer
+        return "stay" if answer == choices[0] else "go"
+
+    def go(self, mover: int) -> tuple[bool, int | None]:
+        # a go after an à écrire suspension of case 1 starts the next mark, led by its leader
+        new_mark = self.combine.suspended["ecrire"] is not None \
+            and self.combine.suspension_case == 1
+        ended = self.combine.go(mover) is not None
+        return ended, (self.combine.ecrire.leader if ended or new_mark else None)
+
+    def suspend(self, mover: int, decision: str) -> bool:
+        what = decision.split()[1]
+        self.suspensions.append((self.game.turns, mover, what))
+        return self.combine.suspend(mover, what) is not None
+
+    def reset_ledger(self) -> None:
+        self.combine.reset_men()
+
+    def state(self, player: int) -> dict[str, Any]:
+        out = super().state(player)
+        if self.ledger is None:
+            return out
+        c = self.combine
+        o = 1 - player
+        out.update({
+            "honours_holes": side_view(c.h, player), "honours_game": c.game,
+            "active": {game: c.active(game) for game in GAMES},
+            "may_suspend": {game: c.may_suspend(player, game) for game in GAMES},
+            "quadruple_right": {"me": c.quadruple_right(player),
+                                "opponent": c.quadruple_right(o)},
+            "treble_right": {"me": c.treble_right(player), "opponent": c.treble_right(o)},
+            "pool_fish": c.pool_fish, "fish": side_view(c.fish_net, player)})
+        return out
+
+    def sides(self) -> dict[str, Any]:
+        out = super().sides()
+        if self.ledger is None:
+            return out
+        c = self.combine
+        out.update({"honours_holes": list(c.h), "honours_game": c.game,
+                    "suspended": {k: (None if v is None else NAMES[v])
+                                  for k, v in c.suspended.items()},
+                    "pool_fish": c.pool_fish, "fish": list(c.fish_net)})
+        return out
+
+    def figures(self) -> dict[str, Any]:
+        out = super().figures()
+        if self.ledger is not None:
+            c = self.combine
+            out["honours_games"] = len(c.honours_results)
+            out["suspensions"] = len(self.suspensions)
+            out["fish"] = {"white": c.fish_net[0], "black": c.fish_net[1]}
+        return out
+
+    def result(self) -> GameResult:
+        from interpreter.io.sheet import combine_json
+
+        g = self.game
+        combine = self.combine
+        e = combine.ecrire
+        s = combine.settlement
+        net = list(s.net) if s is not None else [e.received[i] - e.paid[i] for i in (0, 1)]
+        finished = s is not None
+        winner = None if net[0] == net[1] else (0 if net[0] > net[1] else 1)
+        sheet = combine_json(NAMES, combine)
+        extra = {key: sheet[key] for key in ("marks", "honours", "pool", "suspended",
+                                             "lost_marks", "settlement", "current")}
+        extra["leader"] = NAMES[self.first]
+        return GameResult(finished, winner if finished else None,
+                          abs(net[0]) if finished else 0, g.turns, net, g.fired, extra)

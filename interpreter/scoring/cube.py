@@ -365,3 +365,181 @@ class Match:
         if n - 1 in self.score:
             self._crawford_seen = True
             self._crawford_next = True
+
+
+# -- the live match (the turn loop's ladder for `kind = "cube"`) ---------------------------------
+
+from interpreter.scoring.protocol import END, GameResult, Gen, Ladder, Next, side_view  # noqa: E402
+
+DOUBLE, ROLL = "double", "roll"
+
+
+def _who(owner: int | None, player: int) -> str | None:
+    return None if owner is None else ("me" if owner == player else "opponent")
+
+
+class CubePlay(Ladder):
+    """Money play's game, or the match, with the doubling cube. Each game starts with an opening
+    throw (whose ties double the cube under automatic doubles, money play only); before every
+    other throw the player on roll who may double is asked ("double": roll or double); a double
+    is answered by the opponent ("take": take, pass, and in money play with beavers an instant
+    redouble, answered in turn). A pass ends the game at the value before the offer; a game
+    played out is worth the cube times its value rules. A match goes on game after game (the
+    Crawford game without the cube) until a player has N points.
+
+    A player who never doubles (the game's `doubles` capabilities) is neither asked to double
+    nor offered beavers; he is still asked to take or pass."""
+
+    def __init__(self, model: CubeLadder, game: object):
+        super().__init__(model, game)
+        self.match = Match(model)
+        self.cube: Cube | None = None
+        doubles = game.doubles            # type: ignore[attr-defined]
+        self.doubles = doubles
+        self.offers_before_throw = model.cube_in_use and (doubles[0] or doubles[1])
+        self._start_turns = 0
+
+    def start(self) -> None:
+        self._new_cube()
+
+    def _new_cube(self) -> None:
+        self.cube = self.match.new_game()
+        self._start_turns = self.game.turns      # type: ignore[attr-defined]
+        g = self.game
+        g.event("match-game", len(self.match.games) + 1, tuple(self.match.score),  # type: ignore
+                self.cube.crawford)
+
+    def opening(self, ties: int) -> None:
+        cube = self.cube
+        assert cube is not None
+        for _ in range(ties):
+            if not cube.auto_double():
+                break
+            self.game.event("cube", None, "auto", cube.value)    # type: ignore[attr-defined]
+
+    def before_throw(self) -> Gen:
+        g = self.game
+        cube = self.cube
+        assert cube is not None
+        roller = g.mover                                          # type: ignore[attr-defined]
+        if not (self.doubles[roller] and cube.may_double(roller)):
+            return None
+        d = g.ask(DOUBLE, roller, DOUBLE_CHOICES)                 # type: ignore[attr-defined]
+        if DOUBLE_CHOICES[g.answered(d, (yield d))] != DOUBLE:    # type: ignore[attr-defined]
+            return None
+        cube.offer(roller)
+        g.event("cube", roller, DOUBLE, cube.pending.value)      # type: ignore
+        while True:
+            p = cube.pending
+            assert p is not None
+            to = p.to
+            choices = cube.answers(to)
+            if not self.doubles[to]:
+                choices = tuple(c for c in choices if c not in (BEAVER, RACCOON))
+            if len(choices) > 1:
+                d = g.ask("take", to, choices)                    # type: ignore[attr-defined]
+                answer = choices[g.answered(d, (yield d))]        # type: ignore[attr-defined]
+            else:
+                answer = choices[0]
+            if answer == TAKE:
+                cube.take(to)
+                g.event("cube", to, TAKE, cube.value)             # type: ignore[attr-defined]
+                return None
+            if answer == PASS:
+                g.event("cube", to, PASS, p.value // 2)           # type: ignore[attr-defined]
+                winner, points = cube.drop(to)
+                return self._finish(winner, points, 0, "pass")
+            kind = cube.instant_redouble(to)
+            g.event("cube", to, kind, cube.pending.value)         # type: ignore
+
+    def game_end(self, winner: int, k: int) -> Next:
+        assert self.cube is not None
+        return self._finish(winner, self.cube.points(k), k, "play")
+
+    def _finish(self, winner: int, points: int, k: int, how: str) -> Next:
+        g = self.game
+        cube = self.cube
+        assert cube is not None
+        entry = self.match.finish(cube, winner, points, k, how,
+                                  g.turns - self._start_turns)    # type: ignore[attr-defined]
+        g.event("match-end", entry.number, winner, points, entry.result,  # type: ignore
+                tuple(self.match.score))
+        if self.match.finished:
+            return END
+        self._new_cube()
+        return Next("game", start="opening")
+
+    # -- state ----------------------------------------------------------------------------------
+
+    @property
+    def finished(self) -> bool:
+        return self.match.finished
+
+    def state(self, player: int) -> dict:
+        m = self.match
+        c = self.cube
+        assert c is not None
+        p = c.pending
+        return {
+            "kind": "cube", "match_length": m.length, "score": side_view(m.score, player),
+            "away": {"me": m.away(player), "opponent": m.away(1 - player)} if m.length else None,
+            "cube": c.value, "owner": _who(c.owner, player), "enabled": c.enabled,
+            "crawford": c.crawford, "taken": c.taken,
+            "may_double": c.may_double(player),
+            "may_redouble_instantly": c.may_redouble_instantly(player),
+            "pending": None if p is None else {
+                "doubler": "me" if p.doubler == player else "opponent", "value": p.value,
+                "instant": p.instant},
+            "game": len(m.games) + 1,
+        }
+
+    def sides(self) -> dict:
+        m = self.match
+        c = self.cube
+        assert c is not None
+        return {"score": list(m.score), "game": len(m.games) + 1, "cube": c.value,
+                "owner": c.owner, "crawford": c.crawford, "match_length": m.length}
+
+    def figures(self) -> dict:
+        games = self.match.games
+        last = games[-1] if games else None
+        return {"cube": last.cube if last else None,
+                "result": last.result if last else None,
+                "games": len(games),
+                "gammons": sum(1 for g in games if g.k == 2),
+                "backgammons": sum(1 for g in games if g.k == 3),
+                "passes": sum(1 for g in games if g.ended == "pass"),
+                "cube_levels": [g.cube for g in games]}
+
+    def result(self) -> GameResult:
+        from interpreter.engine.contract import SIDE_NAMES
+
+        match = self.match
+        g = self.game
+        finished = match.finished
+        last = match.games[-1] if match.games else None
+        out = GameResult(finished, match.winner, last.points if (finished and last) else 0,
+                         g.turns, list(match.score), g.fired)  # type: ignore[attr-defined]
+        out.extra = summary(match, SIDE_NAMES)
+        return out
+
+
+def summary(match: Match, names: tuple[str, str]) -> dict:
+    """What the cube ladder adds to `tablier play --json`: the match, game by game."""
+    ladder = match.ladder
+    games = []
+    for g in match.games:
+        after = list(g.score_before)
+        after[g.winner] += g.points
+        games.append({
+            "game": g.number, "winner": names[g.winner], "points": g.points,
+            "result": g.result, "cube": g.cube,
+            "cube_owner": None if g.owner is None else names[g.owner],
+            "crawford": g.crawford, "turns": g.turns,
+            "score": {"white": after[0], "black": after[1]},
+        })
+    out: dict = {"match_length": ladder.match_length, "games": games}
+    if ladder.match_length:
+        out["crawford_rule"] = ladder.crawford and ladder.match_length > 1
+        out["crawford_game"] = match.crawford_game
+    return out

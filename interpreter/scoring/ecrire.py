@@ -31,11 +31,9 @@ from interpreter.scoring.holes import HoleMarking, HolesLadder
 
 #: the five ways a mark can end (match-scoring §1.3–§1.4)
 MARK_KINDS = ("simple", "petty-lurch", "grand-lurch", "conceded", "refait")
-#: the obligatory hole: from here on a go ends the mark (§1.1)
+#: the defaults of the ladder keys `obligatory_hole`, `stake` and `fish` (§1.1, §2.1)
 OBLIGATORY_HOLE = 6
-#: each player's initial stake in jetons (§2.1)
 STAKE = 20
-#: jetons in a fish (§2.1)
 FISH = 10
 MAX_MARKS = 24
 
@@ -89,6 +87,15 @@ class EcrireLadder(HoleMarking):
         "cap_x4",
         description="combiné only: after a suspension of à écrire below six holes a grand lurch is "
                     "capped at ×4 (`cap_x4`) or not possible (`none`)")
+    obligatory_hole: int = Field(
+        OBLIGATORY_HOLE, ge=1, le=24,
+        description="§1.1: the obligatory hole: from this many holes on a go ends the mark")
+    stake: int = Field(
+        STAKE, ge=0, le=10000,
+        description="§2.1: each player's initial stake in jetons (the holdings of the queue)")
+    fish: int = Field(
+        FISH, ge=1, le=1000,
+        description="§2.1: jetons in a fish (the final queue, the rounding in whole fish)")
     final_queue: int = Field(
         0, ge=0,
         description="fish paid to the overall winner after the paris (an agreed bonus)")
@@ -257,7 +264,7 @@ class Ecrire:
         for _ in range(n):
             if holes[player] == 0:
                 self.opp_at_first[player] = holes[other]
-                if holes[other] >= OBLIGATORY_HOLE:
+                if holes[other] >= self.ladder.obligatory_hole:
                     self.fixed_rate_from[player] = not (self.picked_up[other]
                                                         or self._banner_missed(other))
             if holes[other] >= 1:
@@ -311,7 +318,7 @@ class Ecrire:
         self._claimant = -1
         self._last_hole = None
         holes = self.holes
-        if max(holes) < OBLIGATORY_HOLE:
+        if max(holes) < self.ladder.obligatory_hole:
             self.picked_up[player] = True           # R3: the goer has at least this hole
             return None
         if holes[0] == holes[1]:
@@ -401,7 +408,7 @@ class Ecrire:
 
     def holdings(self) -> tuple[int, int]:
         """Each player's jetons after the mark payments, lost-mark markers set aside (§2.1)."""
-        return tuple(STAKE + self.received[i] - self.paid[i] - self.lost_marks[i]
+        return tuple(self.ladder.stake + self.received[i] - self.paid[i] - self.lost_marks[i]
                      for i in (0, 1))  # type: ignore[return-value]
 
     def _settle_partie(self) -> Settlement:
@@ -430,6 +437,7 @@ class Ecrire:
             net[paris_payer] -= paris_payment
             net[1 - paris_payer] += paris_payment
         # an agreed final queue to the overall winner (§2.5, LAF §229)
+        FISH = ladder.fish
         fq_winner, fq = None, ladder.final_queue * FISH
         if fq and net[0] != net[1]:
             fq_winner = 0 if net[0] > net[1] else 1
@@ -455,3 +463,265 @@ class Ecrire:
             else:
                 fish, die = None, (whole, whole + 1)
         return replace(settlement, fish_loser=fish_loser, fish=fish, die=die)
+
+
+# -- the live partie (the turn loop's ladder for `kind = "ecrire"`) ------------------------------
+
+from dataclasses import dataclass as _dataclass  # noqa: E402
+from typing import Any  # noqa: E402
+
+from interpreter.errors import TablierError  # noqa: E402
+from interpreter.scoring.holes import Holes, holes_sides, holes_state  # noqa: E402
+from interpreter.scoring.protocol import END, ON, GameResult, Gen, Ladder, Next, side_view  # noqa: E402
+
+#: the decisions of a partie à écrire, with their choices (the first one holds)
+QUESTIONS: dict[str, tuple[str, ...]] = {
+    "go": ("stay", "go"),
+    "refait": ("stay", "refait"),
+    "concede": ("stay", "concede"),
+    "banner": ("claim", "pass"),
+    "necktie": ("claim", "pass"),
+}
+NAMES = ("white", "black")
+
+
+@_dataclass(frozen=True)
+class MarkPlay:
+    """How the board play of one entry of `Ecrire.results` went (a refait has its own)."""
+
+    turns: int          # throws from the first of the mark to the go that ended it
+    pickups: int        # goes that picked up (the mark went on)
+    sorties: int        # resets of the men after all were borne off
+
+
+def go_question(ledger: Ecrire, player: int) -> str:
+    """What a go by `player` would be now: "go" (a pick-up, or marking while ahead), "refait"
+    or "concede" (match-scoring R3–R7)."""
+    mine, theirs = ledger.holes[player], ledger.holes[1 - player]
+    if max(mine, theirs) < ledger.ladder.obligatory_hole or mine > theirs:
+        return "go"
+    return "refait" if mine == theirs else "concede"
+
+
+def ecrire_state(ledger: Ecrire, player: int) -> dict[str, Any]:
+    """The mark in play and the partie, as plain data seen by `player`."""
+    o = 1 - player
+    return {"mark": ledger.k, "marks": ledger.n_marks, "refaits": ledger.r,
+            "leader": "me" if ledger.leader == player else "opponent",
+            "mark_holes": side_view(ledger.holes, player),
+            "lurch_alive": {"me": ledger.lurch_alive(player), "opponent": ledger.lurch_alive(o)},
+            "banner": {"me": ledger.banner(player), "opponent": ledger.banner(o)},
+            "necktie": {"me": ledger.necktie(player), "opponent": ledger.necktie(o)},
+            "lost_marks": side_view(ledger.lost_marks, player),
+            "jetons": {"me": ledger.received[player] - ledger.paid[player],
+                       "opponent": ledger.received[o] - ledger.paid[o]},
+            "obligatory_hole": ledger.ladder.obligatory_hole,
+            "go_question": go_question(ledger, player)}
+
+
+def ecrire_sides(ledger: Ecrire) -> dict[str, Any]:
+    """The partie in the players' terms, sides white and black: marks played, the columns of
+    lost jetons, the leader of the next mark, holes, banner and necktie (a postponed partie)."""
+    return {"mark": ledger.k, "marks_won": ledger.marks_won, "refaits": ledger.r,
+            "leader": NAMES[ledger.leader], "mark_holes": list(ledger.holes),
+            "lost_marks": list(ledger.lost_marks), "paid": list(ledger.paid),
+            "received": list(ledger.received),
+            "banner": [ledger.banner(0), ledger.banner(1)],
+            "necktie": [ledger.necktie(0), ledger.necktie(1)],
+            "results": [f"{r.mark} {r.kind}" + ("" if r.winner is None else f" {NAMES[r.winner]}")
+                        for r in ledger.results]}
+
+
+class EcrirePlay(Ladder):
+    """The partie à écrire on the board. Each throw is marked as in the game of holes: the
+    roller's points first, then, once he has played, the opponent's points from the same throw;
+    the holes go to the mark ledger with who made them on whose throw. After holes made on his
+    own throw the roller is asked what a go would be now ("go", "refait" or "concede"); a go
+    resets the men; after a pick-up the goer throws first, after a go that ends a mark the
+    leader of the next mark does. A sortie resets the men too (the player who bore off throws
+    again). Strict marker claims ask "banner" and "necktie" right after the first hole."""
+
+    #: the game's name, for the refusal of rules scored on the play
+    name = "the partie à écrire"
+    #: whether one points → holes ladder runs through the whole partie (else one per mark)
+    holes_span_marks = False
+
+    def __init__(self, model: Any, game: Any):
+        super().__init__(model, game)
+        rules = game.variant.rules
+        if rules.score_play:
+            raise TablierError(f"{game.variant.id!r}: {self.name} marks every throw before it "
+                               f"is played, so rules scored on the play chosen "
+                               f"({', '.join(r.id for r in rules.score_play)}) cannot be used "
+                               f"with it")
+        self.mark_play: list[MarkPlay] = []
+        self.holes = Holes(model.holes_ladder(), names=NAMES)
+        self._theirs = 0
+        self._turns = self._pickups = self._sorties = 0
+        self.first = 0
+        self.bredouilles = [0, 0]
+        self.ledger: Ecrire | None = None
+
+    # -- the ledger's hooks (combiné replaces them) ------------------------------------------------
+
+    def make_ledger(self, first: int) -> None:
+        self.ledger = Ecrire(self.model, leader=first, names=NAMES)
+
+    @property
+    def marks(self) -> Ecrire:
+        assert self.ledger is not None
+        return self.ledger
+
+    def hole(self, player: int, won: int, thrower: int) -> Any:
+        self.marks.hole(player, won, thrower)
+        return None
+
+    def claims_due(self, player: int) -> tuple[str, ...]:
+        return self.marks.claims_due(player)
+
+    def claim(self, player: int, marker: str) -> None:
+        self.marks.claim(player, marker)
+
+    def decide(self, mover: int, news: Any) -> Gen:
+        g = self.game
+        q = go_question(self.marks, mover)
+        d = g.ask(q, mover, QUESTIONS[q])
+        answer = d.choices[g.answered(d, (yield d))]
+        return "stay" if answer == "stay" else "go"
+
+    def go(self, mover: int) -> tuple[bool, int | None]:
+        """Go: whether a mark ended, and who throws next if it did (the next mark's leader)."""
+        ended = self.marks.go(mover) is not None
+        return ended, (self.marks.leader if ended else None)
+
+    def suspend(self, mover: int, decision: str) -> bool:
+        raise TablierError(f"{decision!r} is not a decision of {self.name}")
+
+    def reset_ledger(self) -> None:
+        self.marks.reset_men()
+
+    # -- the protocol --------------------------------------------------------------------------
+
+    def opening(self, ties: int) -> None:
+        if self.ledger is None:
+            self.first = self.game.mover
+            self.make_ledger(self.first)
+
+    def _mark(self, player: int, n: int, own: bool) -> tuple[int, bool, Any]:
+        won, may_go = self.holes.mark(player, n, own)
+        news = None
+        if won:
+            thrower = self.game.mover
+            self.game.event("hole", player, won, thrower)
+            if won % 2 == 0:
+                self.bredouilles[player] += 1
+            news = self.hole(player, won, thrower)
+        return won, may_go, news
+
+    def _claims(self, player: int) -> Gen:
+        g = self.game
+        for marker in self.claims_due(player):
+            d = g.ask(marker, player, QUESTIONS[marker])
+            if g.answered(d, (yield d)) == 0:
+                self.claim(player, marker)
+                g.event("claim", player, marker)
+
+    def _mark_ended(self) -> None:
+        self.mark_play.append(MarkPlay(self._turns, self._pickups, self._sorties))
+        self._turns = self._pickups = self._sorties = 0
+
+    def on_roll(self, mine: int, theirs: int) -> Gen:
+        g = self.game
+        mover = g.mover
+        self._turns += 1
+        self._theirs = theirs
+        decision = None
+        news = None
+        may_go = False
+        if mine:
+            won, may_go, news = self._mark(mover, mine, True)
+            if won:
+                yield from self._claims(mover)
+        if may_go:
+            decision = yield from self.decide(mover, news)
+        if decision == "go":
+            self.holes.go(mover)
+            ended, leader = self.go(mover)
+            g.event("go", mover)
+            if ended:
+                self._mark_ended()
+            else:
+                self._pickups += 1
+            if self.finished:
+                return END
+            if ended and not self.holes_span_marks:
+                self.holes = Holes(self.model.holes_ladder(), names=NAMES)
+            return Next("releve", mover if leader is None else leader)
+        if decision not in (None, "stay"):
+            g.event("suspend", mover, decision.split()[1])
+            if self.suspend(mover, decision):
+                self._mark_ended()
+            if self.finished:                       # the last mark settled at once
+                return END
+        return None
+
+    def on_play(self, mine: int, theirs: int) -> Gen:
+        g = self.game
+        theirs = self._theirs
+        if theirs:
+            other = 1 - g.mover
+            won, _, _ = self._mark(other, theirs, False)
+            if won:
+                yield from self._claims(other)
+        return ON
+
+    def on_all_off(self) -> None:
+        self.holes.reset_men()
+        self.reset_ledger()
+        self._sorties += 1
+        self.game.event("reset")
+
+    # -- state and result ----------------------------------------------------------------------
+
+    @property
+    def finished(self) -> bool:
+        return self.ledger is not None and self.ledger.finished
+
+    def state(self, player: int) -> dict[str, Any]:
+        out = {"kind": self.model.kind, **holes_state(self.holes, player)}
+        if self.ledger is not None:
+            out.update(ecrire_state(self.ledger, player))
+        return out
+
+    def sides(self) -> dict[str, Any]:
+        out = holes_sides(self.holes)
+        if self.ledger is not None:
+            out.update(ecrire_sides(self.ledger))
+        return out
+
+    def figures(self) -> dict[str, Any]:
+        ledger = self.ledger
+        kinds: dict[str, int] = {}
+        for r in ledger.results if ledger is not None else ():
+            kinds[r.kind] = kinds.get(r.kind, 0) + 1
+        return {"marks": ledger.marks_won if ledger else 0, "mark_kinds": kinds,
+                "refaits": kinds.get("refait", 0), "concessions": kinds.get("conceded", 0),
+                "bredouilles": {"white": self.bredouilles[0], "black": self.bredouilles[1]},
+                "holes": {"white": sum(r.holes[0] for r in ledger.results) if ledger else 0,
+                          "black": sum(r.holes[1] for r in ledger.results) if ledger else 0}}
+
+    def result(self) -> GameResult:
+        from interpreter.io.sheet import ecrire_json
+
+        g = self.game
+        ledger = self.marks
+        s = ledger.settlement
+        net = list(s.net) if s is not None else [ledger.received[i] - ledger.paid[i]
+                                                 for i in (0, 1)]
+        winner = None if net[0] == net[1] else (0 if net[0] > net[1] else 1)
+        finished = s is not None
+        sheet = ecrire_json(NAMES, ledger)
+        extra = {"marks": sheet["marks"], "lost_marks": sheet["lost_marks"],
+                 "settlement": sheet["settlement"], "leader": NAMES[self.first]}
+        return GameResult(finished, winner if finished else None,
+                          abs(net[0]) if finished else 0, g.turns, net, g.fired, extra)

@@ -182,3 +182,100 @@ class Holes:
                 return 3
             return 2 if loser_holes <= 6 else 1
         return 1
+
+
+# -- the live game of holes (the turn loop's ladder for `kind = "holes"`) ------------------------
+
+from interpreter.scoring.protocol import END, ON, GameResult, Gen, Ladder, Next, side_view  # noqa: E402
+
+
+def holes_state(holes: Holes, player: int) -> dict:
+    """The marking of `holes` as plain data, seen by `player`."""
+    return {"points": side_view(holes.points, player), "holes": side_view(holes.holes, player),
+            "bredouille": side_view(holes.bred, player),
+            "points_per_hole": holes.ladder.points_per_hole,
+            "can_go": holes.can_go == player}
+
+
+def holes_sides(holes: Holes) -> dict:
+    return {"points": list(holes.points), "holes": list(holes.holes),
+            "bredouille": list(holes.bred)}
+
+
+class HolesPlay(Ladder):
+    """Each throw's points marked into holes: the roller's before his play, then the play's own
+    and the opponent's; after a hole on his own throw the roller may go (a relevé, and he throws
+    again); the game ends at the ladder's number of holes."""
+
+    def __init__(self, model: HolesLadder, game: object):
+        super().__init__(model, game)
+        self.holes = Holes(model, names=("white", "black"))
+        self._theirs = 0
+        self.goes = [0, 0]
+        self.releves = 0
+
+    def _mark(self, player: int, n: int, own: bool) -> tuple[int, bool]:
+        won, may_go = self.holes.mark(player, n, own)
+        if won:
+            self.game.event("hole", player, won, self.game.mover)
+        return won, may_go
+
+    def on_roll(self, mine: int, theirs: int) -> Gen:
+        g = self.game
+        mover = g.mover
+        self._theirs = theirs
+        may_go = False
+        if mine:
+            _won, may_go = self._mark(mover, mine, True)
+        if self.holes.finished:
+            return END
+        if may_go:
+            d = g.ask("go", mover, ("stay", "go"))
+            if g.answered(d, (yield d)) == 1:
+                self.holes.go(mover)
+                self.goes[mover] += 1
+                return Next("releve", mover)
+        return None
+
+    def on_play(self, mine: int, theirs: int) -> Gen:
+        g = self.game
+        mover = g.mover
+        holes = self.holes
+        if mine:
+            self._mark(mover, mine, True)
+        theirs += self._theirs
+        if theirs and not holes.finished:
+            self._mark(1 - mover, theirs, False)
+        if holes.finished:
+            return END
+        return ON
+        yield
+
+    def on_all_off(self) -> None:
+        self.holes.reset_men()
+        self.releves += 1
+
+    @property
+    def finished(self) -> bool:
+        return self.holes.finished
+
+    def state(self, player: int) -> dict:
+        out = holes_state(self.holes, player)
+        out["kind"] = "holes"
+        out["holes_to_win"] = self.model.holes_to_win
+        return out
+
+    def sides(self) -> dict:
+        return holes_sides(self.holes)
+
+    def figures(self) -> dict:
+        h = self.holes
+        return {"holes": {"white": h.holes[0], "black": h.holes[1]},
+                "goes": {"white": self.goes[0], "black": self.goes[1]},
+                "releves": self.releves, "multiplier": h.multiplier() if h.finished else None}
+
+    def result(self) -> GameResult:
+        g = self.game
+        h = self.holes
+        return GameResult(h.finished, h.winner if h.finished else None,
+                          h.multiplier() if h.finished else 0, g.turns, list(h.holes), g.fired)

@@ -1,16 +1,20 @@
-"""The scoring ladders a variant file may name in `[ladder] kind = ...`, each with the pydantic
-model that validates the rest of its `[ladder]` table."""
+"""The scoring ladders a variant file may name in `[ladder] kind = ...`: for each kind, the
+pydantic model that validates the rest of its `[ladder]` table and the ladder class that plays it
+in the turn loop (interpreter/engine/game.py, protocol in scoring/protocol.py). One table, so the
+two can never disagree; `LADDER_MODELS` is its model column.
+"""
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from interpreter.scoring.combine import CombineLadder
-from interpreter.scoring.cube import CubeLadder
-from interpreter.scoring.ecrire import EcrireLadder
-from interpreter.scoring.holes import HolesLadder
-from interpreter.scoring.twelve import ContinuousLadder
+from interpreter.scoring.combine import CombineLadder, CombinePlay
+from interpreter.scoring.cube import CubeLadder, CubePlay
+from interpreter.scoring.ecrire import EcrireLadder, EcrirePlay
+from interpreter.scoring.holes import HolesLadder, HolesPlay
+from interpreter.scoring.protocol import Ladder
+from interpreter.scoring.twelve import ContinuousLadder, ContinuousPlay
 
 
 class GameLadder(BaseModel):
@@ -20,11 +24,21 @@ class GameLadder(BaseModel):
     kind: Literal["game"] = Field("game", description="one game, scored by the value rules")
 
 
-LADDER_MODELS: dict[str, type[BaseModel]] = {
-    "game": GameLadder,
-    "holes": HolesLadder,      # points → holes → a game of 12 holes (triktrak, the 12-hole game)
-    "ecrire": EcrireLadder,    # points → holes → marks → the partie à écrire
-    "combine": CombineLadder,  # à écrire and the 12-hole honours game at once, with the pool
-    "continuous": ContinuousLadder,   # points → game value → continuous match (12-point Tric-Trac)
-    "cube": CubeLadder,        # game value × the doubling cube; money play or a match (backgammon)
+#: kind → (model of its `[ladder]` table, ladder class of the turn loop)
+LADDERS: dict[str, tuple[type[BaseModel], type[Ladder]]] = {
+    "game": (GameLadder, Ladder),
+    "holes": (HolesLadder, HolesPlay),        # points → holes → a game of 12 holes (triktrak)
+    "ecrire": (EcrireLadder, EcrirePlay),     # points → holes → marks → the partie à écrire
+    "combine": (CombineLadder, CombinePlay),  # à écrire and the 12-hole honours game, the pool
+    "continuous": (ContinuousLadder, ContinuousPlay),   # points → game value → continuous match
+    "cube": (CubeLadder, CubePlay),           # game value × the doubling cube; money or a match
 }
+
+LADDER_MODELS: dict[str, type[BaseModel]] = {kind: model for kind, (model, _) in LADDERS.items()}
+
+
+def ladder_for(variant: Any, game: Any) -> Ladder:
+    """The ladder that plays `variant`'s `[ladder]` in `game`."""
+    model = variant.ladder if variant.ladder is not None else GameLadder()
+    kind = getattr(model, "kind", "game")
+    return LADDERS[kind][1](model, game)

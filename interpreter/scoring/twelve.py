@@ -2,9 +2,10 @@
 §6.1, with §8 M-A10 and M-A18).
 
 A game is won the moment a player has `target` points (12), even partway through a throw; the
-rest of the throw is still played and its points are the winner's excess. The game is worth ×4
-when the loser has no point, ×3 with 1–2, ×2 with 3–6 (3–5 under `double_threshold =
-"below_6"`), else ×1. After each win but the match's last, the winner goes away (a fresh game
+rest of the throw is still played and its points are the winner's excess. What the game is worth
+is the variant file's to say, as `value` rules over the loser's points (`their_points`): in
+`variants/tric-trac-12.toml` ×4 when the loser has no point, ×3 with 1–2, ×2 with 3–6 (3–5 under
+`options.double_threshold = "below_6"`), else ×1. After each win but the match's last, the winner goes away (a fresh game
 from the start, the excess lost) or continues from the position, keeping his excess while the
 loser starts again from 0.
 
@@ -12,9 +13,10 @@ loser starts again from 0.
 the throw, then the opponent's); its parameters are the `ContinuousLadder` model, the `[ladder]`
 table of a variant with `kind = "continuous"`.
 
-Test T5 of §6.1: A has 10 and scores 4 on one throw (a hit, a man borne off, the side prime).
+Test T5 of §6.1: A has 10 and scores 4 on one throw (a hit, a man borne off, the side prime);
+the value function here is the file's rules for a loser without points.
 
-    >>> m = ContinuousMatch(ContinuousLadder())
+    >>> m = ContinuousMatch(ContinuousLadder(), value=lambda winner, pts: 4 if pts[0] == 0 else 1)
     >>> m.points = [10, 0]
     >>> m.score(0, 4, 0)                  # A reaches 14 on his throw: he wins, B at 0 (×4)
     0
@@ -27,7 +29,7 @@ Test T5 of §6.1: A has 10 and scores 4 on one throw (a hit, a man borne off, th
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Callable, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -46,11 +48,8 @@ class ContinuousLadder(BaseModel):
     model_config = ConfigDict(extra="forbid")
     kind: Literal["continuous"] = Field(
         "continuous", description="points → game value → a continuous match of N games")
-    target: int = Field(12, ge=1, description="points that win a game")
-    double_threshold: Literal["at_most_6", "below_6"] = Field(
-        "at_most_6",
-        description="a game is double when the loser has at most 6 points (`at_most_6`, "
-                    "the English text) or fewer than 6 (`below_6`, the Russian translation)")
+    target: int = Field(12, ge=1, description="points that win a game; what it is worth is "
+                        "the file's `value` rules over the loser's points")
     match_games: int = Field(
         12, ge=1, le=1000,
         description="games in the match (12); 1 plays a single game")
@@ -64,16 +63,6 @@ class ContinuousLadder(BaseModel):
         description="after going away the winner starts the new game by throwing two dice "
                     "(a doublet counts, with its extra throw) (`winner_throws`), or the players "
                     "throw one die each as at the first game (`roll_off`)")
-
-    def value(self, loser_points: int) -> int:
-        """The multiplier of a game won while the loser has `loser_points` (§6.1, T1–T4)."""
-        if loser_points <= 0:
-            return 4
-        if loser_points <= 2:
-            return 3
-        if loser_points < 6 or (loser_points == 6 and self.double_threshold == "at_most_6"):
-            return 2
-        return 1
 
 
 @dataclass
@@ -106,10 +95,14 @@ class ContinuousMatch:
     until `resolve()` records the winner's choice (or, for the match's last game, none).
     """
 
-    __slots__ = ("ladder", "points", "games", "pending", "continued", "_target")
+    __slots__ = ("ladder", "points", "games", "pending", "continued", "_target", "_value")
 
-    def __init__(self, ladder: ContinuousLadder | None = None):
+    def __init__(self, ladder: ContinuousLadder | None = None,
+                 value: Callable[[int, tuple[int, int]], int] | None = None):
+        """`value(winner, (loser's points, winner's points))` is what a won game is worth (the
+        variant's value rules); every game is single without it."""
         self.ladder = ladder or ContinuousLadder()
+        self._value = value or (lambda _winner, _points: 1)
         self._target = self.ladder.target
         self.points = [0, 0]
         self.games: list[GameEntry] = []
@@ -173,7 +166,8 @@ class ContinuousMatch:
         loser_points = pts[1 - winner]
         self.pending = GameEntry(
             number=self.game_number, winner=winner, points=(pts[0], pts[1]),
-            value=self.ladder.value(loser_points), excess=pts[winner] - self._target,
+            value=self._value(winner, (loser_points, pts[winner])),
+            excess=pts[winner] - self._target,
             continued=self.continued)
         return winner
 
@@ -215,3 +209,92 @@ class ContinuousMatch:
             "games": [g.as_dict(names) for g in self.games],
             "points": {names[0]: self.points[0], names[1]: self.points[1]},
         }
+
+
+# -- the live match (the turn loop's ladder for `kind = "continuous"`) ---------------------------
+
+from interpreter.scoring.protocol import END, ON, GameResult, Gen, Ladder, Next, side_view  # noqa: E402
+
+
+class ContinuousPlay(Ladder):
+    """Each throw's points go to the match, the mover's first, then the opponent's; a throw that
+    wins a game forfeits a pending extra throw, and the winner is asked (but for the match's last
+    game) whether to go away (a fresh game from the start) or continue from the position."""
+
+    def __init__(self, model: ContinuousLadder, game: Any):
+        super().__init__(model, game)
+        self.match = ContinuousMatch(model, value=self._game_value)
+        self._turns = 0
+
+    def _game_value(self, winner: int, points: tuple[int, int]) -> int:
+        g = self.game
+        b = g.board if g.mover == winner else g.variant.flip(g.board)
+        k, rule_id = g.game_value(b, (points[1], points[0]))
+        g.fire(rule_id, winner)
+        return k
+
+    def on_play(self, mine: int, theirs: int) -> Gen:
+        g = self.game
+        mover = g.mover
+        match = self.match
+        self._turns += 1
+        mine_all = g.pending[0]
+        theirs_all = g.pending[1]
+        winner = match.score(mover, mine_all, theirs_all)
+        if winner is None:
+            return ON
+        decision = None
+        if not match.is_last_game:
+            d = g.ask("continue", winner, (CONTINUE, GO))
+            decision = d.choices[g.answered(d, (yield d))]
+        entry = match.resolve(decision, self._turns)
+        g.event("game-won", entry.number, winner, entry.value, entry.excess, decision)
+        self._turns = 0
+        if match.finished:
+            return END
+        if decision == CONTINUE:
+            return Next("game", start="continue")
+        if self.model.restart == "winner_throws":
+            return Next("game", winner, start="first")
+        return Next("game", start="opening")
+
+    @property
+    def finished(self) -> bool:
+        return self.match.finished
+
+    def state(self, player: int) -> dict:
+        m = self.match
+        p = m.pending
+        return {"kind": "continuous", "points": side_view(m.points, player),
+                "target": self.model.target, "game": m.game_number,
+                "games": side_view(m.totals(), player),
+                "last_game": m.is_last_game,
+                "pending": None if p is None else {
+                    "winner": "me" if p.winner == player else "opponent", "value": p.value,
+                    "excess": p.excess}}
+
+    def sides(self) -> dict:
+        m = self.match
+        return {"points": list(m.points), "game": m.game_number, "games": m.totals(),
+                "values": [g.value for g in m.games]}
+
+    def figures(self) -> dict:
+        m = self.match
+        return {"games": len(m.games), "game_values": [g.value for g in m.games],
+                "game_winners": ["white" if g.winner == 0 else "black" for g in m.games],
+                "continued": sum(1 for g in m.games if g.decision == CONTINUE)}
+
+    def result(self) -> GameResult:
+        from interpreter.engine.contract import SIDE_NAMES
+
+        g = self.game
+        match = self.match
+        totals = match.totals()
+        finished = match.finished
+        value = abs(totals[0] - totals[1]) if finished else 0
+        out = GameResult(finished, match.winner(), value, g.turns, totals, g.fired)
+        summary = match.summary(SIDE_NAMES)
+        summary["state"] = {"extra_throw": bool(g.extra and not finished),
+                            "on_roll": SIDE_NAMES[g.mover]}
+        out.extra = summary
+        return out

@@ -4,10 +4,10 @@ the game loop.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from interpreter.dsl import RuleSet, SnippetError, compile_document
 from interpreter.errors import Diagnostic, VariantError
@@ -33,6 +33,31 @@ class Variant:
     doublet_rethrow: bool
     opening: str
     ladder: Any
+    #: the throw after a doublet (`[dice] extra_throw`): "compulsory" or "optional"
+    extra_throw: str = "compulsory"
+    #: what happens when a side's men are all off (`[board] all_off`): "end", "releve", "restack"
+    all_off: str = "end"
+    #: the gnubg `.mat` Variation of this game (`[variant] mat_variation`), None for backgammon
+    mat_variation: str | None = None
+    #: the board seen by the other player (a board geometry may replace it)
+    flip: Callable[[Board], Board] = flip
+    #: the starting layout of one side: pip (his own view) → men
+    layout: dict[int, int] = field(default_factory=dict)
+    #: the sha256 of each file of the `extends` chain, the variant's own first: (name, hex)
+    files: tuple[tuple[str, str], ...] = ()
+
+    def start_of(self, side: int) -> Board:
+        """The starting board seen by `side` (0 white, 1 black), who is on roll."""
+        return self.start if side == 0 else self.flip(self.start)
+
+    def restacked(self, b: Board) -> Board:
+        """`b` (seen by the mover) with the mover's men all back in their starting layout: the
+        restack of a side whose men are all off (`[board] all_off = "restack"`)."""
+        L = list(b)
+        L[0] = 0
+        for pip, n in self.layout.items():
+            L[pip] += n
+        return tuple(L)
 
     @property
     def checkers(self) -> int:
@@ -84,21 +109,26 @@ def build_variant(doc: Any) -> Variant:
     except SnippetError as err:
         found = check_snippets(doc) or [snippet_diagnostic(doc, err)]
         raise VariantError(found) from None
-    start = from_start(model.board.start_pips())   # an abstract base may have none
+    layout = model.board.start_pips()   # an abstract base may have none
+    start = from_start(layout)
     dice = getattr(model, "dice", None)
     variant = Variant(
         id=model.variant.id, name=model.variant.name, model=model, path=doc.path,
         move_rules=move_rules_of(model), rules=rules, start=start,
         doublet_rethrow=(getattr(dice, "doublets", "four") == "twice_and_throw_again"),
         opening=getattr(dice, "opening_roll", None) or "one_die_each",
-        ladder=model.ladder)
+        ladder=model.ladder,
+        extra_throw=getattr(dice, "extra_throw", None) or "compulsory",
+        all_off=getattr(model.board, "all_off", None) or "end",
+        mat_variation=getattr(model.variant, "mat_variation", None),
+        layout=layout, files=_file_hashes(doc))
     problems = check_built(doc, variant)
     if problems:
         raise VariantError(problems)
     return variant
 
 
-#: the ladders whose runners mark a throw's points before the play (interpreter/engine/ecrire.py)
+#: the ladders that mark a throw's points before the play (interpreter/scoring/ecrire.py)
 _MARKED_BEFORE_THE_PLAY = {"ecrire": "the partie à écrire", "combine": "combiné"}
 
 
@@ -144,6 +174,20 @@ def _at(doc: Any, key_path: tuple, code: str, message: str) -> Diagnostic:
 
 def _lower(text: str) -> str:
     return text[:1].lower() + text[1:]
+
+
+def _file_hashes(doc: Any) -> tuple[tuple[str, str], ...]:
+    """(name, sha256) of the variant's file and of every file it extends, its own first."""
+    import hashlib
+
+    out = []
+    for path in getattr(doc, "chain", None) or [doc.path]:
+        try:
+            data = Path(path).read_bytes()
+        except (OSError, TypeError):
+            continue
+        out.append((Path(path).name, hashlib.sha256(data).hexdigest()))
+    return tuple(out)
 
 
 def load_variant(ref: str | Path, overrides: Sequence[str] = ()) -> Variant:

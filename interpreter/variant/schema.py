@@ -60,6 +60,9 @@ class VariantInfo(Strict):
     summary: str | None = Field(None, description="a paragraph describing the game")
     abstract: bool = Field(False, description="true for a base file that other files extend and "
                            "that cannot be played by itself; never inherited through `extends`")
+    mat_variation: str | None = Field(
+        None, description="the `Variation` header gnubg writes in a .mat file for this game "
+        "(\"NackGammon\", \"HyperGammon (3)\"); none for backgammon itself")
 
 
 class Board(Strict):
@@ -69,6 +72,18 @@ class Board(Strict):
     start: dict[str, int] | None = Field(
         None, description="where each player's checkers start: pip (\"1\"..\"24\", from the "
         "player's own point of view) → number of checkers; must add up to `checkers`")
+
+    all_off: Literal["end", "releve", "restack"] = Field(
+        "end", description="what happens when all of a side's men are borne off: the end rules "
+        "decide (`end`, backgammon), the men of both sides are set up again and the same player "
+        "throws again (`releve`, trictrac), or that side's men go back to their start at once and "
+        "a number left over enters one (`restack`, the 12-point Tric-Trac)",
+        json_schema_extra=says(
+            end="When a side's men are all borne off, the end rules decide.",
+            releve="When a side's men are all borne off, the men of both sides are set up "
+            "again (a relevé) and the same player throws again.",
+            restack="When a side's men are all borne off, they go back to their start at once "
+            "(a restack, which is not a move) and a number of that throw left over enters one."))
 
     def start_pips(self) -> dict[int, int]:
         """The starting position with integer pips (empty when there is none)."""
@@ -98,6 +113,13 @@ class Dice(Strict):
             "higher die plays that throw.",
             winner_throws_two="To begin, each player throws one die; the higher wins and throws "
             "two fresh dice for his first move, which may be a doublet."))
+    extra_throw: Literal["compulsory", "optional"] = Field(
+        "compulsory", description="with `doublets = \"twice_and_throw_again\"`: the throw after "
+        "a doublet is always taken (`compulsory`) or taken at the player's choice (`optional`)",
+        json_schema_extra=says(
+            {"doublets": ["twice_and_throw_again"]},
+            compulsory="The throw after a doublet is always taken.",
+            optional="The throw after a doublet is taken at the player's choice."))
 
 
 class Movement(Strict):

@@ -1,0 +1,215 @@
+"""The decision contract: every choice a player makes in any variant is one `Decision`.
+
+The turn loop (engine/game.py) is a generator that yields each `Decision` and receives its
+answer: ``answer = yield decision``. An answer is the index of one of `decision.choices` (or,
+for a word decision, the word itself; for a play, its text in pip notation): `Decision.index`
+turns any of these into the index, and refuses, with `IllegalAnswer`, anything else.
+
+    kind        choices                              asked of
+    "play"      end positions (boards, the player's  the player on roll, when his throw has
+                view), distinct                      more than one legal play
+    "enter"     end positions after a restack        the 12-point player whose last man is
+                                                     off, when a number is left to enter
+    "go"        ("stay", "go")                       the roller after a hole on his throw
+    "refait"    ("stay", "refait")                   à écrire: equal holes at six or more
+    "concede"   ("stay", "concede")                  à écrire: behind an opponent at six +
+    "banner",   ("claim", "pass")                    à écrire, strict claims only
+    "necktie"
+    "continue"  combiné: ("hold", GO, "suspend …");  the winner of a game (12-point: go away
+                12-point: ("continue", "go")         or play on; combiné: honours game won)
+    "rethrow"   ("throw", "pass")                    the optional extra throw of a doublet
+    "double"    ("roll", "double")                   the cube: the player on roll
+    "take"      ("take", "pass"[, "beaver" |         the player doubled
+                "raccoon"])
+
+In combiné the go questions also offer "suspend ecrire" and "suspend honours". The first
+choice of a word decision is what holds when in doubt. `Decision.view` is what a player may
+read to judge: a read-only `View` of the game seen by the player asked.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from interpreter.errors import TablierError
+
+if TYPE_CHECKING:
+    from interpreter.engine.game import Game
+
+WHITE, BLACK = 0, 1
+SIDE_NAMES = ("white", "black")
+#: decisions whose choices are end positions (the others are words)
+PLAY_KINDS = frozenset({"play", "enter"})
+
+
+class IllegalAnswer(TablierError):
+    """An answer that is none of a decision's legal answers."""
+
+
+class Decision:
+    """One choice: its `kind`, the `player` asked (0 white, 1 black), its legal answers
+    (`choices`), and `view`, what the player may read to judge them."""
+
+    __slots__ = ("kind", "player", "choices", "game")
+
+    def __init__(self, kind: str, player: int, choices: tuple | list, game: Game):
+        self.kind = kind
+        self.player = player
+        self.choices = choices
+        self.game = game
+
+    @property
+    def is_play(self) -> bool:
+        return self.kind in PLAY_KINDS
+
+    @property
+    def view(self) -> View:
+        """What the player may read (a new `View` at each read: keep it in a variable)."""
+        return View(self.game, self.player, self.kind)
+
+    def words(self) -> tuple[str, ...]:
+        """The legal answers as text: the words, or each play in pip notation."""
+        if self.is_play:
+            return tuple(self.game.play_texts(self))
+        return tuple(self.choices)
+
+    def index(self, answer: Any) -> int:
+        """The index of the legal answer `answer` names: an index, a word, a play's text."""
+        n = len(self.choices)
+        if isinstance(answer, bool):
+            raise IllegalAnswer(f"{answer!r} is not an answer to {self.kind!r}")
+        if isinstance(answer, int):
+            if 0 <= answer < n:
+                return answer
+            raise IllegalAnswer(f"answer {answer} to {self.kind!r} is not one of the {n} "
+                                f"legal answers (0 to {n - 1})")
+        if isinstance(answer, str):
+            if self.is_play:
+                return self.game.read_play(self, answer)
+            if answer in self.choices:
+                return self.choices.index(answer)
+            raise IllegalAnswer(f"{answer!r} is not an answer to {self.kind!r}; expected one "
+                                f"of {', '.join(map(repr, self.choices))}")
+        raise IllegalAnswer(f"{answer!r} is not an answer to {self.kind!r}")
+
+    def __repr__(self) -> str:
+        shown = f"{len(self.choices)} plays" if self.is_play else repr(tuple(self.choices))
+        return f"Decision({self.kind!r}, {SIDE_NAMES[self.player]}, {shown})"
+
+
+class View:
+    """A read-only view of the game for the player asked (`player`), all seen from his side.
+
+    - `variant`: the loaded variant; `board`: the position before the choice, seen by him
+      (for a play: before the play); `mover`: whether he is the player on roll;
+    - `dice`, `throw` (the game's throw number, from 1), `rolls` (his and his opponent's throws
+      since the last relevé), `setup` (how often the men were set up);
+    - `pending`: the points of this throw so far, (his, his opponent's);
+    - `play_items(i)` / `play_points(i)`: what play i of a play decision would score (computed on
+      demand): scoring items, and his points minus the opponent's;
+    - `ladder`: the state of every ladder as plain data (`Ladder.state()`, seen by him: keys
+      "me"/"opponent" where a side is meant), computed when read.
+    """
+
+    __slots__ = ("_game", "player", "kind", "variant", "board", "mover", "dice", "throw",
+                 "rolls", "setup", "pending", "_ladder")
+
+    def __init__(self, game: Game, player: int, kind: str):
+        self._game = game
+        self.player = player
+        self.kind = kind
+        self.variant = game.variant
+        self.mover = game.mover == player
+        b = game.choice_base if kind in PLAY_KINDS else game.board
+        self.board = b if self.mover else game.variant.flip(b)
+        self.dice = game.dice
+        self.throw = game.turns
+        r = game.rolls
+        self.rolls = (r[player], r[1 - player])
+        self.setup = game.setup
+        p = game.pending
+        self.pending = (p[0], p[1]) if self.mover else (p[1], p[0])
+        self._ladder: dict | None = None
+
+    @property
+    def ladder(self) -> dict[str, Any]:
+        if self._ladder is None:
+            self._ladder = self._game.ladder.state(self.player)
+        return self._ladder
+
+    def play_items(self, i: int) -> list:
+        return self._game.play_items(i)
+
+    def play_points(self, i: int) -> int:
+        """His points minus the opponent's for choice i of the play decision."""
+        sign = 1 if self.mover else -1
+        return sign * sum(p if to == "mover" else -p for _r, to, p, _w in self.play_items(i))
+
+
+class Next:
+    """What happens after a throw, as a ladder says it: `how` is "on" (the other player throws,
+    or the same one after a doublet's extra throw), "releve" (the men are set up again and `who`
+    throws), "game" (a new game: `start` "opening" for an opening throw, "first" for `who`
+    throwing from the start, "continue" for play on from the position), or "end"."""
+
+    __slots__ = ("how", "who", "start")
+
+    def __init__(self, how: str, who: int | None = None, start: str | None = None):
+        self.how, self.who, self.start = how, who, start
+
+    def __repr__(self) -> str:
+        return f"Next({self.how!r}, {self.who!r}, {self.start!r})"
+
+
+ON = Next("on")
+END = Next("end")
+
+
+@dataclass
+class GameResult:
+    finished: bool
+    winner: int | None
+    value: int
+    turns: int
+    points: list[int]
+    fired: dict[str, list[int]]
+    #: what a ladder adds to the summary (holes, marks, match scores, cube…)
+    extra: dict[str, Any] = field(default_factory=dict)
+    first: int = WHITE
+    scored: list[int] = field(default_factory=lambda: [0, 0])
+    lead_changes: int = 0
+    #: the ladder that played it (its ledgers: `.ledger`, `.combine`, `.match`)
+    ladder: Any = None
+
+    @property
+    def figures(self) -> dict[str, Any]:
+        """The ladder's own figures for `simulate --games-out` (plain data)."""
+        return self.ladder.figures() if self.ladder is not None else {}
+
+    @property
+    def ledger(self) -> Any:
+        return getattr(self.ladder, "ledger", None)
+
+    @property
+    def combine(self) -> Any:
+        return getattr(self.ladder, "combine", None)
+
+    @property
+    def match(self) -> Any:
+        return getattr(self.ladder, "match", None)
+
+    @property
+    def mark_play(self) -> list:
+        return getattr(self.ladder, "mark_play", [])
+
+    @property
+    def suspensions(self) -> tuple:
+        return tuple(getattr(self.ladder, "suspensions", ()))
+
+    def summary(self, variant_id: str) -> dict[str, Any]:
+        out = {"variant": variant_id, "finished": self.finished,
+               "winner": None if self.winner is None else SIDE_NAMES[self.winner],
+               "score": {"white": self.points[0], "black": self.points[1]},
+               "value": self.value, "turns": self.turns}
+        out.update(self.extra)
+        return out
