@@ -84,12 +84,23 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("score", help="what a roll scores, for positions read as JSON lines")
     _add_variant(p)
 
-    p = sub.add_parser("play", help="play a game between bots")
-    _add_variant(p)
-    p.add_argument("--white", default="random", choices=BOT_KINDS)
-    p.add_argument("--black", default="random", choices=BOT_KINDS)
-    p.add_argument("--seed", type=SEED, default=1)
-    p.add_argument("--max-turns", type=MAX_TURNS, default=None, help="stop after N turns (N >= 1)")
+    p = sub.add_parser("play", help="play a game between bots; save it, resume it")
+    p.add_argument("variant", nargs="?", default=None,
+                   help="a built-in variant id or the path of a variant file (not with --resume)")
+    p.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
+                   help="override an option of the variant file by its dotted key (repeatable)")
+    p.add_argument("--white", default=None, choices=BOT_KINDS)
+    p.add_argument("--black", default=None, choices=BOT_KINDS)
+    p.add_argument("--seed", type=SEED, default=None)
+    p.add_argument("--max-turns", type=MAX_TURNS, default=None,
+                   help="stop after N turns of this run (N >= 1; for saving)")
+    p.add_argument("--save", metavar="FILE", default=None,
+                   help="write the game to FILE when it stops, finished or not")
+    p.add_argument("--resume", metavar="FILE", default=None,
+                   help="continue a saved game (variant, options, seed and players from FILE; "
+                        "--white/--black may replace a player kind)")
+    p.add_argument("--log", choices=("full", "marks"), default="full",
+                   help="`marks`: for the written games, the marks and settlement only")
     p.add_argument("--json", action="store_true", help="print the final summary as JSON")
     p.add_argument("--mat", metavar="FILE", default=None,
                    help="also write the match (backgammon family, `cube` ladder) as a "
@@ -259,52 +270,102 @@ def _cmd_score(args: argparse.Namespace) -> int:
 # -- games ------------------------------------------------------------------------------------
 
 def _cmd_play(args: argparse.Namespace) -> int:
-    from interpreter.sim import play_game
+    from interpreter.engine.game import Game
+    from interpreter.engine.record import record_of, replay
+    from interpreter.errors import TablierError
+    from interpreter.players.base import capabilities_of
+    from interpreter.players.bots import make_player
     from interpreter.variant.build import load_variant
 
-    variant = load_variant(args.variant, args.overrides)
-    if variant.abstract:
-        from interpreter.errors import TablierError
-        raise TablierError(f"{variant.id!r} is an abstract base; play a variant that extends it")
+    if args.max_turns is not None and args.max_turns < 1:
+        raise TablierError("--max-turns must be at least 1")
+    if args.resume is not None:
+        from interpreter.io import save
+
+        if args.variant is not None or args.overrides or args.seed is not None:
+            raise TablierError("--resume takes the variant, the options and the seed from the "
+                               "save: give none of them")
+        try:
+            data, record = save.read_save(args.resume)
+            variant = load_variant(record.variant, list(record.options))
+            save.check_files(record, variant)
+        except TablierError as exc:
+            raise TablierError(f"cannot resume {args.resume!r}: {exc}") from None
+        kinds = (args.white or record.players[0], args.black or record.players[1])
+        seed = record.seed
+        gs = f"{seed}/0"
+        players = (make_player(kinds[0], f"{gs}:white"), make_player(kinds[1], f"{gs}:black"))
+        stated_turns = data["game"]["turns"]
+        try:
+            # the record must give the stated state where it was saved...
+            stated = data["state"]
+            # a game stopped by --max-turns stopped before its next throw; one saved at a
+            # decision (or finished) stops where its record does
+            waits = stated.get("decision") or stated.get("finished") is True
+            check = replay(record, variant, max_turns=stated_turns + (1 if waits else 0))
+            game_now = check.game
+            save.check_state(data, save.state_of(game_now, check.pending))
+            save.check_checksum(data)
+        except TablierError as exc:
+            raise TablierError(f"cannot resume {args.resume!r}: {exc}") from None
+        # ...and play goes on from there, the players told of their past decisions
+        limit = stated_turns + (args.max_turns or 20000)
+        run = replay(record, variant, players, max_turns=limit)
+        result = run.resume(players)
+        game = run.game
+        overrides = list(record.options)
+    else:
+        if args.variant is None:
+            raise TablierError("name a variant to play, or --resume a saved game")
+        variant = load_variant(args.variant, args.overrides)
+        if variant.abstract:
+            raise TablierError(f"{variant.id!r} is an abstract base; play a variant that "
+                               f"extends it")
+        kinds = (args.white or "random", args.black or "random")
+        seed = 1 if args.seed is None else args.seed
+        gs = f"{seed}/0"
+        players = (make_player(kinds[0], f"{gs}:white"), make_player(kinds[1], f"{gs}:black"))
+        game = Game(variant, gs, max_turns=args.max_turns or 20000, keep_record=True,
+                    doubles=capabilities_of(players))
+        result = game.run(players)
+        overrides = list(args.overrides)
     if args.mat is not None:
-        from interpreter.errors import TablierError
         if getattr(variant.ladder, "kind", None) != "cube":
             raise TablierError(f"--mat writes backgammon matches: {variant.id!r} has a "
                                f"{getattr(variant.ladder, 'kind', 'game')!r} ladder, not 'cube'")
         if variant.ladder.match_length > 64:
             raise TablierError(f"--mat: a .mat file holds matches of at most 64 points, not "
                                f"{variant.ladder.match_length}")
-    result = play_game(variant, args.seed, 0, args.white, args.black,
-                       max_turns=args.max_turns or 20000, keep_record=True)
+    if args.save is not None:
+        from interpreter.io import save
+
+        record = record_of(game, seed, kinds, overrides)
+        save.write_save(args.save, record, save.state_of(game))
     summary = result.summary(variant.id)
-    summary.update({"seed": args.seed, "white": args.white, "black": args.black})
+    summary.update({"seed": seed, "white": kinds[0], "black": kinds[1]})
     if args.mat is not None:
-        _write_mat(variant, result, args)
+        _write_mat(variant, result, seed, kinds, args.mat)
     if args.json:
         _out(summary)
         return 0
     from interpreter.render import render_game
-    print(render_game(variant, result, summary))
-    for g in summary.get("games", []) if getattr(variant.ladder, "kind", None) == "cube" else []:
-        print(f"game {g['game']}: {g['winner']} wins {g['points']} ({g['result']}, cube "
-              f"{g['cube']}{', the Crawford game' if g['crawford'] else ''}); score white "
-              f"{g['score']['white']}, black {g['score']['black']}")
+    print(render_game(variant, result, summary, marks_only=args.log == "marks"))
     return 0
 
 
-def _write_mat(variant: Any, result: Any, args: argparse.Namespace) -> None:
-    from interpreter.engine.cube import match_record
+def _write_mat(variant: Any, result: Any, seed: Any, kinds: tuple[str, str], path: str) -> None:
     from interpreter.errors import TablierError
     from interpreter.io.mat import write_mat
+    from interpreter.io.played import match_record
 
-    info = {"Event": f"tablier play {variant.id}, seed {args.seed}, white {args.white}, "
-                     f"black {args.black}",
+    info = {"Event": f"tablier play {variant.id}, seed {seed}, white {kinds[0]}, "
+                     f"black {kinds[1]}",
             "Transcriber": "tablier"}
     text = write_mat(match_record(variant, result, info=info))
     try:
-        Path(args.mat).write_text(text, encoding="utf-8")
+        Path(path).write_text(text, encoding="utf-8")
     except OSError as exc:
-        raise TablierError(f"cannot write {args.mat!r}: {exc.strerror}") from None
+        raise TablierError(f"cannot write {path!r}: {exc.strerror}") from None
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from interpreter.kernel.board import BAR, OFF, OPP_BAR, OPP_OFF, Board, flip
+from interpreter.kernel.board import BAR, OFF, OPP_BAR, OPP_OFF, Board
 
 
 def board_text(b: Board, mover_name: str = "X", other_name: str = "O") -> str:
@@ -24,44 +24,168 @@ def board_text(b: Board, mover_name: str = "X", other_name: str = "O") -> str:
     return "\n".join([top, row1, row2, bottom, extra])
 
 
-def _play_text(variant: Any, before: Board, turn: Any) -> str:
-    """The play of a turn in pips from its player's side (`24/21 13/11*`), or `-` for none."""
-    from interpreter.io.mat import move_text
-
-    if turn.board == before:
-        return "-"
-    plays, _ = variant.generator.plays(before, *turn.dice)
-    path = next((p.paths[0] for p in plays if p.board == turn.board), None)
-    if not path or not path[0]:
-        return ""
-    return move_text([(st[0], st[1]) for st in path], board=before)
+SIDES = ("white", "black")
 
 
-def render_game(variant: Any, result: Any, summary: dict) -> str:
+def ladder_text(kind: str, st: dict) -> str:
+    """The running score of a ladder (its `sides()` state) in a few words."""
+    def pair(key: str) -> str:
+        v = st.get(key)
+        return f"{v[0]}-{v[1]}" if isinstance(v, (list, tuple)) else "?"
+
+    if kind == "cube":
+        owner = st.get("owner")
+        cube = f"cube {st['cube']}" + ("" if owner is None else f" {SIDES[owner]}")
+        if st.get("crawford"):
+            cube += ", Crawford game"
+        score = f"; match {pair('score')} of {st['match_length']}" if st.get("match_length") \
+            else ""
+        return cube + score
+    if kind == "continuous":
+        return f"points {pair('points')}; game {st['game']}, games {pair('games')}"
+    if kind in ("holes", "ecrire", "combine"):
+        bred = st.get("bredouille", [False, False])
+        pts = st.get("points", [0, 0])
+        # "b": the side can still win the current hole bredouille (double)
+        points = f"points {pts[0]}{'b' if bred[0] else ''}-{pts[1]}{'b' if bred[1] else ''}"
+        if kind == "holes":
+            return f"{points}; holes {pair('holes')}"
+        out = f"{points}; mark {st.get('mark')} holes {pair('mark_holes')}; lost marks " \
+              f"{pair('lost_marks')}; jetons {st['received'][0] - st['paid'][0]:+d}/" \
+              f"{st['received'][1] - st['paid'][1]:+d}"
+        if kind == "combine":
+            out += f"; honours {pair('honours_holes')}"
+            for game, who in (st.get("suspended") or {}).items():
+                if who is not None:
+                    out += f"; {game} suspended by {who}"
+        return out
+    return ""
+
+
+def log_lines(variant: Any, log: list, marks_only: bool = False) -> list[str]:
+    """The text log of a played game from its events (engine/game.py): a line per throw with
+    its dice, its play and what it scored, the decisions and the ladder's running score, and
+    the games, marks, relevés and restacks between them."""
+    kind = getattr(variant.ladder, "kind", "game")
+    lines: list[str] = []
+    n = 0
+    cur: list[str] | None = None
+    notes: list[str] = []
+    mark = None
+
+    def flush() -> None:
+        nonlocal cur, notes
+        if cur is None and notes and not marks_only:
+            lines.append("      " + "; ".join(notes))      # between throws: the cube
+        if cur is not None:
+            head = " ".join(x for x in cur if x)
+            tail = ("  (" + "; ".join(notes) + ")") if notes else ""
+            if not marks_only:
+                lines.append((head + tail).rstrip())
+        cur, notes = None, []
+
+    for e in log:
+        what = e[0]
+        if what == "throw":
+            flush()
+            n += 1
+            cur = [f"{n:>4}. {SIDES[e[1]]:<5} {e[2]}-{e[3]}", ""]
+        elif what == "decision":
+            side, dkind, answer = SIDES[e[1]], e[2], e[3]
+            if dkind in ("play", "enter"):
+                if cur is None:
+                    cur = ["", ""]
+                cur[1] = (cur[1] + " " if cur[1] else "") + \
+                    (answer if dkind == "play" else f"enters {answer}")
+            elif dkind in ("double", "take"):
+                pass                    # the cube's events say what was done
+            else:
+                notes.append(f"{side} {dkind}: {answer}")
+        elif what == "forced":
+            if cur is not None:
+                cur[1] = e[2]
+        elif what == "score":
+            notes.append(f"{e[2]} {e[3]} to {SIDES[e[1]]}")
+        elif what == "hole":
+            on = "" if e[1] == e[3] else f" on {SIDES[e[3]]}'s throw"
+            notes.append(f"{SIDES[e[1]]} +{e[2]} hole{'s' if e[2] != 1 else ''}{on}")
+        elif what == "go":
+            notes.append(f"{SIDES[e[1]]} goes")
+        elif what == "claim":
+            notes.append(f"{SIDES[e[1]]} claims the {e[2]}")
+        elif what == "suspend":
+            notes.append(f"{SIDES[e[1]]} suspends {e[2]}")
+        elif what == "reset":
+            notes.append("all men off: the men are set up again")
+        elif what == "releve":
+            notes.append(f"relevé, {SIDES[e[1]]} throws")
+        elif what == "restack":
+            notes.append(f"{SIDES[e[1]]}'s men are all off: restacked")
+        elif what == "cube":
+            if e[2] == "auto":
+                lines.append(f"      automatic double: the cube is at {e[3]}")
+            elif e[2] in ("beaver", "raccoon", "double"):
+                notes.append(f"{SIDES[e[1]]} {e[2]}s to {e[3]}")
+            elif e[2] == "take":
+                notes.append(f"{SIDES[e[1]]} takes")
+            elif e[2] == "pass":
+                notes.append(f"{SIDES[e[1]]} passes")
+        elif what == "end":
+            notes.append(f"{SIDES[e[1]]} wins by {e[3]}" + (f" ({e[4]}, ×{e[2]})" if e[4] else
+                                                           f" (×{e[2]})"))
+        elif what == "match-game":
+            flush()
+            crawford = ", the Crawford game" if e[3] else ""
+            lines.append(f"-- game {e[1]}: score white {e[2][0]}, black {e[2][1]}{crawford} --")
+        elif what == "match-end":
+            flush()
+            lines.append(f"   game {e[1]}: {SIDES[e[2]]} wins {e[3]} point"
+                         f"{'s' if e[3] != 1 else ''} ({e[4]}); score white {e[5][0]}, "
+                         f"black {e[5][1]}")
+        elif what == "game-won":
+            notes.append(f"game {e[1]} won by {SIDES[e[2]]}, ×{e[3]}, excess {e[4]}"
+                         + (f"; {e[5]}" if e[5] else ""))
+        elif what == "game":
+            if e[1] == "continue":
+                notes.append("the next game goes on from this position")
+            elif e[1] == "first":
+                notes.append(f"a new game: {SIDES[e[2]]} throws from the start")
+            elif kind == "continuous":
+                notes.append("a new game: opening throw")
+        elif what == "after":
+            st = e[1]
+            text = ladder_text(kind, st)
+            if text and not marks_only:
+                notes.append(text)
+            if kind in ("ecrire", "combine"):
+                k = (st.get("mark"), st.get("refaits"))
+                if mark is not None and k != mark:
+                    flush()
+                    lines.append(f"-- mark {k[0]}" + (f" (refait {k[1]})" if k[1] else "")
+                                 + f"; lost marks white {st['lost_marks'][0]}, black "
+                                 f"{st['lost_marks'][1]} --")
+                mark = k
+            flush()
+    flush()
+    return lines
+
+
+def render_game(variant: Any, result: Any, summary: dict, marks_only: bool = False) -> str:
     if getattr(result, "combine", None) is not None:
-        return render_combine(variant, result, summary)
+        return render_combine(variant, result, summary, marks_only)
     if getattr(result, "ledger", None) is not None:
-        return render_partie(variant, result, summary)
+        return render_partie(variant, result, summary, marks_only)
     lines = [f"{variant.name} — seed {summary.get('seed')}, white {summary.get('white')} "
              f"vs black {summary.get('black')}"]
-    names = ("white", "black")
-    from interpreter.bench import positions_of
-
-    befores = positions_of(variant, result)
-    for n, turn in enumerate(result.record, 1):
-        scored = ", ".join(f"{r} {p} to {to}" for r, to, p, _w in turn.items)
-        said = "  [goes]" if getattr(turn, "decision", None) == "go" else ""
-        played = _play_text(variant, befores[n - 1][0], turn) if said == "" else ""
-        line = (f"{n:>4}. {names[turn.player]:<5} {turn.dice[0]}-{turn.dice[1]} {played:<22}"
-                + (f"  ({scored})" if scored else "") + said)
-        lines.append(line.rstrip())
-    if result.record:
-        last = result.record[-1]
-        b = last.board if last.player == 0 else flip(last.board)
+    names = SIDES
+    lines += log_lines(variant, result.log)
+    game = result.game
+    if game is not None and game.turns:
+        b = game.board if game.mover == 0 else variant.flip(game.board)
         lines += ["", "Final position (white = X, pips from white's side):",
                   board_text(b, "X", "O")]
     kind = getattr(variant.ladder, "kind", "game")
-    if kind != "game":
+    if kind not in ("game", "cube"):
         score = summary.get("score", {})
         unit = "holes" if kind == "holes" else "points"
         lines.append(f"score: white {score.get('white')}, black {score.get('black')} {unit}")
@@ -75,10 +199,11 @@ def render_game(variant: Any, result: Any, summary: dict) -> str:
     return "\n".join(lines)
 
 
-def render_partie(variant: Any, result: Any, summary: dict) -> str:
+def render_partie(variant: Any, result: Any, summary: dict, marks_only: bool = False) -> str:
     """A played partie à écrire: one line per mark (refaits included) with the board play that
     led to it, then the lost marks and the settlement. `result.ledger` is the mark ledger
-    (interpreter/engine/ecrire.py) and `result.mark_play` its marks' throws and pick-ups."""
+    (interpreter/scoring/ecrire.py) and `result.mark_play` its marks' throws and pick-ups; the
+    throws come first unless `marks_only`."""
     from interpreter.io.sheet import signed, settlement_lines
 
     ledger = result.ledger
@@ -86,6 +211,8 @@ def render_partie(variant: Any, result: Any, summary: dict) -> str:
     lines = [f"{variant.name} — seed {summary.get('seed')}, white {summary.get('white')} "
              f"vs black {summary.get('black')}",
              f"a partie of {ledger.n_marks} marks; {summary.get('leader')} leads the first", ""]
+    if not marks_only:
+        lines += log_lines(variant, result.log) + [""]
     lines.append(f"{'mark':>4}  {'leader':<6}  {'kind':<11}  {'winner':<6}  {'holes':>5}  "
                  f"{'rate':>4}  {'paid':>4}  {'throws':>6}  {'pick-ups':>8}  how")
     for r, play in zip(ledger.results, result.mark_play):
@@ -127,16 +254,16 @@ def render_partie(variant: Any, result: Any, summary: dict) -> str:
     return "\n".join(lines)
 
 
-def render_combine(variant: Any, result: Any, summary: dict) -> str:
+def render_combine(variant: Any, result: Any, summary: dict, marks_only: bool = False) -> str:
     """A played partie of trictrac combiné: the marks à écrire as `render_partie` shows them,
     then the honours games, the pool, the suspensions and the settlement in jetons and in fish.
-    `result.combine` is the combiné ledger (interpreter/engine/combine.py)."""
+    `result.combine` is the combiné ledger (interpreter/scoring/combine.py)."""
     from interpreter.io.sheet import pool_draw_lines, settlement_lines, signed
 
     game = result.combine
     ledger = game.ecrire
     names = ("white", "black")
-    lines = render_partie(variant, result, summary).split("\n")
+    lines = render_partie(variant, result, summary, marks_only).split("\n")
     cut = next(i for i, line in enumerate(lines) if line.startswith("jetons from the marks"))
     lines = lines[:cut + 1]
     lines += ["", f"honours games (12 holes, {game.S} fish a stake; holes white-black)",

@@ -187,6 +187,20 @@ class GameResult:
         return self.ladder.figures() if self.ladder is not None else {}
 
     @property
+    def game(self) -> Any:
+        return getattr(self.ladder, "game", None)
+
+    @property
+    def record(self) -> list:
+        """The record's entries (engine/record.py), when the game kept them."""
+        return self.game.record if self.game is not None else []
+
+    @property
+    def log(self) -> list:
+        """The log of events (engine/game.py), when the game kept it."""
+        return self.game.log if self.game is not None else []
+
+    @property
     def ledger(self) -> Any:
         return getattr(self.ladder, "ledger", None)
 

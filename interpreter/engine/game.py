@@ -91,7 +91,7 @@ class Game:
         #: the log: the record's entries and the events between them (engine/record.py)
         self.log: list[tuple] = []
         self.choice_base: Board = self.board
-        self._choice_plays: list = []
+        self._choice_plays: list | None = []
         self._choice_items: Any = None
         #: whether the player on roll throws again (a doublet's extra throw)
         self.extra = False
@@ -135,7 +135,7 @@ class Game:
 
     def _current_plays(self, d: Decision) -> list:
         """The kernel plays of the play decision `d`, in the order of its choices."""
-        if d.kind == "play" and not self.keep_record:
+        if d.kind == "play" and (self._choice_plays is None or not self.keep_record):
             self._choice_plays = self._plays_to(self.choice_base, *self.dice, d.choices)
         return self._choice_plays
 
@@ -269,6 +269,8 @@ class Game:
         opening = True
         max_turns = self.max_turns
         while self.turns < max_turns:
+            if keep and self.turns:
+                self._snapshot()
             if not opening:
                 if offers:
                     nxt = yield from L.before_throw()
@@ -289,21 +291,21 @@ class Game:
             self.rolls[mover] += 1
             self.dice = (d1, d2)
             if keep:
-                entry = ("throw", mover, d1, d2)
-                record.append(entry)
-                log.append(entry)
+                record.append(("throw", mover, d1, d2))
+                log.append(("throw", mover, d1, d2, b))
             # -- the roll's points, the ladder's questions, the play ----------------------------
             if not hooks:
                 # the fast path: the distinct end positions are all a throw needs
                 results = gen.results(b, d1, d2)
                 if len(results) > 1:
                     self.choice_base = b
+                    if keep:
+                        self._choice_plays = None
                     d = Decision("play", mover, results, self)
                     i = yield d
                     if type(i) is not int or not 0 <= i < len(results):
                         i = d.index(i)
                     if keep:
-                        self._choice_plays = self._plays_to(b, d1, d2, results)
                         self._recorded(d, i)
                     after = results[i]
                 else:
@@ -417,12 +419,23 @@ class Game:
                 self.extra = False
             self.board = flip(after)
             self.mover = 1 - mover
+        if keep and self.turns:
+            self._snapshot()
         self.result = result = L.result()
         result.ladder = L
         result.first = self.first
         result.scored = self.scored
         result.lead_changes = self.lead_changes
         return result
+
+    def _snapshot(self) -> None:
+        """The running score of every ladder after a throw, in the log (once per throw)."""
+        log = self.log
+        i = len(log) - 1
+        while i >= 0 and log[i][0] not in ("throw", "after"):
+            i -= 1
+        if i >= 0 and log[i][0] == "throw":
+            log.append(("after", self.ladder.sides()))
 
     def _carry(self, nxt: Next) -> int:
         """Carry out what a ladder said: 0 when the play is over, 1 to go on, 2 when a new game

@@ -1,0 +1,167 @@
+"""The record of a game, partie or match, and its replay through the rules.
+
+A `Record` holds what identifies the play — the variant (its id and the sha256 of each file of
+its `extends` chain), the options (`--set`s), the seed, the players' kinds and their
+capabilities — and, in order, each throw's dice and each decision with its answer, as text a
+person can read:
+
+    white throws 3-1
+    white play 8/5 6/5            (a play in pip notation from the player's side, as gnubg)
+    black double double           (kind, then the answer: "black take pass", "white go stay")
+
+Plays that had no alternative are not decisions and are not written (the log shows them).
+`replay(record, variant)` plays the record again through the turn loop: every throw must be the
+one the seed gives (an edited die is refused naming the throw), every answer one of the legal
+answers of the decision asked; it stops where the record stops, with the game suspended at its
+next decision, so that play can go on (`Replay.resume`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from interpreter.engine.contract import SIDE_NAMES, Decision, GameResult, IllegalAnswer
+from interpreter.engine.game import Game
+from interpreter.errors import RecordError
+
+SIDES = {name: i for i, name in enumerate(SIDE_NAMES)}
+
+
+@dataclass
+class Record:
+    variant: str
+    seed: Any
+    players: tuple[str, str]
+    doubles: tuple[bool, bool] = (True, True)
+    options: tuple[str, ...] = ()
+    files: tuple[tuple[str, str], ...] = ()
+    entries: list[tuple] = field(default_factory=list)
+    #: the game's number in a run of several (simulate's `--games`): its dice come from the
+    #: seed and this number (`game_seed`), as `tablier simulate` plays game `index`
+    index: int = 0
+
+    @property
+    def game_seed(self) -> str:
+        return f"{self.seed}/{self.index}"
+
+    def lines(self) -> list[str]:
+        return [entry_text(e) for e in self.entries]
+
+
+def entry_text(e: tuple) -> str:
+    """One entry of a record as text ("white throws 3-1", "black take pass")."""
+    if e[0] == "throw":
+        return f"{SIDE_NAMES[e[1]]} throws {e[2]}-{e[3]}"
+    return f"{SIDE_NAMES[e[1]]} {e[2]} {e[3]}"
+
+
+def parse_entry(text: Any, n: int) -> tuple:
+    """The entry a line of a record states; RecordError names the line (`n`, from 1)."""
+    if not isinstance(text, str) or len(text) > 200:
+        raise RecordError(f"record entry {n}: not a line of text: {str(text)[:60]!r}")
+    parts = text.split(" ", 2)
+    if len(parts) < 3 or parts[0] not in SIDES:
+        raise RecordError(f"record entry {n}: unreadable {text!r} (expected \"white throws "
+                          f"3-1\" or \"SIDE KIND ANSWER\")")
+    side = SIDES[parts[0]]
+    if parts[1] == "throws":
+        dice = parts[2].split("-")
+        if len(dice) != 2 or not all(x in "123456" and len(x) == 1 for x in dice):
+            raise RecordError(f"record entry {n}: {text!r}: dice are written as two numbers "
+                              f"1-6, e.g. 3-1")
+        return ("throw", side, int(dice[0]), int(dice[1]))
+    return ("decision", side, parts[1], parts[2])
+
+
+def record_of(game: Game, seed: Any, players: Sequence[str], options: Sequence[str] = (),
+              index: int = 0) -> Record:
+    """The record of `game` (played with `keep_record`, seeded `f"{seed}/{index}"`) so far."""
+    v = game.variant
+    return Record(v.id, seed, (players[0], players[1]), tuple(game.doubles),
+                  tuple(options), tuple(v.files), list(game.record), index)
+
+
+class Replay:
+    """A record played again; `game` is suspended where the record stops (`pending` is the
+    decision asked then, None when the play is over: `result`)."""
+
+    def __init__(self, record: Record, variant: Any, players: Sequence[Any] | None = None,
+                 max_turns: int = 20000):
+        self.record = record
+        self.game = game = Game(variant, record.game_seed, max_turns=max_turns, keep_record=True,
+                                doubles=record.doubles)
+        self.players = players
+        self._gen = game.play()
+        self.pending: Decision | None = None
+        self.result: GameResult | None = None
+        self._seen = 0
+        self._run()
+
+    def _check(self) -> None:
+        """The entries the game made since the last look must be the record's."""
+        made = self.game.record
+        want = self.record.entries
+        while self._seen < len(made) and self._seen < len(want):
+            got, exp = made[self._seen], want[self._seen]
+            if got[0] == "throw" or exp[0] == "throw":
+                if got != exp:
+                    throw = sum(1 for e in made[:self._seen + 1] if e[0] == "throw")
+                    raise RecordError(
+                        f"record entry {self._seen + 1} (throw {throw}): the record says "
+                        f"{entry_text(exp)!r} but the seed gives {entry_text(got)!r}")
+            self._seen += 1
+
+    def _run(self) -> None:
+        gen = self._gen
+        want = self.record.entries
+        try:
+            d = next(gen)
+            while True:
+                self._check()
+                k = len(self.game.record)
+                if k >= len(want):
+                    self.pending = d
+                    return
+                exp = want[k]
+                if exp[0] != "decision" or exp[1] != d.player or exp[2] != d.kind:
+                    raise RecordError(
+                        f"record entry {k + 1}: the record says {entry_text(exp)!r} but the "
+                        f"game asks {SIDE_NAMES[d.player]} a {d.kind!r} decision here")
+                try:
+                    i = d.index(exp[3])
+                except IllegalAnswer as exc:
+                    raise RecordError(f"record entry {k + 1} ({entry_text(exp)!r}): {exc}") \
+                        from None
+                if self.players is not None:
+                    hook = getattr(self.players[d.player], "replayed", None)
+                    if hook is not None:
+                        hook(d, i)
+                d = gen.send(i)
+        except StopIteration as stop:
+            self._check()
+            if self._seen < len(want):
+                raise RecordError(f"record entry {self._seen + 1}: {entry_text(want[self._seen])!r}"
+                                  f" comes after the end of the play") from None
+            self.result = stop.value
+            self.pending = None
+
+    def resume(self, players: Sequence[Any]) -> GameResult:
+        """Play on from where the record stops, each decision answered by `players`."""
+        if self.result is not None:
+            return self.result
+        answer = (players[0].answer, players[1].answer)
+        gen = self._gen
+        d = self.pending
+        try:
+            while True:
+                d = gen.send(answer[d.player](d))      # type: ignore[union-attr]
+        except StopIteration as stop:
+            self.result = stop.value
+            self.pending = None
+            return stop.value
+
+
+def replay(record: Record, variant: Any, players: Sequence[Any] | None = None,
+           max_turns: int = 20000) -> Replay:
+    """Play `record` again through the rules (RecordError names the first disagreement)."""
+    return Replay(record, variant, players, max_turns)

@@ -1,0 +1,198 @@
+"""Saved games (`tablier play --save FILE`, `--resume FILE`): TOML written with tomli-w.
+
+A save holds `format` (an integer version), `[game]` (the variant id, the seed, the options,
+the players' kinds and capabilities, the turns played), `[[files]]` (name and sha256 of each
+file of the variant's `extends` chain), `[record] moves` (engine/record.py: each throw's dice and
+each decision with its answer, in order), `[state]` (the current state: the board seen by the
+player on roll, who is on roll, the dice, every ladder's state — for à écrire and combiné the
+partie in the players' terms) and `checksum` (sha256 of everything else).
+
+Reading refuses, with `SaveError` naming what disagrees and without touching the file: a file
+that is not a regular file of at most 1 MiB, not UTF-8 or not TOML, of another format, edited
+(checksum), whose variant file changed (sha256), whose record does not replay (an edited die is
+named by its throw), or whose replay does not give the stated state.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from interpreter.engine.contract import SIDE_NAMES
+from interpreter.engine.record import Record, entry_text, parse_entry
+from interpreter.errors import TablierError
+from interpreter.io.bounded import read_bounded
+from interpreter.kernel.board import to_json
+
+FORMAT = 1
+
+
+class SaveError(TablierError):
+    """A saved game that cannot be resumed."""
+
+
+def plain(x: Any) -> Any:
+    """`x` as TOML can hold it: tuples as lists, None as "none", keys as strings."""
+    if x is None:
+        return "none"
+    if isinstance(x, dict):
+        return {str(k): plain(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [plain(v) for v in x]
+    return x
+
+
+def state_of(game: Any, pending: Any = None) -> dict[str, Any]:
+    """The current state of `game`, as a save states it."""
+    mover = game.mover
+    b = game.choice_base if pending is not None and pending.is_play else game.board
+    return plain({
+        "turns": game.turns, "on_roll": SIDE_NAMES[mover], "board": to_json(b),
+        "dice": list(game.dice), "extra_throw": bool(game.extra),
+        "finished": bool(game.result is not None and game.result.finished),
+        "decision": "" if pending is None else f"{SIDE_NAMES[pending.player]} {pending.kind}",
+        "ladder": game.ladder.sides(),
+    })
+
+
+def _checksum(data: dict[str, Any]) -> str:
+    body = {k: v for k, v in data.items() if k != "checksum"}
+    return hashlib.sha256(json.dumps(body, sort_keys=True, ensure_ascii=False)
+                          .encode("utf-8")).hexdigest()
+
+
+def save_data(record: Record, state: dict[str, Any]) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "format": FORMAT,
+        "game": {"variant": record.variant, "seed": record.seed,
+                 "options": list(record.options), "players": list(record.players),
+                 "doubles": list(record.doubles), "turns": state["turns"]},
+        "files": [{"name": n, "sha256": h} for n, h in record.files],
+        "record": {"moves": record.lines()},
+        "state": state,
+    }
+    data["checksum"] = _checksum(data)
+    return data
+
+
+def write_save(path: str | Path, record: Record, state: dict[str, Any]) -> None:
+    """Write the save atomically: a temporary file in the same folder, flushed, synced to disk
+    and renamed over `path`."""
+    import tomli_w
+
+    text = tomli_w.dumps(save_data(record, state))
+    target = Path(path)
+    folder = target.parent if str(target.parent) else Path(".")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    except OSError as exc:
+        raise TablierError(f"cannot write {str(path)!r}: {exc.strerror}") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, target)
+    except OSError as exc:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise TablierError(f"cannot write {str(path)!r}: {exc.strerror}") from None
+
+
+def _need(table: Any, key: str, kind: type | tuple, where: str) -> Any:
+    if not isinstance(table, dict) or key not in table:
+        raise SaveError(f"missing `{where}{key}`")
+    value = table[key]
+    if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
+        raise SaveError(f"`{where}{key}` has the wrong type ({type(value).__name__})")
+    return value
+
+
+def read_save(path: str | Path) -> tuple[dict[str, Any], Record]:
+    """The save's data and its record, as the file states them (not yet replayed)."""
+    raw = read_bounded(path, what="saved game")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise SaveError(f"not UTF-8 text (byte {exc.start})") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise SaveError(f"not a valid TOML file: {exc}") from None
+    fmt = _need(data, "format", int, "")
+    if fmt != FORMAT:
+        raise SaveError(f"`format = {fmt}`: this version of tablier reads format {FORMAT}")
+    _need(data, "checksum", str, "")
+    game = _need(data, "game", dict, "")
+    variant = _need(game, "variant", str, "game.")
+    seed = _need(game, "seed", (int, str), "game.")
+    options = _need(game, "options", list, "game.")
+    players = _need(game, "players", list, "game.")
+    doubles = _need(game, "doubles", list, "game.")
+    _need(game, "turns", int, "game.")
+    if not all(isinstance(o, str) for o in options):
+        raise SaveError("`game.options` must be strings (KEY=VALUE)")
+    if len(players) != 2 or not all(isinstance(p, str) for p in players):
+        raise SaveError("`game.players` must be two player kinds")
+    if len(doubles) != 2 or not all(isinstance(p, bool) for p in doubles):
+        raise SaveError("`game.doubles` must be two booleans")
+    files = _need(data, "files", list, "")
+    pairs = []
+    for f in files:
+        pairs.append((_need(f, "name", str, "files."), _need(f, "sha256", str, "files.")))
+    moves = _need(_need(data, "record", dict, ""), "moves", list, "record.")
+    if len(moves) > 200_000:
+        raise SaveError(f"the record has {len(moves)} entries (at most 200000)")
+    entries = [parse_entry(m, n) for n, m in enumerate(moves, 1)]
+    _need(data, "state", dict, "")
+    record = Record(variant, seed, (players[0], players[1]), (doubles[0], doubles[1]),
+                    tuple(options), tuple(pairs), entries)
+    return data, record
+
+
+def check_files(record: Record, variant: Any) -> None:
+    """The variant loaded now must be the one the game was saved with."""
+    if variant.id != record.variant:
+        raise SaveError(f"the save is a game of {record.variant!r}, not {variant.id!r}")
+    now = dict(variant.files)
+    for name, digest in record.files:
+        if now.get(name) != digest:
+            raise SaveError(f"the variant file {name!r} has changed since the game was saved "
+                            f"(sha256 {digest[:12]}… then, "
+                            f"{(now.get(name) or 'missing')[:12]}… now)")
+    if len(now) != len(record.files):
+        raise SaveError("the variant's files are not those the game was saved with")
+
+
+def check_state(data: dict[str, Any], replayed: dict[str, Any]) -> None:
+    """The stated state must be the replayed one; the first difference is named."""
+    stated = data["state"]
+
+    def walk(a: Any, b: Any, where: str) -> None:
+        if isinstance(a, dict) and isinstance(b, dict):
+            for k in sorted(set(a) | set(b)):
+                if k not in a or k not in b:
+                    raise SaveError(f"the record does not reproduce the stated state: "
+                                    f"`state.{where}{k}` is {'missing' if k not in a else 'extra'}")
+                walk(a[k], b[k], f"{where}{k}.")
+            return
+        if a != b:
+            raise SaveError(f"the record does not reproduce the stated state: "
+                            f"`state.{where.rstrip('.')}` is {json.dumps(a)} in the file, "
+                            f"{json.dumps(b)} by the record")
+    walk(stated, replayed, "")
+
+
+def check_checksum(data: dict[str, Any]) -> None:
+    if data["checksum"] != _checksum(data):
+        raise SaveError("the checksum does not match: the file was edited or damaged")
+
+
+__all__ = ["SaveError", "write_save", "read_save", "check_files", "check_state",
+           "check_checksum", "state_of", "entry_text", "FORMAT"]
