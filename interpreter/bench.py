@@ -10,7 +10,6 @@ import statistics
 import time
 from typing import Any, Sequence
 
-from interpreter.kernel.board import flip
 
 
 def _playable_builtins() -> list[str]:
@@ -28,20 +27,9 @@ def _playable_builtins() -> list[str]:
 
 
 def positions_of(variant: Any, result: Any) -> list[tuple]:
-    """(board before the roll, d1, d2) of every turn of a recorded game, from the mover's view."""
-    out = []
-    first = result.record[0].player if result.record else 0
-    b = variant.start if first == 0 else flip(variant.start)
-    player = first
-    for turn in result.record:
-        if turn.player != player:
-            b = flip(b)
-            player = turn.player
-        out.append((b, turn.dice[0], turn.dice[1]))
-        b = turn.board
-        if b[0] == variant.checkers and not variant.rules.end:
-            b = variant.start          # all borne off in a game that goes on: the men are reset
-    return out
+    """(board before the roll, d1, d2) of every throw of a game played with its record kept,
+    from the mover's view (the game's log holds them)."""
+    return [(e[4], e[2], e[3]) for e in result.log if e[0] == "throw"]
 
 
 def _sample_positions(variant: Any, n: int, seed: int) -> list[tuple]:

@@ -1,4 +1,4 @@
-"""Trictrac combiné played live, bot against bot (interpreter/engine/combine.py;
+"""Trictrac combiné played live, bot against bot (interpreter/scoring/combine.py;
 rules/match-scoring.md §4): parties finish and replay from their seed, jetons and fish balance,
 their score sheets give the live marks, honours games, pool and settlement (with and without
 continuation), the questions offer only what the rules allow, and the bots suspend either game
@@ -12,14 +12,11 @@ from pathlib import Path
 import pytest
 
 from interpreter.cli import _ladder_for, main
-from interpreter.engine.combine import (
-    SUSPEND,
-    CombineResult,
-    sheet_events,
-    sheet_record,
-    write_sheet_record,
-)
+from interpreter.engine.contract import GameResult as CombineResult
 from interpreter.engine.game import Game
+from interpreter.io.played import sheet_events, sheet_record, write_sheet_record
+from interpreter.players.base import capabilities_of
+from interpreter.scoring.combine import SUSPEND
 from interpreter.io.sheet import parse_event, sheet_data
 from interpreter.players.bots import GreedyBot, RandomBot
 from interpreter.scoring.combine import Combine, CombineLadder
@@ -42,7 +39,7 @@ def variant(*overrides: str):
 def partie(seed: int, white: str = "random", black: str = "random",
            overrides: tuple[str, ...] = ()) -> CombineResult:
     result = play_game(variant(*overrides), seed, 0, white, black, keep_record=True)
-    assert isinstance(result, CombineResult)
+    assert isinstance(result, CombineResult) and result.combine is not None
     return result
 
 
@@ -65,7 +62,7 @@ def test_partie_finishes_and_balances(seed: int, white: str, black: str) -> None
     assert net["white"] + net["black"] == 0 and s["score"] == net
     expected = None if net["white"] == net["black"] else max(net, key=net.get)
     assert s["winner"] == expected and s["value"] == abs(net["white"])
-    assert s["turns"] == result.turns == len(result.record)
+    assert s["turns"] == result.turns == len(result.throws())
     assert s["lost_marks"]["white"] + s["lost_marks"]["black"] == 12
     # fish: the pool is emptied at the end, so the honours nets balance
     fish = s["settlement"]["honours_net"]
@@ -93,8 +90,8 @@ def test_same_seed_same_partie(seed: int) -> None:
     first = play_game(v, seed, 0, "greedy", "random", keep_record=True)
     again = play_game(v, seed, 0, "greedy", "random", keep_record=True)
     assert summary(first) == summary(again)
-    assert [(t.player, t.dice, t.board, t.decision) for t in first.record] == \
-        [(t.player, t.dice, t.board, t.decision) for t in again.record]
+    assert first.log == again.log and \
+        first.record == again.record
     other = play_game(v, seed + 100, 0, "greedy", "random")
     assert summary(other)["honours"] != summary(first)["honours"]
 
@@ -157,7 +154,7 @@ def test_sheet_with_house_rules(tmp_path: Path, overrides: tuple[str, ...], seed
 
 def test_sheet_events_are_those_of_the_record_format(tmp_path: Path) -> None:
     result = partie(3, "greedy", "random")
-    events = sheet_events(variant(), result.record)
+    events = sheet_events(result.log)
     actions = set()
     for text in events:
         event = parse_event(text, ("white", "black"))
@@ -173,8 +170,8 @@ def test_without_continuation_the_twelfth_hole_on_ones_own_throw_is_a_go() -> No
     v = variant(*NO_CONTINUATION)
     for seed in SEEDS:
         result = partie(seed, "greedy", "greedy", NO_CONTINUATION)
-        game = Combine(v.ladder, leader=result.record[0].player, names=("white", "black"))
-        events = sheet_events(v, result.record)
+        game = Combine(v.ladder, leader=result.first, names=("white", "black"))
+        events = sheet_events(result.log)
         forced = 0
         for i, text in enumerate(events):
             e = parse_event(text, ("white", "black"))
@@ -202,15 +199,17 @@ class Watching:
 
     def __init__(self, bot, asked: list) -> None:
         self.bot, self.asked = bot, asked
+        self.capabilities = bot.capabilities
 
-    def choose(self, game, results):
-        return self.bot.choose(game, results)
-
-    def decide(self, game, question, choices):
-        c = game.combine
-        me = game.mover
+    def answer(self, decision):
+        if decision.is_play:
+            return self.bot.answer(decision)
+        question, choices = decision.kind, decision.choices
+        ladder = decision.game.ladder
+        c = ladder.combine
+        me = decision.player
         if question not in ("banner", "necktie"):
-            assert c.can_go == me and c.must_go < 0 and game.holes.can_go == me
+            assert c.can_go == me and c.must_go < 0 and ladder.holes.can_go == me
             assert choices[0] == ("hold" if question == "continue" else "stay")
             for what in ("ecrire", "honours"):
                 assert (SUSPEND[what] in choices) == c.may_suspend(me, what)
@@ -218,7 +217,8 @@ class Watching:
                     assert c.suspended == {"ecrire": None, "honours": None}
             if question == "continue":
                 assert c.honours_results and c.honours_results[-1].winner == me
-        answer = self.bot.decide(game, question, choices)
+        answer = self.bot.answer(decision)
+        answer = choices[answer] if isinstance(answer, int) else answer
         self.asked.append((question, choices, answer, tuple(c.ecrire.holes),
                            c.active("ecrire")))
         return answer
@@ -231,7 +231,7 @@ def _watched(seed: int, kinds: tuple[str, str], overrides: tuple[str, ...] = ())
     bots = {"random": RandomBot, "greedy": GreedyBot}
     players = tuple(Watching(bots[k](f"{gs}:{side}"), asked)
                     for k, side in zip(kinds, ("white", "black")))
-    result = Game(v, players, gs).run()
+    result = Game(v, gs, doubles=capabilities_of(players)).run(players)
     assert result.finished
     return asked
 
@@ -267,8 +267,8 @@ def test_suspensions_happen_and_are_legal(white: str, black: str) -> None:
     for seed in SEEDS:
         result = partie(seed, white, black)
         games |= {what for _t, _p, what in result.suspensions}
-        events = sheet_events(variant(), result.record)
-        game = Combine(variant().ladder, leader=result.record[0].player,
+        events = sheet_events(result.log)
+        game = Combine(variant().ladder, leader=result.first,
                        names=("white", "black"))
         for i, text in enumerate(events):
             e = parse_event(text, ("white", "black"))
@@ -280,7 +280,7 @@ def test_suspensions_happen_and_are_legal(white: str, black: str) -> None:
             _apply(game, e)
         assert game.settlement is not None
         assert game.honours_net() == result.combine.honours_net()
-        assert sum(1 for t in result.record if t.decision in SUSPEND.values()) \
+        assert sum(1 for e in result.log if e[0] == "decision" and e[3] in SUSPEND.values()) \
             == len(result.suspensions)
     assert games == {"ecrire", "honours"}
 

@@ -8,12 +8,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from interpreter.engine.cube import advise, opening
-from interpreter.engine.game import Game
+from collections import namedtuple
+from types import SimpleNamespace
+
+from interpreter.engine.game import Game, opening_roll
+from interpreter.players import policy
+from interpreter.players.base import DOUBLES, capabilities_of
 from interpreter.errors import RecordError, VariantError
 from interpreter.kernel.board import from_json
 from interpreter.players.bots import GreedyBot, RandomBot
-from interpreter.scoring.cube import Cube, CubeLadder, Match
+from interpreter.scoring.cube import Cube, CubeLadder, Match, cube_state
 from interpreter.sim import play_game
 from interpreter.variant.build import load_variant
 from interpreter.variant.loader import load_document
@@ -225,23 +229,34 @@ class Scripted:
     """Plays the first legal result; answers cube questions from a script, question by question
     (then the first choice), and records every question asked."""
 
-    name = "scripted"
+    kind = "scripted"
+    capabilities = frozenset({DOUBLES})
 
     def __init__(self, **answers: list[str]):
         self.answers = {q: list(a) for q, a in answers.items()}
         self.asked: list[tuple[str, tuple[str, ...]]] = []
 
-    def choose(self, game: Any, results: list) -> int:
-        return 0
-
-    def decide(self, game: Any, question: str, choices: tuple[str, ...]) -> str:
+    def answer(self, decision: Any) -> int | str:
+        if decision.is_play:
+            return 0
+        question, choices = decision.kind, tuple(decision.choices)
         self.asked.append((question, choices))
         queue = self.answers.get(question)
         return queue.pop(0) if queue else choices[0]
 
 
 def run(variant, white, black, seed=1, keep_record=True):
-    return Game(variant, (white, black), seed, keep_record=keep_record).run()
+    return Game(variant, seed, keep_record=keep_record,
+                doubles=capabilities_of((white, black))).run((white, black))
+
+
+CubeEvent = namedtuple("CubeEvent", "player what value")
+
+
+def cube_events(result) -> list:
+    """The cube actions of a played game, from its log (takes and passes with value 0)."""
+    return [CubeEvent(e[1], e[2], 0 if e[2] in ("take", "pass") else e[3])
+            for e in result.log if e[0] == "cube" and e[1] is not None]
 
 
 def test_live_double_and_pass(backgammon):
@@ -264,7 +279,7 @@ def test_live_take_redouble_take_then_play_out(backgammon):
     result = run(backgammon, white, black)
     (game,) = result.extra["games"]
     # the first doubler's opponent takes, redoubles when next on roll, and the doubler takes
-    events = [e for e in result.logs[0].events if hasattr(e, "what")]
+    events = cube_events(result)
     assert [(e.what, e.value) for e in events] == [("double", 2), ("take", 0), ("double", 4),
                                                    ("take", 0)]
     assert events[0].player == events[3].player == 1 - events[1].player
@@ -280,16 +295,16 @@ def test_live_beaver_refused_and_accepted():
     both = Scripted(double=["double"], take=["beaver", "pass"])
     result = run(variant, both, both)
     (game,) = result.extra["games"]
-    events = [(e.what, e.value) for e in result.logs[0].events if hasattr(e, "what")]
+    events = [(e.what, e.value) for e in cube_events(result)]
     assert events == [("double", 2), ("beaver", 4), ("pass", 0)]
-    doubler = result.logs[0].events[-3].player
+    doubler = cube_events(result)[0].player
     assert both.asked[-1] == ("take", ("take", "pass"))
     assert (game["winner"], game["points"], game["result"]) == (("white", "black")[1 - doubler],
                                                                  2, "pass")
     both = Scripted(double=["double"], take=["beaver", "take"])
     result = run(variant, both, both)
     (game,) = result.extra["games"]
-    events = [e for e in result.logs[0].events if hasattr(e, "what")]
+    events = cube_events(result)
     assert [(e.what, e.value) for e in events] == [("double", 2), ("beaver", 4), ("take", 0)]
     assert game["cube"] == 4 and game["cube_owner"] == ("white", "black")[events[1].player]
 
@@ -298,7 +313,7 @@ def test_random_bot_never_doubles_nor_beavers(backgammon):
     variant = load_variant("backgammon", ["ladder.beavers=true"])
     for i in range(30):
         result = play_game(variant, 11, i, "random", "random", keep_record=True)
-        assert not [e for e in result.logs[0].events if hasattr(e, "what")]
+        assert not cube_events(result)
         assert result.extra["games"][0]["cube"] == 1
 
 
@@ -311,8 +326,10 @@ def test_random_bot_is_not_offered_a_beaver(backgammon):
             super().__init__("spy")
             self.asked = []
 
-        def decide(self, game, question, choices):
-            self.asked.append((question, choices))
+        def answer(self, decision):
+            if decision.is_play:
+                return 0
+            self.asked.append((decision.kind, tuple(decision.choices)))
             return "take"
 
     spy = Spy()
@@ -336,8 +353,8 @@ def test_automatic_doubles_in_live_play():
     seen_tie = False
     for i in range(40):
         result = play_game(variant, 2, i)
-        game = Game(variant, (None, None), f"2/{i}")
-        _first, _d1, _d2, ties = opening(game.dice_rng, "one_die_each")
+        game = Game(variant, f"2/{i}")
+        _first, _d1, _d2, ties = opening_roll(game.dice_rng, "one_die_each")
         cube = 2 if ties else 1
         seen_tie = seen_tie or bool(ties)
         entry = result.match.games[0]
@@ -345,31 +362,36 @@ def test_automatic_doubles_in_live_play():
     assert seen_tie
 
 
+def _view(variant, match: Match, cube: Cube, roller_board, player: int, roller: int = A):
+    """What the player asked sees: the board from his side, the cube and the match."""
+    b = roller_board if player == roller else variant.flip(roller_board)
+    return SimpleNamespace(variant=variant, board=b, mover=player == roller,
+                           ladder=cube_state(match, cube, player))
+
+
 def test_greedy_cube_policy(backgammon):
     """The greedy bot doubles a large race lead, and the opponent passes it; an even race is
     neither doubled nor passed."""
-    game = Game(backgammon, (GreedyBot(1), GreedyBot(2)), 1)
-    game.match = Match(backgammon.ladder)
-    game.mover = A
+    match = Match(backgammon.ladder)
     # 55 pips against 65 (their checkers 6 and 7 pips from home): an 18 % lead
-    game.cube = game.match.new_game()
-    game.board = board({6: 5, 5: 5}, {19: 5, 18: 5})
-    assert advise(game, "double") == "double"
-    game.cube.offer(A)
-    assert advise(game, "take") == "pass"
+    cube = match.new_game()
+    b = board({6: 5, 5: 5}, {19: 5, 18: 5})
+    assert policy.cube(_view(backgammon, match, cube, b, A), "double") == "double"
+    cube.offer(A)
+    assert policy.cube(_view(backgammon, match, cube, b, B), "take") == "pass"
     # 30 pips each
-    game.cube = Cube(backgammon.ladder)
-    game.board = board({6: 5}, {19: 5})
-    assert advise(game, "double") == "roll"
-    game.cube.offer(A)
-    assert advise(game, "take") == "take"
+    cube = Cube(backgammon.ladder)
+    b = board({6: 5}, {19: 5})
+    assert policy.cube(_view(backgammon, match, cube, b, A), "double") == "roll"
+    cube.offer(A)
+    assert policy.cube(_view(backgammon, match, cube, b, B), "take") == "take"
     # a match in which the cube already wins: no double
-    game.match = Match(CubeLadder(match_length=5), score=[3, 0])
-    game.cube = game.match.new_game()
-    game.cube.offer(B)
-    game.cube.take(A)
-    game.board = board({6: 5, 5: 5}, {19: 5, 18: 5})
-    assert advise(game, "double") == "roll"
+    match = Match(CubeLadder(match_length=5), score=[3, 0])
+    cube = match.new_game()
+    cube.offer(B)
+    cube.take(A)
+    b = board({6: 5, 5: 5}, {19: 5, 18: 5})
+    assert policy.cube(_view(backgammon, match, cube, b, A), "double") == "roll"
 
 
 def test_greedy_bots_use_the_cube_in_matches(backgammon):
@@ -378,8 +400,7 @@ def test_greedy_bots_use_the_cube_in_matches(backgammon):
     for i in range(6):
         result = play_game(variant, 4, i, "greedy", "greedy", keep_record=True)
         assert result.finished
-        doubles += sum(1 for log in result.logs for e in log.events
-                       if getattr(e, "what", None) == "double")
+        doubles += sum(1 for e in cube_events(result) if e.what == "double")
     assert doubles > 0
 
 

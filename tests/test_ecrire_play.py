@@ -11,16 +11,15 @@ from pathlib import Path
 import pytest
 
 from interpreter.cli import _ladder_for, main
-from interpreter.engine.ecrire import (
-    QUESTIONS,
-    PartieResult,
-    advise,
-    go_question,
-    sheet_events,
-    sheet_record,
-    write_sheet_record,
-)
+from types import SimpleNamespace
+
+from interpreter.engine.contract import GameResult as PartieResult
 from interpreter.engine.game import Game
+from interpreter.io.played import sheet_events, sheet_record, write_sheet_record
+from interpreter.players import policy
+from interpreter.players.base import capabilities_of
+from interpreter.scoring.ecrire import QUESTIONS, ecrire_state, go_question
+from interpreter.scoring.holes import holes_state
 from interpreter.io.sheet import parse_event, sheet_data
 from interpreter.kernel.board import flip
 from interpreter.players.bots import GreedyBot, RandomBot, make_player
@@ -42,7 +41,7 @@ def variant(*overrides: str):
 def partie(seed: int, white: str = "random", black: str = "random",
            overrides: tuple[str, ...] = ()) -> PartieResult:
     result = play_game(variant(*overrides), seed, 0, white, black, keep_record=True)
-    assert isinstance(result, PartieResult)
+    assert isinstance(result, PartieResult) and result.ledger is not None
     return result
 
 
@@ -80,7 +79,7 @@ def test_partie_finishes_and_balances(seed: int, white: str, black: str) -> None
     expected = None if net["white"] == net["black"] else max(net, key=net.get)
     assert s["winner"] == expected
     assert s["value"] == abs(net["white"])
-    assert s["turns"] == result.turns == len(result.record)
+    assert s["turns"] == result.turns == len(result.throws())
     assert len(result.mark_play) == len(result.extra["marks"])
     assert sum(p.turns for p in result.mark_play) == result.turns
 
@@ -91,8 +90,7 @@ def test_same_seed_same_partie(seed: int) -> None:
     first = play_game(v, seed, 0, "greedy", "random", keep_record=True)
     again = play_game(v, seed, 0, "greedy", "random", keep_record=True)
     assert summary(first) == summary(again)
-    assert [(t.player, t.dice, t.board, t.decision) for t in first.record] == \
-        [(t.player, t.dice, t.board, t.decision) for t in again.record]
+    assert first.log == again.log and first.record == again.record
     other = play_game(v, seed + 100, 0, "greedy", "random")
     assert summary(other)["marks"] != summary(first)["marks"]
 
@@ -157,11 +155,11 @@ def test_sheet_with_house_rules(tmp_path: Path, overrides: tuple[str, ...], whit
 
 def test_sheet_events_are_those_of_the_record_format(tmp_path: Path) -> None:
     result = partie(3)
-    events = sheet_events(variant(), result.record)
+    events = sheet_events(result.log)
     parsed = [parse_event(e, ("white", "black")) for e in events]
     assert {e.action for e in parsed} <= {"score", "go", "reset"}
     assert any(e.action == "score" and e.thrower != e.player for e in parsed)
-    assert sum(e.action == "go" for e in parsed) == sum(t.decision == "go" for t in result.record)
+    assert sum(e.action == "go" for e in parsed) == sum(t.decision == "go" for t in result.throws())
     holes = [sum(e.n for e in parsed if e.action == "score" and e.player == p) for p in (0, 1)]
     assert holes == [sum(m["holes"][side] for m in result.extra["marks"])
                      for side in ("white", "black")]
@@ -177,7 +175,7 @@ def test_sorties_reset_the_men_without_a_pickup() -> None:
     v = variant()
     for seed, white, black in CASES:
         result = partie(seed, white, black)
-        record = result.record
+        record = result.throws()
         for i, turn in enumerate(record[:-1]):
             if turn.board[0] == v.checkers:
                 seen += 1
@@ -185,7 +183,7 @@ def test_sorties_reset_the_men_without_a_pickup() -> None:
                 assert record[i + 1].player == turn.player
         assert sum(p.sorties for p in result.mark_play) == \
             sum(t.board[0] == v.checkers for t in record)
-        assert sheet_events(v, record).count("reset") == sum(p.sorties for p in result.mark_play)
+        assert sheet_events(result.log).count("reset") == sum(p.sorties for p in result.mark_play)
     assert seen > 0
 
 
@@ -196,7 +194,7 @@ def test_leaders_and_goers_roll_first(seed: int, white: str, black: str) -> None
     """§2.6: each mark is led by its leader (a refait by the voided mark's); trictrac §5.3:
     after a pick-up the goer rolls first."""
     result = partie(seed, white, black)
-    record, results = result.record, result.ledger.results
+    record, results = result.throws(), result.ledger.results
     assert record[0].player == results[0].leader
     assert result.extra["leader"] == ("white", "black")[results[0].leader]
     start = 0
@@ -222,13 +220,16 @@ class Spy:
 
     def __init__(self, bot, log: list):
         self.bot, self.log = bot, log
+        self.capabilities = bot.capabilities
 
-    def choose(self, game, results):
-        return self.bot.choose(game, results)
-
-    def decide(self, game, question, choices):
-        answer = self.bot.decide(game, question, choices)
-        self.log.append((question, choices, answer, tuple(game.ledger.holes), game.mover))
+    def answer(self, decision):
+        answer = self.bot.answer(decision)
+        if decision.is_play:
+            return answer
+        choices = decision.choices
+        answer = choices[answer] if isinstance(answer, int) else answer
+        self.log.append((decision.kind, choices, answer,
+                         tuple(decision.game.ladder.ledger.holes), decision.player))
         return answer
 
 
@@ -240,7 +241,7 @@ def test_questions_and_choices(kind: str) -> None:
         gs = game_seed(seed, 0)
         players = (Spy(make_player(kind, f"{gs}:white"), log),
                    Spy(make_player(kind, f"{gs}:black"), log))
-        assert Game(v, players, gs).run().finished
+        assert Game(v, gs, doubles=capabilities_of(players)).run(players).finished
     asked = {q for q, *_ in log}
     # greedy bots rarely let a mark come to a refait or a concession: only random ones must
     assert (set(QUESTIONS) if kind == "random" else {"go", "banner", "necktie"}) <= asked
@@ -290,10 +291,10 @@ def test_claims_due_right_after_the_first_hole() -> None:
 
 
 def _advice_game(holes_in_mark: tuple[int, int], pending: tuple[int, int] = (12, 0),
-                 interleave: bool = False) -> tuple[Game, Ecrire]:
-    """White to decide after a hole on his own throw, the mark standing at `holes_in_mark`."""
+                 interleave: bool = False) -> tuple[SimpleNamespace, Ecrire]:
+    """White's view when deciding after a hole on his own throw, the mark standing at
+    `holes_in_mark` (the view a `Decision` gives: the board, the throw's points, the ladder)."""
     v = variant()
-    game = Game(v, (GreedyBot(1), GreedyBot(2)), 1)
     ledger = Ecrire(v.ladder)
     a, b = holes_in_mark
     if interleave:
@@ -302,12 +303,14 @@ def _advice_game(holes_in_mark: tuple[int, int], pending: tuple[int, int] = (12,
     if b:
         ledger.hole(1, b)
     ledger.hole(0, a)
-    game.ledger = ledger
-    game.holes = Holes(v.ladder.holes_ladder())
-    game.mover = 0
-    game._pending = pending
-    game.board = v.start
-    return game, ledger
+    holes = Holes(v.ladder.holes_ladder())
+    state = {"kind": "ecrire", **holes_state(holes, 0), **ecrire_state(ledger, 0)}
+    view = SimpleNamespace(variant=v, board=v.start, pending=pending, ladder=state, mover=True)
+    return view, ledger
+
+
+def advise(view: SimpleNamespace, ledger: Ecrire, question: str) -> str:
+    return policy.ecrire(view, question)
 
 
 def test_greedy_advice() -> None:
@@ -336,7 +339,8 @@ def test_greedy_advice() -> None:
 
 def test_random_bot_decides_at_random() -> None:
     bot = RandomBot("x")
-    answers = {bot.decide(None, "concede", QUESTIONS["concede"]) for _ in range(50)}
+    decision = SimpleNamespace(kind="concede", choices=QUESTIONS["concede"], is_play=False)
+    answers = {QUESTIONS["concede"][bot.answer(decision)] for _ in range(50)}
     assert answers == {"stay", "concede"}
 
 
@@ -360,7 +364,8 @@ def test_play_json(capsys) -> None:
 
 
 def test_play_prints_marks_and_settlement(capsys) -> None:
-    assert main(["play", "trictrac-ecrire", "--seed", "3", "--white", "greedy"]) == 0
+    assert main(["play", "trictrac-ecrire", "--seed", "3", "--white", "greedy",
+                 "--log", "marks"]) == 0
     text = capsys.readouterr().out
     assert "a partie of 12 marks" in text and "settlement" in text
     assert "queue of jetons" in text and "net: white" in text
@@ -385,4 +390,4 @@ def test_a_mark_ends_with_the_men_reset() -> None:
     start = 0
     for play in result.mark_play[:-1]:
         start += play.turns
-        assert result.record[start - 1].board == v.start
+        assert result.throws()[start - 1].board == v.start

@@ -200,6 +200,12 @@ class GameResult:
         """The log of events (engine/game.py), when the game kept it."""
         return self.game.log if self.game is not None else []
 
+    def throws(self) -> list:
+        """The throws of the game, read from its log (engine/record.py `Throw`)."""
+        from interpreter.engine.record import throws
+
+        return throws(self.game.variant, self.log) if self.game is not None else []
+
     @property
     def ledger(self) -> Any:
         return getattr(self.ladder, "ledger", None)

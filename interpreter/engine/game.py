@@ -368,6 +368,8 @@ class Game:
                     play_theirs += t2
                 self.pending = (mine + play_mine, theirs + play_theirs)
                 self.board = after
+            if keep:
+                log.append(("played", mover, after))
             # -- the end rules --------------------------------------------------------------------
             if end_rules:
                 if single_end is not None:

@@ -165,3 +165,61 @@ def replay(record: Record, variant: Any, players: Sequence[Any] | None = None,
            max_turns: int = 20000) -> Replay:
     """Play `record` again through the rules (RecordError names the first disagreement)."""
     return Replay(record, variant, players, max_turns)
+
+
+@dataclass
+class Throw:
+    """One throw of a played game, read from its log: who threw, the dice, the position before
+    and after it (seen by him; after a go or a sortie, the men set up again), the scoring items
+    (rule, "mover" | "opponent", points), the decisions (kind, answer) and the other events."""
+
+    player: int
+    dice: tuple[int, int]
+    before: Any
+    board: Any
+    items: list[tuple[str, str, int]] = field(default_factory=list)
+    decisions: list[tuple[str, str]] = field(default_factory=list)
+    events: list[tuple] = field(default_factory=list)
+
+    @property
+    def went(self) -> bool:
+        return any(e[0] == "go" for e in self.events)
+
+    @property
+    def decision(self) -> str | None:
+        """"go" after a go (whatever the question was: a refait, a concession), "suspend GAME"
+        after a suspension, else the answer of the throw's last word decision (None: none)."""
+        if self.went:
+            return "go"
+        for e in self.events:
+            if e[0] == "suspend":
+                return f"suspend {e[2]}"
+        words = [a for k, a in self.decisions if k not in ("play", "enter")]
+        return words[-1] if words else None
+
+
+def throws(variant: Any, log: list) -> list[Throw]:
+    """The throws of a game's log, in order."""
+    out: list[Throw] = []
+    cur: Throw | None = None
+    for e in log:
+        what = e[0]
+        if what == "throw":
+            cur = Throw(e[1], (e[2], e[3]), e[4], e[4])
+            out.append(cur)
+        elif cur is None:
+            continue
+        elif what == "played":
+            cur.board = e[2]
+            cur.events.append(e)
+        elif what == "score":
+            cur.items.append((e[2], "mover" if e[1] == cur.player else "opponent", e[3]))
+        elif what == "decision":
+            cur.decisions.append((e[2], e[3]))
+        elif what == "releve":
+            if not any(x[0] == "played" for x in cur.events):   # a go: the men set up again
+                cur.board = variant.start
+            cur.events.append(e)
+        elif what != "after":
+            cur.events.append(e)
+    return out

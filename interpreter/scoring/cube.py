@@ -476,22 +476,8 @@ class CubePlay(Ladder):
         return self.match.finished
 
     def state(self, player: int) -> dict:
-        m = self.match
-        c = self.cube
-        assert c is not None
-        p = c.pending
-        return {
-            "kind": "cube", "match_length": m.length, "score": side_view(m.score, player),
-            "away": {"me": m.away(player), "opponent": m.away(1 - player)} if m.length else None,
-            "cube": c.value, "owner": _who(c.owner, player), "enabled": c.enabled,
-            "crawford": c.crawford, "taken": c.taken,
-            "may_double": c.may_double(player),
-            "may_redouble_instantly": c.may_redouble_instantly(player),
-            "pending": None if p is None else {
-                "doubler": "me" if p.doubler == player else "opponent", "value": p.value,
-                "instant": p.instant},
-            "game": len(m.games) + 1,
-        }
+        assert self.cube is not None
+        return cube_state(self.match, self.cube, player)
 
     def sides(self) -> dict:
         m = self.match
@@ -522,6 +508,23 @@ class CubePlay(Ladder):
                          g.turns, list(match.score), g.fired)  # type: ignore[attr-defined]
         out.extra = summary(match, SIDE_NAMES)
         return out
+
+
+def cube_state(m: Match, c: Cube, player: int) -> dict:
+    """The cube and the match as plain data, seen by `player`."""
+    p = c.pending
+    return {
+        "kind": "cube", "match_length": m.length, "score": side_view(m.score, player),
+        "away": {"me": m.away(player), "opponent": m.away(1 - player)} if m.length else None,
+        "cube": c.value, "owner": _who(c.owner, player), "enabled": c.enabled,
+        "crawford": c.crawford, "taken": c.taken,
+        "may_double": c.may_double(player),
+        "may_redouble_instantly": c.may_redouble_instantly(player),
+        "pending": None if p is None else {
+            "doubler": "me" if p.doubler == player else "opponent", "value": p.value,
+            "instant": p.instant},
+        "game": len(m.games) + 1,
+    }
 
 
 def summary(match: Match, names: tuple[str, str]) -> dict:
