@@ -114,6 +114,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--black", default="random", choices=BOT_KINDS)
     p.add_argument("--jobs", type=JOBS, default=1)
     p.add_argument("--json", action="store_true")
+    p.add_argument("--games-out", metavar="FILE.jsonl", default=None,
+                   help="write one JSON line per game (its seed, first player, winner, value, "
+                        "length, points, rule firings by side and the ladder's figures)")
 
     p = sub.add_parser("sheet", help="the score sheet of a game played on a real board")
     p.add_argument("record", help="a record file (TOML): variant, players, events")
@@ -369,17 +372,27 @@ def _write_mat(variant: Any, result: Any, seed: Any, kinds: tuple[str, str], pat
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
-    from interpreter.sim import simulate
+    from interpreter.errors import TablierError
+    from interpreter.sim import simulate, summary_text
     from interpreter.variant.build import load_variant
 
     variant = load_variant(args.variant, args.overrides)
-    summary = simulate(variant, args.variant, args.overrides, args.games, args.seed,
-                       args.white, args.black, args.jobs)
+    out = None
+    if args.games_out is not None:
+        try:
+            out = open(args.games_out, "w", encoding="utf-8")
+        except OSError as exc:
+            raise TablierError(f"cannot write {args.games_out!r}: {exc.strerror}") from None
+    try:
+        summary = simulate(variant, args.variant, args.overrides, args.games, args.seed,
+                           args.white or "random", args.black or "random", args.jobs, out)
+    finally:
+        if out is not None:
+            out.close()
     if args.json:
         _out(summary)
     else:
-        for key, value in summary.items():
-            print(f"{key:>18}: {value}")
+        print(summary_text(summary))
     return 0
 
 

@@ -1,17 +1,24 @@
 """Simulation: many bot games of a variant, optionally over several processes.
 
 Each game's seed is derived from the run's seed and the game's index, so the results do not
-depend on how many processes share the work (`--jobs 4` gives what `--jobs 1` gives).
+depend on how many processes share the work (`--jobs 4` gives what `--jobs 1` gives). Games are
+summed up as they finish (`Tally`): memory stays flat whatever `--games`. `game_line` is the one
+place the line of a finished game is made (`--games-out`, and what `tablier compare` reads).
 """
 from __future__ import annotations
 
+import json
 import time
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any, Sequence
+from typing import IO, Any, Iterator, Sequence
 
+from interpreter.engine.contract import SIDE_NAMES
 from interpreter.engine.game import Game, GameResult
 from interpreter.players.base import capabilities_of
 from interpreter.players.bots import make_player
+
+#: games handed to a worker process at a time (small: lines come back in order, memory flat)
+CHUNK = 200
 
 
 def game_seed(seed: int, index: int) -> str:
@@ -26,6 +33,93 @@ def play_game(variant: Any, seed: int, index: int, white: str = "random", black:
                 doubles=capabilities_of(players)).run(players)
 
 
+def game_line(index: int, seed: int, result: GameResult) -> dict[str, Any]:
+    """The line of one finished game (`--games-out`): its number and seed, who threw first,
+    the winner, the value, its length, the points each side scored by the rules, each rule's
+    firings by side (scoring, end and value rules), lead changes, and the ladder's figures."""
+    line: dict[str, Any] = {
+        "game": index, "seed": game_seed(seed, index), "first": SIDE_NAMES[result.first],
+        "finished": result.finished,
+        "winner": None if result.winner is None else SIDE_NAMES[result.winner],
+        "value": result.value, "turns": result.turns, "throws": result.turns,
+        "points": {"white": result.scored[0], "black": result.scored[1]},
+        "fired": {rule: {"white": n[0], "black": n[1]}
+                  for rule, n in sorted(result.fired.items())},
+        "lead_changes": result.lead_changes,
+    }
+    for key, value in result.figures.items():
+        line.setdefault(key, value)
+    return line
+
+
+class Tally:
+    """What `simulate` reports, summed up game by game (nothing kept per game)."""
+
+    def __init__(self, value_names: dict[str, str]):
+        self.names = value_names
+        self.games = self.draws = self.unfinished = 0
+        self.wins = {"white": 0, "black": 0}
+        self.first = {"white": 0, "black": 0}
+        self.first_wins = 0
+        self.turns = 0
+        self.values: dict[str, int] = {}
+        self.cubes: dict[str, int] = {}
+        self.fired: dict[str, dict[str, int]] = {}
+        self.points = {"white": 0, "black": 0}
+
+    def add(self, line: dict[str, Any]) -> None:
+        self.games += 1
+        self.turns += line["turns"]
+        self.first[line["first"]] += 1
+        for side in ("white", "black"):
+            self.points[side] += line["points"][side]
+        for rule, by_side in line["fired"].items():
+            acc = self.fired.setdefault(rule, {"white": 0, "black": 0})
+            acc["white"] += by_side["white"]
+            acc["black"] += by_side["black"]
+        if not line["finished"]:
+            self.unfinished += 1
+            return
+        winner = line["winner"]
+        if winner is None:
+            self.draws += 1
+            return
+        self.wins[winner] += 1
+        self.first_wins += winner == line["first"]
+        # the value of each game (single, gammon…) apart from the cube level it was played at;
+        # a match counts each of its games
+        names = line.get("game_results") or \
+            [line.get("result") or self.names.get(str(line["value"]), str(line["value"]))]
+        for name in names:
+            self.values[name] = self.values.get(name, 0) + 1
+        for cube in line.get("cube_levels") or ():
+            self.cubes[str(cube)] = self.cubes.get(str(cube), 0) + 1
+
+    def summary(self) -> dict[str, Any]:
+        finished = self.games - self.unfinished
+        decided = finished - self.draws
+        counted = sum(self.values.values())
+        out: dict[str, Any] = {
+            "wins": dict(self.wins), "draws": self.draws, "unfinished": self.unfinished,
+            "first": dict(self.first),
+            "first_player_win_rate": round(self.first_wins / decided, 4) if decided else None,
+            "mean_turns": round(self.turns / self.games, 2) if self.games else 0.0,
+            "values": dict(sorted(self.values.items(), key=lambda kv: -kv[1])),
+        }
+        if self.cubes:
+            out["cube_levels"] = dict(sorted(self.cubes.items(), key=lambda kv: int(kv[0])))
+        for name in sorted(set(self.names.values()) | set(self.values)):
+            if name != "single":
+                out[f"{name}_rate"] = round(self.values.get(name, 0) / counted, 4) \
+                    if counted else 0.0
+        out["points"] = dict(self.points)
+        if self.fired:
+            out["rule_firings"] = {rule: {"white": n["white"], "black": n["black"],
+                                          "total": n["white"] + n["black"]}
+                                   for rule, n in sorted(self.fired.items())}
+        return out
+
+
 # -- worker processes -------------------------------------------------------------------------
 
 _WORKER: dict[str, Any] = {}
@@ -36,75 +130,85 @@ def _init_worker(ref: str, overrides: Sequence[str]) -> None:
     _WORKER["variant"] = load_variant(ref, overrides)
 
 
-def _run_chunk(args: tuple[int, list[int], str, str]) -> list[tuple]:
-    seed, indices, white, black = args
+def _run_chunk(args: tuple[int, int, int, str, str]) -> list[dict[str, Any]]:
+    seed, start, stop, white, black = args
     variant = _WORKER["variant"]
-    return [_compact(play_game(variant, seed, i, white, black)) for i in indices]
+    return [game_line(i, seed, play_game(variant, seed, i, white, black))
+            for i in range(start, stop)]
 
 
-def _compact(r: GameResult) -> tuple:
-    return (r.finished, r.winner, r.value, r.turns, dict(r.fired))
-
-
-def run_games(variant: Any, ref: str, overrides: Sequence[str], games: int, seed: int,
-              white: str, black: str, jobs: int) -> list[tuple]:
+def lines(variant: Any, ref: str, overrides: Sequence[str], games: int, seed: int,
+          white: str, black: str, jobs: int) -> Iterator[dict[str, Any]]:
+    """The line of each game, in the order of the games, as they finish."""
     if jobs <= 1 or games < 2:
-        return [_compact(play_game(variant, seed, i, white, black)) for i in range(games)]
-    chunks = [list(range(k, games, jobs * 4)) for k in range(jobs * 4)]
-    chunks = [c for c in chunks if c]
-    by_index: dict[int, tuple] = {}
+        for i in range(games):
+            yield game_line(i, seed, play_game(variant, seed, i, white, black))
+        return
+    chunks = [(seed, k, min(k + CHUNK, games), white, black) for k in range(0, games, CHUNK)]
     with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker,
                              initargs=(ref, tuple(overrides))) as pool:
-        for chunk, results in zip(chunks, pool.map(_run_chunk,
-                                                   [(seed, c, white, black) for c in chunks])):
-            by_index.update(zip(chunk, results))
-    return [by_index[i] for i in range(games)]
+        for chunk in pool.map(_run_chunk, chunks):
+            yield from chunk
 
 
 def simulate(variant: Any, ref: str, overrides: Sequence[str], games: int, seed: int,
-             white: str = "random", black: str = "random", jobs: int = 1) -> dict[str, Any]:
-    """Play `games` games and summarise them (the `tablier simulate --json` object)."""
+             white: str = "random", black: str = "random", jobs: int = 1,
+             games_out: IO[str] | None = None) -> dict[str, Any]:
+    """Play `games` games and summarise them (the `tablier simulate --json` object); with
+    `games_out`, write each game's line to it as JSON."""
     t0 = time.perf_counter()
-    rows = run_games(variant, ref, overrides, games, seed, white, black, jobs)
+    tally = Tally(_value_names(variant))
+    for line in lines(variant, ref, overrides, games, seed, white, black, jobs):
+        tally.add(line)
+        if games_out is not None:
+            games_out.write(json.dumps(line, separators=(",", ":")) + "\n")
     seconds = time.perf_counter() - t0
-    wins = {"white": 0, "black": 0}
-    draws = 0
-    values: dict[str, int] = {}
-    fired: dict[str, int] = {}
-    turns = 0
-    unfinished = 0
-    for finished, winner, value, n_turns, rule_counts in rows:
-        turns += n_turns
-        if not finished:
-            unfinished += 1
-            continue
-        if winner is None:
-            draws += 1
-            continue
-        wins["white" if winner == 0 else "black"] += 1
-        values[str(value)] = values.get(str(value), 0) + 1
-        for k, n in rule_counts.items():
-            fired[k] = fired.get(k, 0) + n
-    finished_games = games - unfinished
-    names = _value_names(variant)
     out: dict[str, Any] = {
         "variant": variant.id, "games": games, "seed": seed, "white": white, "black": black,
         "jobs": jobs, "seconds": round(seconds, 3),
         "games_per_second": round(games / seconds, 1) if seconds > 0 else None,
-        "wins": wins, "draws": draws, "unfinished": unfinished,
-        "mean_turns": round(turns / games, 2) if games else 0.0,
-        "values": {names.get(k, k): n for k, n in sorted(values.items())},
     }
-    for value, name in names.items():
-        out[f"{name}_rate"] = round(values.get(value, 0) / finished_games, 4) if finished_games else 0.0
-    if fired:
-        out["rule_firings"] = dict(sorted(fired.items()))
+    out.update(tally.summary())
     return out
 
 
 def _value_names(variant: Any) -> dict[str, str]:
     """Names for game values from the variant's value rules (2 → "gammon", …); 1 → "single"."""
+    from interpreter.engine.game import _EndContext
+
     names = {"1": "single"}
-    for rule_id, when, value in variant.rules.value:
-        names.setdefault(str(int(value(variant.start))), rule_id)
+    for rule_id, _when, value in variant.rules.value:
+        names.setdefault(str(int(value(variant.start, None, None, 0, 0, 0,
+                                       _EndContext((0, 0))))), rule_id)
     return names
+
+
+def summary_text(summary: dict[str, Any]) -> str:
+    """`simulate`'s summary as a readable table."""
+    lines: list[str] = []
+    head = ("variant", "games", "seed", "white", "black", "jobs", "seconds", "games_per_second",
+            "draws", "unfinished", "mean_turns", "first_player_win_rate")
+    for key in head:
+        if key in summary:
+            lines.append(f"{key.replace('_', ' '):>22}  {summary[key]}")
+    for key in ("wins", "first", "points"):
+        if key in summary:
+            v = summary[key]
+            lines.append(f"{key:>22}  white {v['white']}, black {v['black']}")
+    for key, title in (("values", "game values"), ("cube_levels", "cube levels")):
+        if summary.get(key):
+            total = sum(summary[key].values()) or 1
+            lines.append(f"{title:>22}  " + ", ".join(
+                f"{name} {n} ({100 * n / total:.1f} %)" for name, n in summary[key].items()))
+    for key, value in summary.items():
+        if key.endswith("_rate") and key != "first_player_win_rate":
+            lines.append(f"{key.replace('_', ' '):>22}  {value}")
+    firings = summary.get("rule_firings")
+    if firings:
+        width = max(len(r) for r in firings)
+        lines += ["", f"{'rule':<{width}}  {'white':>9}  {'black':>9}  {'total':>9}  per game"]
+        games = summary.get("games") or 1
+        for rule, n in firings.items():
+            lines.append(f"{rule:<{width}}  {n['white']:>9}  {n['black']:>9}  {n['total']:>9}  "
+                         f"{n['total'] / games:.3f}")
+    return "\n".join(lines)

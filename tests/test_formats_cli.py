@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from interpreter.cli import main
-from interpreter.engine.cube import match_record, variation_of
+from interpreter.io.played import mat_variation, match_record
 from interpreter.errors import IllegalMoveError
 from interpreter.io.mat import read_mat, write_mat
 from interpreter.io.replay import move_numbers, replay
@@ -291,7 +291,7 @@ def test_export_import_export_is_stable(variants, seed, n, white, black):
                                                    ("hypergammon", "HyperGammon (3)")])
 def test_variants_round_trip_through_mat(variant_id, variation, tmp_path, capsys, monkeypatch):
     variant = load_variant(variant_id, ["ladder.match_length=3"])
-    assert variation_of(variant) == variation
+    assert mat_variation(variant) == variation
     result = play_game(variant, 3, 0, "greedy", "random", keep_record=True)
     path = tmp_path / "v.mat"
     path.write_text(write_mat(match_record(variant, result)), encoding="utf-8")

@@ -21,6 +21,14 @@ def match_record(variant: Any, result: Any, names: tuple[str, str] = SIDE_NAMES,
     games: list[MatGame] = []
     game: MatGame | None = None
     roll: Roll | None = None
+    at = -1                     # where the last roll stands in its game's actions
+
+    def played(text: str) -> None:
+        nonlocal roll
+        if roll is not None and game is not None:
+            roll = Roll(roll.player, roll.dice, "" if text == "-" else text)
+            game.actions[at] = roll
+
     for e in result.log:
         what = e[0]
         if what == "match-game":
@@ -31,10 +39,11 @@ def match_record(variant: Any, result: Any, names: tuple[str, str] = SIDE_NAMES,
         elif what == "throw":
             roll = Roll(e[1], (e[2], e[3]), "")
             game.actions.append(roll)
-        elif what == "forced" and roll is not None:
-            roll.play = "" if e[2] == "-" else e[2]
-        elif what == "decision" and e[2] == "play" and roll is not None:
-            roll.play = "" if e[3] == "-" else e[3]
+            at = len(game.actions) - 1
+        elif what == "forced":
+            played(e[2])
+        elif what == "decision" and e[2] == "play":
+            played(e[3])
         elif what == "cube" and e[1] is not None:
             if e[2] in ("double", "beaver", "raccoon"):
                 game.actions.append(Double(e[1], e[3], e[2]))
@@ -45,7 +54,14 @@ def match_record(variant: Any, result: Any, names: tuple[str, str] = SIDE_NAMES,
         elif what == "match-end":
             game.winner, game.points = e[2], e[3]
     return MatchRecord(match.length, names, games, info=dict(info or {}),
-                       variation=variant.mat_variation)
+                       variation=mat_variation(variant))
+
+
+def mat_variation(variant: Any) -> str | None:
+    """The `.mat` Variation header of the variant (`[variant] mat_variation`, where
+    `{checkers}` stands for the number of checkers a side)."""
+    text = variant.mat_variation
+    return None if text is None else text.replace("{checkers}", str(variant.checkers))
 
 
 def sheet_events(log: list, names: tuple[str, str] = SIDE_NAMES) -> list[str]:

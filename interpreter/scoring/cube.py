@@ -495,6 +495,7 @@ class CubePlay(Ladder):
                 "gammons": sum(1 for g in games if g.k == 2),
                 "backgammons": sum(1 for g in games if g.k == 3),
                 "passes": sum(1 for g in games if g.ended == "pass"),
+                "game_results": [g.result for g in games],
                 "cube_levels": [g.cube for g in games]}
 
     def result(self) -> GameResult:

@@ -62,7 +62,8 @@ class VariantInfo(Strict):
                            "that cannot be played by itself; never inherited through `extends`")
     mat_variation: str | None = Field(
         None, description="the `Variation` header gnubg writes in a .mat file for this game "
-        "(\"NackGammon\", \"HyperGammon (3)\"); none for backgammon itself")
+        "(\"NackGammon\", \"HyperGammon ({checkers})\", `{checkers}` standing for the checkers a "
+        "side); none for backgammon itself")
 
 
 class Board(Strict):
