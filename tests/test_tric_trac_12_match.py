@@ -13,8 +13,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from interpreter.cli import main
-from interpreter.engine.game import BLACK, WHITE, Game
-from interpreter.engine.twelve import leftover_numbers, restack
+from types import SimpleNamespace
+
+from interpreter.engine.game import BLACK, WHITE, Game, leftover_numbers
+from interpreter.players import policy
+from interpreter.players.base import DOUBLES, capabilities_of
 from interpreter.errors import RecordError
 from interpreter.kernel.board import Board, flip
 from interpreter.kernel.movegen import Play, Step
@@ -45,6 +48,15 @@ def board(mine: dict[int, int], theirs: dict[int, int] | None = None) -> Board:
 
 PRIME = {p: 2 for p in range(13, 19)}
 
+
+def value_of(v: Any, loser: int, winner: int = 12) -> int:
+    """What the variant's value rules make a game won against `loser` points."""
+    return Game(v, 0).game_value(v.start, (winner, loser))[0]
+
+
+def match(v: Any, ladder: Any = None) -> ContinuousMatch:
+    return ContinuousMatch(ladder or v.ladder, value=lambda _w, pts: value_of(v, pts[0]))
+
 # -- game values: T1-T4 and M-A10 -------------------------------------------------------------
 
 
@@ -55,23 +67,23 @@ PRIME = {p: 2 for p in range(13, 19)}
     (0, 4),                     # T4: quadruple
 ])
 def test_t1_to_t4_values_by_the_loser_points(loser: int, value: int) -> None:
-    assert ContinuousLadder().value(loser) == value
-    m = ContinuousMatch(ContinuousLadder())
+    assert value_of(variant(), loser) == value
+    m = match(variant(), ContinuousLadder())
     m.points = [11, loser]
     assert m.score(0, 1, 0) == 0
     assert (m.pending.value, m.pending.points, m.pending.excess) == (value, (12, loser), 0)
 
 
 def test_m_a10_double_threshold_below_6() -> None:
-    ladder = ContinuousLadder(double_threshold="below_6")
-    assert [ladder.value(n) for n in range(8)] == [4, 3, 3, 2, 2, 2, 1, 1]
-    assert [ContinuousLadder().value(n) for n in range(8)] == [4, 3, 3, 2, 2, 2, 2, 1]
+    below = variant('options.double_threshold="below_6"')
+    assert [value_of(below, n) for n in range(8)] == [4, 3, 3, 2, 2, 2, 1, 1]
+    assert [value_of(variant(), n) for n in range(8)] == [4, 3, 3, 2, 2, 2, 2, 1]
 
 
 @pytest.mark.parametrize("decision, after", [("continue", [2, 0]), ("go", [0, 0])])
 def test_t5_continue_carries_the_excess_go_away_loses_it(decision: str, after: list) -> None:
     """A has 10 and scores 4 on one throw: 14, A wins; continue -> A 2, B 0; go away -> 0-0."""
-    m = ContinuousMatch(ContinuousLadder())
+    m = match(variant(), ContinuousLadder())
     m.points = [10, 5]
     assert m.score(0, 4, 0) == 0
     entry = m.resolve(decision)
@@ -83,11 +95,11 @@ def test_t5_continue_carries_the_excess_go_away_loses_it(decision: str, after: l
 def test_the_opponent_points_of_a_won_throw_come_too_late() -> None:
     """Under prime_scores_on = "every_throw" both may gain on one throw: the mover's points
     come first, so he wins and the opponent's 2 are not added (the value is by 10: single)."""
-    m = ContinuousMatch(ContinuousLadder())
+    m = match(variant(), ContinuousLadder())
     m.points = [11, 10]
     assert m.score(0, 1, 2) == 0
     assert m.pending.points == (12, 10)
-    m = ContinuousMatch(ContinuousLadder())
+    m = match(variant(), ContinuousLadder())
     m.points = [0, 10]
     assert m.score(0, 1, 2) == 1                   # the opponent reaches 12 on the mover's throw
     assert (m.pending.winner, m.pending.value) == (1, 3)
@@ -95,7 +107,7 @@ def test_the_opponent_points_of_a_won_throw_come_too_late() -> None:
 
 def test_match_result_and_decisions() -> None:
     ladder = ContinuousLadder(match_games=3)
-    m = ContinuousMatch(ladder)
+    m = match(variant(), ladder)
     with pytest.raises(RecordError):
         m.resolve("go")
     m.score(0, 12, 0)
@@ -111,7 +123,7 @@ def test_match_result_and_decisions() -> None:
     m.score(0, 12, 0)                              # white wins the last game x4
     m.resolve(None)
     assert m.finished and m.totals() == [8, 1] and m.winner() == 0
-    by_games = ContinuousMatch(ContinuousLadder(match_games=2, match_result="games_won"))
+    by_games = match(variant(), ContinuousLadder(match_games=2, match_result="games_won"))
     by_games.score(0, 12, 0)
     by_games.resolve("go")
     by_games.score(1, 12, 0)
@@ -123,7 +135,7 @@ def test_match_result_and_decisions() -> None:
 
 
 def test_restack_puts_every_man_back_on_the_start() -> None:
-    assert restack(board({}), N) == board({24: N})
+    assert variant().restacked(board({})) == board({24: N})
 
 
 def test_leftover_numbers_of_the_last_man() -> None:
@@ -139,24 +151,40 @@ def test_leftover_numbers_of_the_last_man() -> None:
 
 
 class Scripted:
-    """A player whose plays are picked by `pick(game, results)` (default: the most points) and
+    """A player whose plays are picked by `pick(decision)` (default: the most points) and
     whose decisions come from a list."""
 
+    kind = "scripted"
+    capabilities = frozenset({DOUBLES})
+
     def __init__(self, decisions: list[str] | None = None,
-                 pick: Callable[[Any, list[Board]], int] | None = None):
+                 pick: Callable[[Any], int] | None = None):
         self.decisions = list(decisions or [])
         self.pick = pick
         self.asked: list[str] = []
 
-    def choose(self, game: Any, results: list[Board]) -> int:
-        if self.pick is not None:
-            return self.pick(game, results)
-        scores = [game.play_points(i) for i in range(len(results))]
-        return scores.index(max(scores))
+    def answer(self, decision: Any) -> int | str:
+        if decision.is_play:
+            if self.pick is not None:
+                return self.pick(decision)
+            view = decision.view
+            scores = [view.play_points(i) for i in range(len(decision.choices))]
+            return scores.index(max(scores))
+        self.asked.append(decision.kind)
+        return self.decisions.pop(0) if self.decisions else 0
 
-    def decide(self, game: Any, question: str, choices: tuple[str, ...]) -> str:
-        self.asked.append(question)
-        return self.decisions.pop(0) if self.decisions else choices[0]
+
+class ScriptedDice:
+    """Dice that give the throws of a script (then 1-2), drawn as the turn loop draws them."""
+
+    def __init__(self, throws: list[tuple[int, int]]):
+        self.values = [(d - 0.5) / 6 for t in throws for d in t]
+
+    def random(self) -> float:
+        if self.values:
+            return self.values.pop(0)
+        self.values = [0.5 / 6, 1.5 / 6]
+        return self.values.pop(0)
 
 
 class ScriptedGame(Game):
@@ -166,39 +194,51 @@ class ScriptedGame(Game):
     def __init__(self, v: Any, players: tuple, throws: list[tuple[int, int]], b: Board,
                  first: int = WHITE, points: list[int] | None = None,
                  openers: list[int] | None = None, games: int | None = None):
-        super().__init__(v, players, "script", max_turns=len(throws))
+        super().__init__(v, "script", max_turns=len(throws),
+                         doubles=capabilities_of(players))
+        self.players = players
         self.throws = list(throws)
         self.openers = list(openers or [])
         self._first = (first, b)
+        self.dice_rng = ScriptedDice(self.throws[1:])
         if points is not None or games is not None:
             ladder = v.ladder if games is None else v.ladder.model_copy(
                 update={"match_games": games})
-            self.match = ContinuousMatch(ladder)
-            self.match.points = list(points or [0, 0])
+            self.ladder.model = ladder
+            self.ladder.match = ContinuousMatch(ladder, value=self.ladder._game_value)
+            self.ladder.match.points = list(points or [0, 0])
 
-    def start(self) -> tuple[int, int]:
+    @property
+    def match(self) -> ContinuousMatch:
+        return self.ladder.match
+
+    @property
+    def turns_(self) -> list:
+        return self.result.throws()
+
+    def _opening(self) -> tuple[int, int]:
+        self.rolls = [0, 0]
         if self._first is not None:
             self.mover, self.board = self._first
             self._first = None
-        else:
-            self.mover = self.openers.pop(0)
-            if self.mover == BLACK:
-                self.board = flip(self.board)
-        return self.throws.pop(0)
-
-    def _next_dice(self) -> tuple[int, int]:
-        return self.throws.pop(0) if self.throws else (1, 2)
+            self.ladder.opening(0)
+            return self.throws[0]
+        self.mover = self.openers.pop(0)
+        self.board = self.variant.start_of(self.mover)
+        self.ladder.opening(0)
+        r = self.dice_rng.random
+        return int(r() * 6) + 1, int(r() * 6) + 1
 
 
 def run(v: Any, throws: list, b: Board, players: tuple | None = None, **kw: Any) -> ScriptedGame:
     g = ScriptedGame(v, players or (Scripted(), Scripted()), throws, b, **kw)
-    g.result = g.run()
+    g.run(g.players)
     return g
 
 
 def test_a_doublet_gives_another_throw_and_doublets_chain() -> None:
     g = run(variant(), [(5, 4), (3, 3), (2, 2), (6, 1), (4, 2)], board({24: N}, {1: N}))
-    assert [t.player for t in g.record] == [WHITE, BLACK, BLACK, BLACK, WHITE]
+    assert [t.player for t in g.turns_] == [WHITE, BLACK, BLACK, BLACK, WHITE]
     assert g.result.extra["state"]["extra_throw"] is False
 
 
@@ -207,18 +247,18 @@ def test_the_extra_throw_is_taken_after_a_doublet_that_cannot_be_played() -> Non
     again."""
     b = board(PRIME, {p: 2 for p in range(7, 13)})
     g = run(variant(), [(6, 6), (6, 6), (5, 4)], b)
-    assert [t.player for t in g.record] == [WHITE, WHITE, WHITE]
-    assert all(t.board == b for t in g.record[:2])
+    assert [t.player for t in g.turns_] == [WHITE, WHITE, WHITE]
+    assert all(t.board == b for t in g.turns_[:2])
     assert g.match.points == [4, 0]          # 5-4 has to break the prime
     assert g.result.extra["state"]["extra_throw"] is False
 
 
 def test_an_optional_extra_throw_may_be_passed() -> None:
-    v = variant('options.doublet_rethrow="optional"')
+    v = variant('dice.extra_throw="optional"')
     white = Scripted(["pass"])
     g = run(v, [(3, 3), (5, 4)], board({24: N}), (white, Scripted()))
-    assert [t.player for t in g.record] == [WHITE, BLACK]
-    assert white.asked == ["rethrow"] and g.record[0].decision == "pass"
+    assert [t.player for t in g.turns_] == [WHITE, BLACK]
+    assert white.asked == ["rethrow"] and g.turns_[0].decision == "pass"
 
 
 T5_MINE = {**PRIME, 10: 1, 3: 1}
@@ -233,14 +273,14 @@ def test_t5_winning_throw_forfeits_the_extra_throw_then_go_away(restart: str) ->
     white = Scripted(["go"])
     g = run(v, [(2, 2), (5, 4), (6, 1)], board(T5_MINE, T5_THEIRS), (white, Scripted()),
             points=[10, 0], openers=[BLACK])
-    first = g.record[0]
+    first = g.turns_[0]
     assert first.decision == "go" and first.board == board({**PRIME, 8: 1}, {1: 15})
-    assert {r: p for r, _to, p, _w in first.items} == {"hit": 1, "borne-off": 1, "side-prime": 2}
+    assert {r: p for r, _to, p in first.items} == {"hit": 1, "borne-off": 1, "side-prime": 2}
     [game1] = g.match.games
     assert (game1.winner, game1.points, game1.value, game1.excess) == (WHITE, (14, 0), 4, 2)
     starter = WHITE if restart == "winner_throws" else BLACK
-    assert g.record[1].player == starter
-    assert g.record[1].board in {board({24: 13, 20: 1, 19: 1}), board({24: 14, 15: 1})}
+    assert g.turns_[1].player == starter
+    assert g.turns_[1].board in {board({24: 13, 20: 1, 19: 1}), board({24: 14, 15: 1})}
     assert g.match.points == [0, 0]
 
 
@@ -248,10 +288,10 @@ def test_t5_continue_the_opponent_throws_next_and_the_excess_is_kept() -> None:
     white = Scripted(["continue"])
     g = run(variant(), [(2, 2), (5, 4)], board(T5_MINE, T5_THEIRS), (white, Scripted()),
             points=[10, 0])
-    assert g.record[0].decision == "continue"
-    assert [t.player for t in g.record] == [WHITE, BLACK]
+    assert g.turns_[0].decision == "continue"
+    assert [t.player for t in g.turns_] == [WHITE, BLACK]
     # Black, with the man hit back on his Start, enters with 5-4 from the continued position
-    assert g.record[1].board[24] in (13, 14)
+    assert g.turns_[1].board[24] in (13, 14)
     assert g.match.points[WHITE] == 2 and g.match.continued
     assert g.match.games[0].decision == "continue"
 
@@ -261,15 +301,15 @@ def test_restack_with_the_number_left_over_entering_a_man() -> None:
     Start and the other number enters one, hitting the blot on 19 with the 5."""
     theirs = {19: 1, 1: 14}
     g = run(variant(), [(5, 1)], board({2: 1}, theirs))
-    [turn] = g.record
+    [turn] = g.turns_
     assert turn.board == board({24: 14, 19: 1}, {1: 15})
-    assert {r: p for r, _to, p, _w in turn.items} == {"borne-off": 1, "hit": 1}
+    assert {r: p for r, _to, p in turn.items} == {"borne-off": 1, "hit": 1}
     assert g.match.points == [2, 0]
     # the player may also enter with the ace
     seen: list[set] = []
 
-    def record_results(game: Any, results: list[Board]) -> int:
-        seen.append(set(results))
+    def record_results(decision: Any) -> int:
+        seen.append(set(decision.choices))
         return 0
     run(variant(), [(5, 1)], board({2: 1}, theirs), (Scripted(pick=record_results), Scripted()))
     assert seen == [{board({24: 14, 19: 1}, {1: 15}), board({24: 14, 23: 1}, theirs)}]
@@ -279,15 +319,15 @@ def test_restack_without_a_number_left_or_with_one_that_cannot_enter() -> None:
     # the man on 3 leaves with both numbers (3-2-off) or with the 2 alone, the ace entering
     seen: list[set] = []
 
-    def record_results(game: Any, results: list[Board]) -> int:
-        seen.append(set(results))
+    def record_results(decision: Any) -> int:
+        seen.append(set(decision.choices))
         return 0
     run(variant(), [(2, 1)], board({3: 1}), (Scripted(pick=record_results), Scripted()))
     assert seen == [{board({24: N}), board({24: 14, 23: 1})}]
     # the entering points are made: the number left over is lost, the men are restacked
     theirs = {19: 2, 23: 2, 1: 11}
     g = run(variant(), [(5, 1)], board({2: 1}, theirs))
-    assert g.record[0].board == board({24: N}, theirs)
+    assert g.turns_[0].board == board({24: N}, theirs)
 
 
 # -- whole matches: properties ----------------------------------------------------------------
@@ -304,7 +344,7 @@ def _conserved(b: Board) -> bool:
 def _check_match(v: Any, result: Any) -> None:
     ladder = v.ladder
     gen = v.generator
-    record = result.record
+    record = result.throws()
     games = result.extra["games"]
     decisions = iter(g["decision"] for g in games)
     before = v.start if record[0].player == WHITE else flip(v.start)
@@ -333,7 +373,7 @@ def _check_match(v: Any, result: Any) -> None:
         pts = g["points"]
         loser = "black" if g["winner"] == "white" else "white"
         assert pts[g["winner"]] >= ladder.target > pts[loser]
-        assert g["value"] == ladder.value(pts[loser])
+        assert g["value"] == value_of(v, pts[loser])
         assert g["excess"] == pts[g["winner"]] - ladder.target
         assert (g["decision"] is None) == (i == len(games) - 1)
         if i:
@@ -358,8 +398,8 @@ def test_bot_matches_conserve_men_end_and_value_games_by_the_loser_points(
 @given(seed=st.integers(0, 10**6))
 def test_house_rules_matches_end_too(seed: int) -> None:
     v = variant("ladder.match_games=2", 'options.prime_scores_on="every_throw"',
-                'options.doublet_rethrow="optional"', 'ladder.restart="roll_off"',
-                'ladder.double_threshold="below_6"', "movement.higher_number=true",
+                'dice.extra_throw="optional"', 'ladder.restart="roll_off"',
+                'options.double_threshold="below_6"', "movement.higher_number=true",
                 'movement.bear_off="all_home"')
     result = play_game(v, seed, 0, "random", "greedy", max_turns=5000, keep_record=True)
     _check_match(v, result)
@@ -375,19 +415,20 @@ def test_a_full_match_is_reproducible() -> None:
 
 
 def test_bots_continue_only_with_an_advantage() -> None:
-    from interpreter.engine.twelve import advise
     v = variant()
-    players = (Scripted(), Scripted())
-    g = Game(v, players, "advice")
-    m = ContinuousMatch(v.ladder)
+    m = match(v)
     m.points = [13, 0]
     m.score(WHITE, 0, 0)                       # White won with 1 point to carry
-    g.board, g.mover = v.start, WHITE
-    assert advise(g, m, "continue") == "continue"
+
+    def view(b: Board) -> SimpleNamespace:
+        p = m.pending
+        return SimpleNamespace(variant=v, board=b, ladder={
+            "kind": "continuous", "pending": {"winner": "me", "value": p.value,
+                                              "excess": p.excess}})
+    assert policy.continuous(view(v.start)) == "continue"
     m.pending.excess = 0
-    assert advise(g, m, "continue") == "go"    # nothing carried, an even position
-    g.board = board({**PRIME, 3: 3}, {1: N})
-    assert advise(g, m, "continue") == "continue"
+    assert policy.continuous(view(v.start)) == "go"    # nothing carried, an even position
+    assert policy.continuous(view(board({**PRIME, 3: 3}, {1: N}))) == "continue"
 
 
 # -- the command line -------------------------------------------------------------------------
@@ -419,7 +460,7 @@ def test_cli_simulate_and_bench(capsys) -> None:
                  "--set", "ladder.match_games=1"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["wins"]["white"] + out["wins"]["black"] == 20 and out["unfinished"] == 0
-    assert out["rule_firings"]["borne-off"] > 0
+    assert out["rule_firings"]["borne-off"]["total"] > 0
     from interpreter.bench import run_bench
     report = run_bench(["tric-trac-12"], games=2, runs=1)
     assert report["tric-trac-12"]["games_per_second"] > 0
