@@ -275,7 +275,7 @@ def test_t5_winning_throw_forfeits_the_extra_throw_then_go_away(restart: str) ->
             points=[10, 0], openers=[BLACK])
     first = g.turns_[0]
     assert first.decision == "go" and first.board == board({**PRIME, 8: 1}, {1: 15})
-    assert {r: p for r, _to, p in first.items} == {"hit": 1, "borne-off": 1, "side-prime": 2}
+    assert {r: p for r, _to, p, _w in first.items} == {"hit": 1, "borne-off": 1, "side-prime": 2}
     [game1] = g.match.games
     assert (game1.winner, game1.points, game1.value, game1.excess) == (WHITE, (14, 0), 4, 2)
     starter = WHITE if restart == "winner_throws" else BLACK
@@ -303,7 +303,7 @@ def test_restack_with_the_number_left_over_entering_a_man() -> None:
     g = run(variant(), [(5, 1)], board({2: 1}, theirs))
     [turn] = g.turns_
     assert turn.board == board({24: 14, 19: 1}, {1: 15})
-    assert {r: p for r, _to, p in turn.items} == {"borne-off": 1, "hit": 1}
+    assert {r: p for r, _to, p, _w in turn.items} == {"borne-off": 1, "hit": 1}
     assert g.match.points == [2, 0]
     # the player may also enter with the ace
     seen: list[set] = []

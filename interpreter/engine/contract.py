@@ -192,6 +192,11 @@ class GameResult:
 
     @property
     def record(self) -> list:
+        """The throws of the game (engine/record.py `Throw`), when it kept its record."""
+        return self.throws()
+
+    @property
+    def entries(self) -> list:
         """The record's entries (engine/record.py), when the game kept them."""
         return self.game.record if self.game is not None else []
 

@@ -182,9 +182,9 @@ class Game:
             self.scored[mover] += mine
             self.scored[1 - mover] += theirs
             if self.keep_record:
-                for rule_id, to, pts, _ways in items:
+                for rule_id, to, pts, ways in items:
                     self.log.append(("score", mover if to == "mover" else 1 - mover, rule_id,
-                                     pts, mover))
+                                     pts, mover, ways))
             s = self.scored
             lead = 0 if s[0] > s[1] else 1 if s[1] > s[0] else self._leader
             if lead != self._leader:

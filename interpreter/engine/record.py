@@ -171,13 +171,13 @@ def replay(record: Record, variant: Any, players: Sequence[Any] | None = None,
 class Throw:
     """One throw of a played game, read from its log: who threw, the dice, the position before
     and after it (seen by him; after a go or a sortie, the men set up again), the scoring items
-    (rule, "mover" | "opponent", points), the decisions (kind, answer) and the other events."""
+    (rule, "mover" | "opponent", points, ways), the decisions (kind, answer) and the other events."""
 
     player: int
     dice: tuple[int, int]
     before: Any
     board: Any
-    items: list[tuple[str, str, int]] = field(default_factory=list)
+    items: list[tuple[str, str, int, int]] = field(default_factory=list)
     decisions: list[tuple[str, str]] = field(default_factory=list)
     events: list[tuple] = field(default_factory=list)
 
@@ -213,7 +213,7 @@ def throws(variant: Any, log: list) -> list[Throw]:
             cur.board = e[2]
             cur.events.append(e)
         elif what == "score":
-            cur.items.append((e[2], "mover" if e[1] == cur.player else "opponent", e[3]))
+            cur.items.append((e[2], "mover" if e[1] == cur.player else "opponent", e[3], e[5]))
         elif what == "decision":
             cur.decisions.append((e[2], e[3]))
         elif what == "releve":
