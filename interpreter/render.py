@@ -155,6 +155,8 @@ def log_lines(variant: Any, log: list, marks_only: bool = False) -> list[str]:
         elif what == "after":
             st = e[1]
             text = ladder_text(kind, st)
+            if cur is None:
+                text = ""               # a snapshot taken after a new game began
             if text and not marks_only:
                 notes.append(text)
             if kind in ("ecrire", "combine"):

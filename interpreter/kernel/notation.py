@@ -198,10 +198,17 @@ def read_play(text: str, plays: Sequence[Any], before: Sequence[int],
         if found:
             return found[0]
         raise RecordError(f"{text or '-'!r} plays nothing, but a play is possible")
-    steps = expand_steps(parse_move(text), dice, before)
-    want = Counter(steps)
-    found = [p for p in plays
-             if any(path and Counter((s[0], s[1]) for s in path) == want for path in p.paths)]
+    written = parse_move(text)
+    found: list[Any] = []
+    # the steps as written first (a board whose off is reached short of pip 0 writes `7/0`
+    # for one number), then split over the dice as gnubg splits `23/5` for 6-6
+    for steps in (written, expand_steps(written, dice, before)):
+        want = Counter(steps)
+        found = [p for p in plays
+                 if any(path and Counter((s[0], s[1]) for s in path) == want
+                        for path in p.paths)]
+        if found:
+            break
     if len(found) == 1:
         return found[0]
     if not found:

@@ -1,0 +1,195 @@
+"""The engine's contracts: the import graph (the engine below players, io and the command line),
+players judged by their capabilities and never by name, one registry of ladder kinds, the
+decision contract (a generator yielding `Decision`s), plays written in pip notation that read
+back to the one legal play, and the text log of a match with the cube."""
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+import interpreter
+from interpreter.cli import main
+from interpreter.engine.contract import Decision, IllegalAnswer
+from interpreter.engine.game import Game
+from interpreter.engine.record import Record, replay
+from interpreter.io.mat import read_mat
+from interpreter.io.replay import replay as replay_mat
+from interpreter.players.base import Player
+from interpreter.players.bots import GreedyBot, RandomBot
+from interpreter.scoring.protocol import Ladder
+from interpreter.scoring.registry import LADDER_MODELS, LADDERS
+from interpreter.sim import play_game
+from interpreter.variant.build import load_variant
+
+ROOT = Path(interpreter.__file__).parent
+VARIANTS = ("backgammon", "hypergammon", "nackgammon", "triktrak", "trictrac-ecrire",
+            "trictrac-combine", "tric-trac-12")
+
+
+def _modules() -> dict[str, ast.Module]:
+    return {str(p.relative_to(ROOT)): ast.parse(p.read_text(encoding="utf-8"))
+            for p in ROOT.rglob("*.py")}
+
+
+def _imports(tree: ast.Module) -> set[str]:
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            out.add(node.module)
+    return out
+
+
+def test_the_engine_imports_no_players_io_or_command_line() -> None:
+    """Every import of every module of engine/, at the top or inside a function."""
+    banned = ("interpreter.players", "interpreter.io", "interpreter.cli")
+    bad = [(name, imp) for name, tree in _modules().items() if name.startswith("engine/")
+           for imp in _imports(tree) if imp.startswith(banned)]
+    assert bad == []
+
+
+def test_only_players_read_a_players_name() -> None:
+    """Nothing outside players/ reads `.name` of a player (capabilities say what one does)."""
+    suspects = re.compile(r"player|bot|white|black|players\[")
+    bad = []
+    for name, tree in _modules().items():
+        if name.startswith("players/"):
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and node.attr == "name":
+                target = ast.unparse(node.value)
+                if suspects.search(target):
+                    bad.append((name, node.lineno, target))
+    assert bad == []
+
+
+def test_one_registry_of_ladder_kinds() -> None:
+    assert set(LADDER_MODELS) == set(LADDERS)
+    for kind, (model, ladder) in LADDERS.items():
+        assert model.model_fields["kind"].default == kind
+        assert issubclass(ladder, Ladder)
+        assert LADDER_MODELS[kind] is model
+    used = {load_variant(v).ladder.kind for v in VARIANTS}
+    assert used <= set(LADDERS)
+
+
+def test_bots_are_players_with_declared_capabilities() -> None:
+    assert isinstance(RandomBot(1), Player) and isinstance(GreedyBot(1), Player)
+    assert "doubles" not in RandomBot(1).capabilities
+    assert "doubles" in GreedyBot(1).capabilities
+
+
+def test_the_generator_yields_decisions_and_takes_words_or_texts() -> None:
+    v = load_variant("backgammon")
+    game = Game(v, "contract", doubles=(True, True))
+    gen = game.play()
+    d = next(gen)
+    assert isinstance(d, Decision) and d.kind == "play" and len(d.choices) > 1
+    view = d.view
+    assert view.board == game.board and view.mover and view.dice == game.dice
+    assert view.ladder["kind"] == "cube" and view.ladder["cube"] == 1
+    texts = d.words()
+    assert len(set(texts)) == len(d.choices)
+    with pytest.raises(IllegalAnswer):
+        d.index(len(d.choices))
+    with pytest.raises(IllegalAnswer):
+        d.index("24/1")
+    i = d.index(texts[-1])
+    assert i == len(d.choices) - 1
+    d = gen.send(texts[-1])
+    while d.kind != "double":
+        d = gen.send(0)
+    assert d.choices == ("roll", "double") and d.index("double") == 1
+    with pytest.raises(IllegalAnswer):
+        d.index("redouble")
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_every_recorded_play_reads_back_to_its_one_legal_result(variant: str) -> None:
+    """Each play of a bot game, written in pip notation, names exactly the play made: the
+    record replays through the rules to the same end."""
+    v = load_variant(variant)
+    result = play_game(v, 11, 0, "greedy", "random", max_turns=400, keep_record=True)
+    game = result.game
+    record = Record(v.id, 11, ("greedy", "random"), game.doubles, (), v.files,
+                    list(game.record))
+    again = replay(record, v, max_turns=400)
+    assert again.result is not None
+    assert again.game.record == game.record and again.game.log == game.log
+    assert again.result.summary(v.id) == result.summary(v.id)
+
+
+def test_a_five_point_match_log_shows_every_play_and_cube_action(capsys, tmp_path) -> None:
+    mat = tmp_path / "m.mat"
+    assert main(["play", "backgammon", "--set", "ladder.match_length=5", "--white", "greedy",
+                 "--black", "greedy", "--mat", str(mat)]) == 0
+    text = capsys.readouterr().out
+    v = load_variant("backgammon", ["ladder.match_length=5"])
+    result = play_game(v, 1, 0, "greedy", "greedy", keep_record=True)
+    games = result.extra["games"]
+    assert len(games) > 1
+    for g in games:
+        assert f"-- game {g['game']}: score" in text
+        assert f"   game {g['game']}: {g['winner']} wins {g['points']} point" in text
+    throws = [e for e in result.log if e[0] == "throw"]
+    lines = [ln for ln in text.splitlines() if re.match(r"\s*\d+\. (white|black) \d-\d", ln)]
+    assert len(lines) == len(throws)
+    for ln in lines:                       # every throw shows its play (or "-") and the cube
+        assert re.match(r"\s*\d+\. (white|black) \d-\d (\S+/\S+|-)", ln)
+        assert "cube" in ln or "wins by" in ln
+    cube = [e for e in result.log if e[0] == "cube" and e[1] is not None]
+    assert cube
+    said = {"double": "doubles to", "take": "takes", "pass": "passes"}
+    assert sum(text.count(w) for w in said.values()) == len(cube)
+    code = main(["import", str(mat), "--json"])
+    out = capsys.readouterr().out
+    assert code == 0
+    import json
+    obj = json.loads(out)
+    assert list(obj["score"].values()) == result.points
+    record = read_mat(mat.read_text(encoding="utf-8"))
+    assert list(replay_mat(record, v).score) == result.points
+
+
+def test_seed_7_money_game_ends_on_a_visible_double(capsys) -> None:
+    assert main(["play", "backgammon", "--white", "greedy", "--black", "random",
+                 "--seed", "7"]) == 0
+    text = capsys.readouterr().out
+    assert "white doubles to 2; black passes" in text
+
+
+def test_the_first_play_of_every_game_is_in_the_log(capsys) -> None:
+    assert main(["play", "backgammon", "--set", "ladder.match_length=3", "--white", "greedy",
+                 "--black", "greedy", "--seed", "2"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    for i, ln in enumerate(lines):
+        if ln.startswith("-- game "):
+            assert re.match(r"\s*1\. |\s*\d+\. (white|black) \d-\d \S", lines[i + 1])
+
+
+@pytest.mark.parametrize("variant", ["trictrac-ecrire", "trictrac-combine"])
+def test_written_games_log_their_throws_and_marks(capsys, variant: str) -> None:
+    assert main(["play", variant, "--seed", "3", "--max-turns", "300"]) == 0
+    text = capsys.readouterr().out
+    assert re.search(r"^\s+1\. (white|black) \d-\d \S", text, re.M)
+    assert "-- mark 2" in text and "holes" in text
+
+
+def test_triktrak_log_shows_points_and_holes(capsys) -> None:
+    assert main(["play", "triktrak", "--seed", "3", "--max-turns", "120"]) == 0
+    text = capsys.readouterr().out
+    assert re.search(r"points \d+b?-\d+b?; holes \d+-\d+", text)
+    assert "relevé" in text or "hole" in text
+
+
+def test_a_restack_is_logged(capsys) -> None:
+    assert main(["play", "tric-trac-12", "--seed", "3", "--set", "ladder.match_games=2"]) == 0
+    text = capsys.readouterr().out
+    assert "restacked" in text or "won by" in text
+    for ln in text.splitlines():
+        if re.match(r"\s*\d+\. ", ln):
+            assert re.match(r"\s*\d+\. (white|black) \d-\d (\S+|enters)", ln), ln
