@@ -89,13 +89,13 @@ class EcrireLadder(HoleMarking):
                     "capped at ×4 (`cap_x4`) or not possible (`none`)")
     obligatory_hole: int = Field(
         OBLIGATORY_HOLE, ge=1, le=24,
-        description="§1.1: the obligatory hole: from this many holes on a go ends the mark")
+        description="The obligatory hole: from this many holes on, a go ends the mark.")
     stake: int = Field(
         STAKE, ge=0, le=10000,
-        description="§2.1: each player's initial stake in jetons (the holdings of the queue)")
+        description="Each player's initial stake in jetons (the holdings of the queue).")
     fish: int = Field(
         FISH, ge=1, le=1000,
-        description="§2.1: jetons in a fish (the final queue, the rounding in whole fish)")
+        description="Jetons in a fish (the final queue, the rounding in whole fish).")
     final_queue: int = Field(
         0, ge=0,
         description="fish paid to the overall winner after the paris (an agreed bonus)")
