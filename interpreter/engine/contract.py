@@ -24,7 +24,9 @@ turns any of these into the index, and refuses, with `IllegalAnswer`, anything e
 
 In combiné the go questions also offer "suspend ecrire" and "suspend honours". The first
 choice of a word decision is what holds when in doubt. `Decision.view` is what a player may
-read to judge: a read-only `View` of the game seen by the player asked.
+read to judge: a read-only `View` of the game seen by the player asked. A decision is valid
+until it is answered: a game that keeps no record (`simulate`, `bench`) uses one object for all
+its play decisions.
 """
 from __future__ import annotations
 

@@ -263,13 +263,15 @@ class Game:
         offers = L.offers_before_throw
         ask = self.ask
         answered = self.answered
+        fast = Decision("play", 0, (), self)
         L.start()
         d1, d2 = self._opening()
         self.first = self.mover
         opening = True
         max_turns = self.max_turns
-        while self.turns < max_turns:
-            if keep and self.turns:
+        turns = 0
+        while turns < max_turns:
+            if keep and turns:
                 self._snapshot()
             if not opening:
                 if offers:
@@ -287,7 +289,8 @@ class Game:
             opening = False
             mover = self.mover
             b = self.board
-            self.turns += 1
+            turns += 1
+            self.turns = turns
             self.rolls[mover] += 1
             self.dice = (d1, d2)
             if keep:
@@ -301,7 +304,13 @@ class Game:
                     self.choice_base = b
                     if keep:
                         self._choice_plays = None
-                    d = Decision("play", mover, results, self)
+                        d = Decision("play", mover, results, self)
+                    else:
+                        # no record kept (simulate, bench): one object serves every play
+                        # decision of the game, each valid until it is answered
+                        d = fast
+                        d.player = mover
+                        d.choices = results
                     i = yield d
                     if type(i) is not int or not 0 <= i < len(results):
                         i = d.index(i)
