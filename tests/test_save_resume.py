@@ -101,7 +101,7 @@ def refused(capsys, path: Path, *words: str) -> None:
 def test_a_truncated_save_is_refused(capsys, a_save):
     data = a_save.read_bytes()
     a_save.write_bytes(data[: len(data) // 2])
-    refused(capsys, a_save, "not a valid TOML file")
+    refused(capsys, a_save, "invalid TOML")
 
 
 def test_a_damaged_save_is_refused(capsys, a_save):
@@ -171,7 +171,7 @@ def test_not_a_save(capsys, tmp_path):
     assert code == 1 and "not a regular file" in err and "Traceback" not in err
     big = tmp_path / "big.toml"
     big.write_bytes(b"#" * (2 << 20))
-    refused(capsys, big, "too large")
+    refused(capsys, big, "larger than 1 MiB")
 
 
 def test_the_save_is_written_atomically(capsys, tmp_path):

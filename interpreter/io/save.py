@@ -18,14 +18,13 @@ import hashlib
 import json
 import os
 import tempfile
-import tomllib
 from pathlib import Path
 from typing import Any
 
 from interpreter.engine.contract import SIDE_NAMES
 from interpreter.engine.record import Record, entry_text, parse_entry
-from interpreter.errors import TablierError
-from interpreter.io.bounded import read_bounded
+from interpreter.errors import InputError, TablierError
+from interpreter.bounded import read_toml
 from interpreter.kernel.board import to_json
 
 FORMAT = 1
@@ -116,15 +115,10 @@ def _need(table: Any, key: str, kind: type | tuple, where: str) -> Any:
 
 def read_save(path: str | Path) -> tuple[dict[str, Any], Record]:
     """The save's data and its record, as the file states them (not yet replayed)."""
-    raw = read_bounded(path, what="saved game")
     try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise SaveError(f"not UTF-8 text (byte {exc.start})") from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise SaveError(f"not a valid TOML file: {exc}") from None
+        data = read_toml(path, display=f"saved game {str(path)!r}")
+    except InputError as exc:
+        raise SaveError(exc.reason if exc.reason else str(exc)) from None
     fmt = _need(data, "format", int, "")
     if fmt != FORMAT:
         raise SaveError(f"`format = {fmt}`: this version of tablier reads format {FORMAT}")
