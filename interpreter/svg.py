@@ -1,0 +1,332 @@
+"""The board as an SVG picture: a pure function from a position (and options) to SVG text.
+
+Used by the web board (`tablier serve`), by `tablier draw --svg/--png`, and by any report that
+wants a picture of a position. No browser is needed to make it; the text parses as XML.
+
+The frame is drawn from the side of one player, the *viewer*: the board passed in is seen by him
+(kernel/board.py: positive counts are his checkers). Two rows of twelve points, a bar between the
+halves, a tray at one end for the checkers borne off:
+
+- `near = "home"` (backgammon, as gnubg draws it): the viewer's row holds his pips 12..1, his
+  home board on the right, the far row his pips 13..24; checkers leave at the right;
+- `near = "start"` (the trictrac family and the 12-point Tric-Trac): the viewer's row holds his
+  own route first, pips 24..13 from his talon (Start) on the left to his coin on the right, the
+  far row pips 1..12; both talons at the left end, where checkers leave;
+- `mirror` draws the same frame left for right.
+
+Stacks show every checker (squeezed beyond five, with the count written on the top one); pinned
+checkers (slot 28 of the layouts that pin) lie under the stack that pins them; checkers waiting
+off the board (slots 29 and 30) stand in the tray with their count. Point labels are given by
+the caller, in any notation, with optional point names (talon, coin de repos...). Highlights:
+checkers that may move (`movable`), destinations (`targets`), the last chosen point (`picked`).
+Every point, the bar and the trays carry `data-pip` (0 = off, 25 = bar), so that a page can
+make them clickable; each checker is a `<circle class="checker" data-pip=... data-side=...>`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping, Sequence
+from xml.sax.saxutils import escape, quoteattr
+
+from interpreter.kernel.board import BAR, OFF, OPP_BAR, OPP_OFF
+
+#: sizes, in SVG user units
+PW = 44          # width of a point
+R = 19           # checker radius
+PH = 5 * 2 * R   # height of a point: five checkers
+GAP = 46         # the space between the two rows (dice, messages)
+BARW = 48        # width of the bar
+TRAY = 58        # width of the tray of checkers borne off
+FRAME = 12       # the wooden frame around each part
+LABEL = 40       # the band of point labels (and names) above and below
+
+COLOURS = {"white": ("#f6f1e3", "#5b4a33", "#222"), "black": ("#2c2a28", "#0d0d0d", "#f2f2f2")}
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """What the picture needs to know of a variant's board (`from_variant`)."""
+
+    near: str = "home"
+    mirror: bool = False
+    #: whether checkers are hit to a bar (the bar is drawn in every case: it is the board's)
+    bar: bool = True
+    #: pips with a name of their own, from the viewer's side: pip → name
+    names: Mapping[int, str] = field(default_factory=dict)
+    #: the coins (own, opponent's), drawn with a mark
+    corners: tuple[int, ...] = ()
+
+    @classmethod
+    def from_variant(cls, variant: Any, near: str | None = None, mirror: bool = False
+                     ) -> Geometry:
+        """The geometry of `variant`: the trictrac layout where the variant has coins, where a
+        player's route starts on his own row, else backgammon's."""
+        mr = variant.move_rules
+        corners = tuple(p for p in (mr.own_corner, mr.opp_corner) if p is not None)
+        if near is None:
+            near = "start" if corners else "home"
+        return cls(near=near, mirror=mirror, bar=mr.enter == "bar",
+                   names=point_names(variant), corners=corners)
+
+
+def point_names(variant: Any) -> dict[int, str]:
+    """The names of the points that have one, from the mover's side: the treatises' names in
+    the trictrac family (talon, coin bourgeois, case du diable, case de l'écolier, coin de
+    repos), Start and Home where men enter from a start and Home counts as off."""
+    mr = variant.move_rules
+    family = getattr(getattr(variant.model, "variant", None), "family", None)
+    names: dict[int, str] = {}
+    if family == "trictrac":
+        names = {24: "talon", 19: "coin bourgeois", 17: "case du diable",
+                 14: "case de l'écolier", 1: "talon"}
+        if mr.own_corner is not None:
+            names[mr.own_corner] = "coin de repos"
+        if mr.opp_corner is not None:
+            names[mr.opp_corner] = "coin de repos"
+    else:
+        if mr.enter == "start":
+            names[mr.start_pip] = "Start"
+            if mr.off_pip >= 1:
+                names[mr.off_pip] = "Home"
+        if mr.own_corner is not None:
+            names[mr.own_corner] = "corner"
+        if mr.opp_corner is not None:
+            names[mr.opp_corner] = "corner"
+    return names
+
+
+# -- where things are --------------------------------------------------------------------------
+
+def _column(g: Geometry, pip: int) -> tuple[int, bool]:
+    """(column 0..11 from the left, on the near row?) of a pip."""
+    if g.near == "home":
+        near = pip <= 12
+        col = 12 - pip if near else pip - 13
+    else:
+        near = pip >= 13
+        col = 24 - pip if near else pip - 1
+    if g.mirror:
+        col = 11 - col
+    return col, near
+
+
+def _tray_left(g: Geometry) -> bool:
+    """Whether the tray is at the left end (checkers leave at the left)."""
+    return (g.near == "start") != g.mirror
+
+
+class _Frame:
+    """The coordinates of the parts of one picture."""
+
+    def __init__(self, g: Geometry):
+        self.g = g
+        self.tray_left = _tray_left(g)
+        left = FRAME + (TRAY + FRAME if self.tray_left else 0)
+        self.half = [left, left + 6 * PW + BARW]          # x of the two halves
+        self.bar_x = left + 6 * PW
+        self.tray_x = FRAME if self.tray_left else left + 12 * PW + BARW + FRAME
+        self.top = LABEL + FRAME                          # y of the far row's edge
+        self.bottom = self.top + 2 * PH + GAP             # y of the near row's edge
+        self.mid = self.top + PH + GAP / 2
+        self.width = left + 12 * PW + BARW + FRAME + (0 if self.tray_left else TRAY + FRAME)
+        self.height = self.bottom + FRAME + LABEL
+
+    def point_x(self, col: int) -> float:
+        return self.half[col // 6] + (col % 6) * PW
+
+
+def _wrap(name: str) -> list[str]:
+    """A point's name on one line, or two when it is long (`case de` / `l'écolier`)."""
+    words = name.split()
+    if len(name) <= 10 or len(words) < 2:
+        return [name]
+    best = min(range(1, len(words)), key=lambda k: abs(len(" ".join(words[:k]))
+                                                      - len(" ".join(words[k:]))))
+    return [" ".join(words[:best]), " ".join(words[best:])]
+
+
+# -- the picture -------------------------------------------------------------------------------
+
+def _attrs(**kw: Any) -> str:
+    return "".join(f" {k.rstrip('_').replace('_', '-')}={quoteattr(str(v))}"
+                   for k, v in kw.items() if v is not None)
+
+
+def _checker(out: list[str], x: float, y: float, colour: str, pip: int, side: str,
+             cls: str = "checker", r: float = R) -> None:
+    fill, stroke, _ = COLOURS[colour]
+    out.append(f"<circle{_attrs(class_=cls, cx=f'{x:.1f}', cy=f'{y:.1f}', r=r, fill=fill, stroke=stroke, stroke_width=2, data_pip=pip, data_side=side)}/>")
+
+
+def _stack(out: list[str], x: float, edge: float, down: bool, n: int, colour: str, pip: int,
+           side: str, room: float = PH, pinned: str | None = None) -> None:
+    """`n` checkers standing on a point whose base is at `edge`, growing down (far row) or up.
+    A pinned checker of colour `pinned` lies first, under them."""
+    total = n + (1 if pinned else 0)
+    step = 2 * R if total <= 5 else (room - 2 * R) / (total - 1)
+    sign = 1 if down else -1
+    k = 0
+    if pinned:
+        cy = edge + sign * R
+        other = "mover" if side == "opponent" else "opponent"
+        _checker(out, x, cy, pinned, pip, other, cls="checker pinned")
+        out.append(f"<circle{_attrs(cx=f'{x:.1f}', cy=f'{cy:.1f}', r=5, fill='#c0392b')}/>")
+        k = 1
+    cy = edge
+    for i in range(n):
+        cy = edge + sign * (R + (k + i) * step)
+        _checker(out, x, cy, colour, pip, side)
+    if total > 5 and n:
+        ink = COLOURS[colour][2]
+        out.append(f"<text{_attrs(class_='count', x=f'{x:.1f}', y=f'{cy + 6:.1f}', fill=ink, text_anchor='middle', font_size=17, font_weight='bold')}>{n}</text>")
+
+
+def _die(out: list[str], x: float, y: float, n: int, size: float = 34, used: bool = False
+         ) -> None:
+    out.append(f"<g{_attrs(class_='die' + (' used' if used else ''), data_die=n)}>")
+    out.append(f"<rect{_attrs(x=f'{x:.1f}', y=f'{y:.1f}', width=size, height=size, rx=6, fill='#fffdf6' if not used else '#d8d2c4', stroke='#333', stroke_width=1.5)}/>")
+    c, q = size / 2, size / 4
+    spots = {1: [(c, c)], 2: [(q, q), (3 * q, 3 * q)], 3: [(q, q), (c, c), (3 * q, 3 * q)],
+             4: [(q, q), (3 * q, q), (q, 3 * q), (3 * q, 3 * q)],
+             5: [(q, q), (3 * q, q), (c, c), (q, 3 * q), (3 * q, 3 * q)],
+             6: [(q, q), (3 * q, q), (q, c), (3 * q, c), (q, 3 * q), (3 * q, 3 * q)]}
+    for dx, dy in spots.get(n, []):
+        out.append(f"<circle{_attrs(cx=f'{x + dx:.1f}', cy=f'{y + dy:.1f}', r=3.4, fill='#222')}/>")
+    out.append("</g>")
+
+
+def board_svg(board: Sequence[int], geometry: Geometry | None = None, *,
+              dice: Sequence[int] | None = None, colours: tuple[str, str] = ("white", "black"),
+              labels: Mapping[int, str] | None = None, names: Mapping[int, str] | None = None,
+              movable: Iterable[int] = (), targets: Iterable[int] = (), picked: int | None = None,
+              used_dice: Sequence[int] = (), caption: str | None = None,
+              width: int | None = None) -> str:
+    """The SVG text of `board` (a kernel board seen by the viewer) in `geometry`.
+
+    `colours` are the viewer's and the opponent's ("white" or "black"); `labels` pip → text
+    (default: the viewer's pip numbers); `names` pip → name (default: the geometry's);
+    `movable`, `targets`: pips to highlight (0 off, 25 the bar); `picked` the pip chosen;
+    `used_dice` the numbers already played (drawn greyed); `caption` a line under the board;
+    `width` the picture's width in pixels (default: its natural size, scalable)."""
+    g = geometry or Geometry()
+    f = _Frame(g)
+    labels = {p: str(p) for p in range(1, 25)} if labels is None else labels
+    names = g.names if names is None else names
+    movable, targets = set(movable), set(targets)
+    mine, theirs = colours
+    height = f.height + (22 if caption else 0)
+    size = f' width="{width}" height="{round(width * height / f.width)}"' if width else ""
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="tablier-board" '
+           f'viewBox="0 0 {f.width} {height}"{size} font-family="sans-serif" role="img">',
+           "<style>.hit{cursor:pointer}.target .tri{fill:#3fa34d}.target .hit{fill:#3fa34d;"
+           "fill-opacity:.18}.movable circle.checker{stroke:#e67e22;stroke-width:4}"
+           ".picked .hit{fill:#e67e22;fill-opacity:.22}</style>",
+           f"<rect{_attrs(class_='frame', x=0, y=LABEL, width=f.width, height=f.bottom + FRAME - LABEL, rx=8, fill='#6b4226')}/>"]
+    # the two halves and the tray
+    for hx in f.half:
+        out.append(f"<rect{_attrs(x=hx, y=f.top, width=6 * PW, height=2 * PH + GAP, fill='#e9d8b4')}/>")
+    out.append(f"<rect{_attrs(class_='bar', x=f.bar_x, y=f.top, width=BARW, height=2 * PH + GAP, fill='#5a371f')}/>")
+    out.append(f"<rect{_attrs(class_='tray', x=f.tray_x, y=f.top, width=TRAY, height=2 * PH + GAP, fill='#4a2d19')}/>")
+    corners = set(g.corners)
+    # the points
+    for pip in range(1, 25):
+        col, near = _column(g, pip)
+        x = f.point_x(col)
+        cls = ["point"]
+        if pip in targets:
+            cls.append("target")
+        if pip in movable:
+            cls.append("movable")
+        if pip == picked:
+            cls.append("picked")
+        base, tip = (f.bottom, f.bottom - PH + 8) if near else (f.top, f.top + PH - 8)
+        shade = "#a0522d" if col % 2 == 0 else "#f3e9d2"
+        if pip in corners:
+            shade = "#7a2e1a" if col % 2 == 0 else "#d9b98a"
+        out.append(f"<g{_attrs(class_=' '.join(cls), data_pip=pip)}>")
+        out.append(f"<polygon{_attrs(class_='tri', points=f'{x},{base} {x + PW},{base} {x + PW / 2},{tip}', fill=shade, stroke='#6b4226', stroke_width=0.6)}/>")
+        title = f"pip {pip}" + (f": {names[pip]}" if pip in names else "")
+        y0 = f.bottom - PH if near else f.top
+        out.append(f"<rect{_attrs(class_='hit', x=x, y=y0, width=PW, height=PH, fill='#fff', fill_opacity=0, data_pip=pip)}><title>{escape(title)}</title></rect>")
+        n = board[pip]
+        pinned = None
+        if len(board) > 28 and board[28] >> pip & 1 and n:
+            pinned = theirs if n > 0 else mine
+        if n:
+            _stack(out, x + PW / 2, base, not near, abs(n), mine if n > 0 else theirs, pip,
+                   "mover" if n > 0 else "opponent", pinned=pinned)
+        out.append("</g>")
+        # the label and the name, outside the frame
+        ly = f.height - LABEL + 13 if near else 14
+        text = labels.get(pip, "")
+        out.append(f"<text{_attrs(class_='label', x=x + PW / 2, y=ly, text_anchor='middle', font_size=13, fill='#333', data_pip=pip)}>{escape(text)}</text>")
+        if pip in names:
+            lines = _wrap(names[pip])
+            for k, line in enumerate(lines):
+                ny = (f.height - 14 + 10 * k) if near else (LABEL - 14 + 10 * k)
+                if not near and len(lines) == 1:
+                    ny += 4
+                out.append(f"<text{_attrs(class_='name', x=x + PW / 2, y=ny, text_anchor='middle', font_size=8.5, font_style='italic', fill='#7a4a22')}>{escape(line)}</text>")
+    # the bar: the viewer's checkers on the far half (he enters there), the opponent's near
+    bx = f.bar_x + BARW / 2
+    out.append(f"<g{_attrs(class_='barpoint' + (' target' if 25 in targets else '') + (' movable' if 25 in movable else '') + (' picked' if picked == 25 else ''), data_pip=25)}>")
+    out.append(f"<rect{_attrs(class_='hit', x=f.bar_x, y=f.top, width=BARW, height=2 * PH + GAP, fill='#fff', fill_opacity=0, data_pip=25)}><title>bar</title></rect>")
+    if board[BAR]:
+        _stack(out, bx, f.mid - GAP / 2, False, board[BAR], mine, 25, "mover")
+    if board[OPP_BAR]:
+        _stack(out, bx, f.mid + GAP / 2, True, board[OPP_BAR], theirs, 26, "opponent")
+    out.append("</g>")
+    # the tray: the viewer's checkers off on his row, the opponent's on the far row
+    tx = f.tray_x
+    out.append(f"<g{_attrs(class_='off' + (' target' if 0 in targets else ''), data_pip=0)}>")
+    out.append(f"<rect{_attrs(class_='hit', x=tx, y=f.bottom - PH, width=TRAY, height=PH, fill='#fff', fill_opacity=0, data_pip=0)}><title>off</title></rect>")
+    for count, colour, side, near in ((board[OFF], mine, "mover", True),
+                                      (board[OPP_OFF], theirs, "opponent", False)):
+        fill, stroke, ink = COLOURS[colour]
+        for i in range(count):
+            y = f.bottom - 4 - (i + 1) * 10 if near else f.top + 4 + i * 10
+            out.append(f"<rect{_attrs(class_='checker off', x=tx + 6, y=y, width=TRAY - 12, height=9, rx=2, fill=fill, stroke=stroke, data_pip=0 if near else 27, data_side=side)}/>")
+        if count:
+            y = f.bottom - 4 - count * 10 - 6 if near else f.top + 4 + count * 10 + 14
+            out.append(f"<text{_attrs(class_='count', x=tx + TRAY / 2, y=y, text_anchor='middle', font_size=13, fill='#fff')}>{count}</text>")
+    out.append("</g>")
+    # checkers waiting off the board (slots 29, 30), in the tray's middle
+    if len(board) > 30:
+        for count, colour, side, dy in ((board[29], mine, "mover", 12),
+                                        (board[30], theirs, "opponent", -12)):
+            if count:
+                cy = f.mid + dy
+                out.append(f"<g{_attrs(class_='unentered', data_side=side)}>")
+                _checker(out, tx + 18, cy, colour, 29 if side == "mover" else 30, side,
+                         cls="checker waiting", r=9)
+                out.append(f"<text{_attrs(x=tx + 32, y=cy + 4, font_size=12, fill='#fff')}>{count}</text>")
+                out.append(f"<title>{count} waiting to enter</title></g>")
+    # the dice, on the viewer's side of the half away from the tray
+    if dice:
+        dx = f.half[1] + 3 * PW - 40
+        used = list(used_dice)
+        for i, d in enumerate(dice):
+            is_used = d in used
+            if is_used:
+                used.remove(d)
+            _die(out, dx + i * 44, f.mid - 17, int(d), used=is_used)
+    if caption:
+        out.append(f"<text{_attrs(class_='caption', x=f.width / 2, y=height - 6, text_anchor='middle', font_size=14, fill='#333')}>{escape(caption)}</text>")
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def position_svg(variant: Any, board: Sequence[int], *, dice: Sequence[int] | None = None,
+                 mover: int = 0, side: int | None = None, labels: Mapping[int, str] | None = None,
+                 mirror: bool = False, **kw: Any) -> str:
+    """The picture of `board`, seen by the mover (`mover`: 0 white, 1 black), drawn from the
+    side of player `side` (default: the mover's): the board is turned to him first."""
+    side = mover if side is None else side
+    g = Geometry.from_variant(variant, mirror=mirror)
+    if side != mover:
+        board = variant.flip(tuple(board))
+    colours = ("white", "black") if side == 0 else ("black", "white")
+    return board_svg(board, g, dice=dice, colours=colours, labels=labels, **kw)
+
+
+__all__ = ["Geometry", "board_svg", "position_svg", "point_names"]
