@@ -38,6 +38,7 @@ GAMES = _integer(1, 10_000_000)
 JOBS = _integer(1, 256)
 RUNS = _integer(1, 1000)
 SEED = _integer(*SEED_RANGE)
+PORT = _integer(0, 65535)
 
 
 def _add_variant(p: argparse.ArgumentParser) -> None:
@@ -121,6 +122,28 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("sheet", help="the score sheet of a game played on a real board")
     p.add_argument("record", help="a record file (TOML): variant, players, events")
     p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("draw", help="draw a position: the terminal board, SVG or PNG")
+    p.add_argument("position", nargs="?", default=None, metavar="POSITION.json",
+                   help="a position JSON file (default: stdin)")
+    p.add_argument("--variant", default=None,
+                   help="the variant (default: the position's \"variant\", else backgammon)")
+    p.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
+                   help="override an option of the variant file by its dotted key (repeatable)")
+    p.add_argument("--svg", metavar="FILE", default=None, help="write the board as SVG ('-': "
+                   "stdout)")
+    p.add_argument("--png", metavar="FILE", default=None,
+                   help="write the board as PNG (headless Chromium through Playwright)")
+    p.add_argument("--side", choices=("mover", "opponent"), default="mover",
+                   help="draw the board from the side of the player on roll or of his opponent")
+    p.add_argument("--mirror", action="store_true", help="draw the board left for right")
+
+    p = sub.add_parser("serve", help="the web board and the live score keeper")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="the address to listen on (default 127.0.0.1: this machine only)")
+    p.add_argument("--port", type=PORT, default=8000)
+    p.add_argument("--games", type=_integer(1, 10_000), default=64,
+                   help="the most games kept at once (default 64)")
 
     p = sub.add_parser("id", help="backgammon identifiers: gnubg Position ID, Match ID, "
                        "GNUbg ID, XGID")
@@ -274,7 +297,7 @@ def _cmd_score(args: argparse.Namespace) -> int:
 
 def _cmd_play(args: argparse.Namespace) -> int:
     from interpreter.engine.game import Game
-    from interpreter.engine.record import record_of, replay
+    from interpreter.engine.record import record_of
     from interpreter.errors import TablierError
     from interpreter.players.base import capabilities_of
     from interpreter.players.bots import make_player
@@ -291,29 +314,16 @@ def _cmd_play(args: argparse.Namespace) -> int:
         try:
             data, record = save.read_save(args.resume)
             variant = load_variant(record.variant, list(record.options))
-            save.check_files(record, variant)
         except TablierError as exc:
             raise TablierError(f"cannot resume {args.resume!r}: {exc}") from None
         kinds = (args.white or record.players[0], args.black or record.players[1])
         seed = record.seed
         gs = f"{seed}/0"
         players = (make_player(kinds[0], f"{gs}:white"), make_player(kinds[1], f"{gs}:black"))
-        stated_turns = data["game"]["turns"]
         try:
-            # the record must give the stated state where it was saved...
-            stated = data["state"]
-            # a game stopped by --max-turns stopped before its next throw; one saved at a
-            # decision (or finished) stops where its record does
-            waits = stated.get("decision") or stated.get("finished") is True
-            check = replay(record, variant, max_turns=stated_turns + (1 if waits else 0))
-            game_now = check.game
-            save.check_state(data, save.state_of(game_now, check.pending))
-            save.check_checksum(data)
+            run = save.checked_replay(data, record, variant, players, args.max_turns or 20000)
         except TablierError as exc:
             raise TablierError(f"cannot resume {args.resume!r}: {exc}") from None
-        # ...and play goes on from there, the players told of their past decisions
-        limit = stated_turns + (args.max_turns or 20000)
-        run = replay(record, variant, players, max_turns=limit)
         result = run.resume(players)
         game = run.game
         overrides = list(record.options)
@@ -397,29 +407,40 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def _ladder_for(variant: str, options: dict) -> Any:
-    """The ladder of a record's variant with the record's `[options]` applied: a key of the
-    ladder (`lurch_rates`) sets `ladder.KEY`; any other key is a `--set` key of the file. The
-    variant is named by a record, so it is a built-in id or a `.toml` file (`record_variant`),
-    and it is loaded as every command loads it."""
-    import tomli_w
+    """The ladder of a record's variant (interpreter/io/sheet.py `record_ladder`)."""
+    from interpreter.io.sheet import record_ladder
 
-    from interpreter.variant.build import load_variant
-    from interpreter.variant.loader import load_document, record_variant
-
-    ref = record_variant(variant)
-    doc = load_document(ref, check_rules=False)
-    ladder_keys = set(type(doc.model.ladder).model_fields) if doc.model.ladder else set()
-    overrides = []
-    for key, value in options.items():
-        text = tomli_w.dumps({"v": value})[len("v = "):].strip()
-        overrides.append(f"{'ladder.' if key in ladder_keys else ''}{key}={text}")
-    return load_variant(ref, overrides).ladder
+    return record_ladder(variant, options)
 
 
 def _cmd_sheet(args: argparse.Namespace) -> int:
     from interpreter.io.sheet import render_sheet
 
     print(render_sheet(Path(args.record), _ladder_for, args.json))
+    return 0
+
+
+# -- pictures and the web board ---------------------------------------------------------------
+
+def _cmd_draw(args: argparse.Namespace) -> int:
+    from interpreter.draw import run
+
+    return run(args)
+
+
+def _cmd_serve(args: argparse.Namespace) -> int:
+    from interpreter.errors import TablierError
+
+    try:
+        import uvicorn
+
+        from interpreter.web.app import create_app
+    except ImportError as exc:
+        raise TablierError(f"serve needs the web extra ({exc.name} is missing): "
+                           f"pip install 'tablier[web]'") from None
+    print(f"tablier serve: http://{args.host}:{args.port}/ (Ctrl-C stops)", file=sys.stderr)
+    uvicorn.run(create_app(limit=args.games), host=args.host, port=args.port,
+                log_level="warning")
     return 0
 
 

@@ -246,8 +246,6 @@ def board_svg(board: Sequence[int], geometry: Geometry | None = None, *,
         out.append(f"<g{_attrs(class_=' '.join(cls), data_pip=pip)}>")
         out.append(f"<polygon{_attrs(class_='tri', points=f'{x},{base} {x + PW},{base} {x + PW / 2},{tip}', fill=shade, stroke='#6b4226', stroke_width=0.6)}/>")
         title = f"pip {pip}" + (f": {names[pip]}" if pip in names else "")
-        y0 = f.bottom - PH if near else f.top
-        out.append(f"<rect{_attrs(class_='hit', x=x, y=y0, width=PW, height=PH, fill='#fff', fill_opacity=0, data_pip=pip)}><title>{escape(title)}</title></rect>")
         n = board[pip]
         pinned = None
         if len(board) > 28 and board[28] >> pip & 1 and n:
@@ -255,6 +253,9 @@ def board_svg(board: Sequence[int], geometry: Geometry | None = None, *,
         if n:
             _stack(out, x + PW / 2, base, not near, abs(n), mine if n > 0 else theirs, pip,
                    "mover" if n > 0 else "opponent", pinned=pinned)
+        # the point's clickable area lies over its checkers
+        y0 = f.bottom - PH if near else f.top
+        out.append(f"<rect{_attrs(class_='hit', x=x, y=y0, width=PW, height=PH, fill='#fff', fill_opacity=0, data_pip=pip)}><title>{escape(title)}</title></rect>")
         out.append("</g>")
         # the label and the name, outside the frame
         ly = f.height - LABEL + 13 if near else 14
@@ -270,16 +271,15 @@ def board_svg(board: Sequence[int], geometry: Geometry | None = None, *,
     # the bar: the viewer's checkers on the far half (he enters there), the opponent's near
     bx = f.bar_x + BARW / 2
     out.append(f"<g{_attrs(class_='barpoint' + (' target' if 25 in targets else '') + (' movable' if 25 in movable else '') + (' picked' if picked == 25 else ''), data_pip=25)}>")
-    out.append(f"<rect{_attrs(class_='hit', x=f.bar_x, y=f.top, width=BARW, height=2 * PH + GAP, fill='#fff', fill_opacity=0, data_pip=25)}><title>bar</title></rect>")
     if board[BAR]:
         _stack(out, bx, f.mid - GAP / 2, False, board[BAR], mine, 25, "mover")
     if board[OPP_BAR]:
         _stack(out, bx, f.mid + GAP / 2, True, board[OPP_BAR], theirs, 26, "opponent")
+    out.append(f"<rect{_attrs(class_='hit', x=f.bar_x, y=f.top, width=BARW, height=2 * PH + GAP, fill='#fff', fill_opacity=0, data_pip=25)}><title>bar</title></rect>")
     out.append("</g>")
     # the tray: the viewer's checkers off on his row, the opponent's on the far row
     tx = f.tray_x
     out.append(f"<g{_attrs(class_='off' + (' target' if 0 in targets else ''), data_pip=0)}>")
-    out.append(f"<rect{_attrs(class_='hit', x=tx, y=f.bottom - PH, width=TRAY, height=PH, fill='#fff', fill_opacity=0, data_pip=0)}><title>off</title></rect>")
     for count, colour, side, near in ((board[OFF], mine, "mover", True),
                                       (board[OPP_OFF], theirs, "opponent", False)):
         fill, stroke, ink = COLOURS[colour]
@@ -289,6 +289,7 @@ def board_svg(board: Sequence[int], geometry: Geometry | None = None, *,
         if count:
             y = f.bottom - 4 - count * 10 - 6 if near else f.top + 4 + count * 10 + 14
             out.append(f"<text{_attrs(class_='count', x=tx + TRAY / 2, y=y, text_anchor='middle', font_size=13, fill='#fff')}>{count}</text>")
+    out.append(f"<rect{_attrs(class_='hit', x=tx, y=f.top, width=TRAY, height=2 * PH + GAP, fill='#fff', fill_opacity=0, data_pip=0)}><title>off</title></rect>")
     out.append("</g>")
     # checkers waiting off the board (slots 29, 30), in the tray's middle
     if len(board) > 30:

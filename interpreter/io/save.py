@@ -24,7 +24,7 @@ from typing import Any
 from interpreter.engine.contract import SIDE_NAMES
 from interpreter.engine.record import Record, entry_text, parse_entry
 from interpreter.errors import InputError, TablierError
-from interpreter.bounded import read_toml
+from interpreter.bounded import MAX_FILE_BYTES, parse_toml, read_toml
 from interpreter.kernel.board import to_json
 
 FORMAT = 1
@@ -119,6 +119,26 @@ def read_save(path: str | Path) -> tuple[dict[str, Any], Record]:
         data = read_toml(path, display=f"saved game {str(path)!r}")
     except InputError as exc:
         raise SaveError(exc.reason if exc.reason else str(exc)) from None
+    return save_record(data)
+
+
+def read_save_text(text: str) -> tuple[dict[str, Any], Record]:
+    """`read_save` for a save given as text (pasted or uploaded in the web board): at most
+    `MAX_FILE_BYTES` characters, TOML read within the same bounds as a file."""
+    if not isinstance(text, str):
+        raise SaveError("a saved game is TOML text")
+    if len(text) > MAX_FILE_BYTES:
+        raise SaveError(f"the saved game has {len(text):,} characters (at most "
+                        f"{MAX_FILE_BYTES:,})")
+    try:
+        data = parse_toml(text)
+    except InputError as exc:
+        raise SaveError(exc.reason if exc.reason else str(exc)) from None
+    return save_record(data)
+
+
+def save_record(data: dict[str, Any]) -> tuple[dict[str, Any], Record]:
+    """The save's data and its record, checked for shape (not yet replayed)."""
     fmt = _need(data, "format", int, "")
     if fmt != FORMAT:
         raise SaveError(f"`format = {fmt}`: this version of tablier reads format {FORMAT}")
@@ -188,5 +208,25 @@ def check_checksum(data: dict[str, Any]) -> None:
         raise SaveError("the checksum does not match: the file was edited or damaged")
 
 
+def checked_replay(data: dict[str, Any], record: Record, variant: Any,
+                   players: Any = None, more_turns: int = 20000) -> Any:
+    """The record of a save played again, every check of `--resume` made (the variant's files,
+    the stated state, the checksum): a `Replay` suspended where the record stops, allowed
+    `more_turns` turns beyond those played. SaveError or RecordError names the first fault."""
+    from interpreter.engine.record import replay
+
+    check_files(record, variant)
+    stated = data["state"]
+    stated_turns = data["game"]["turns"]
+    # a game stopped by --max-turns stopped before its next throw; one saved at a decision
+    # (or finished) stops where its record does
+    waits = stated.get("decision") or stated.get("finished") is True
+    check = replay(record, variant, max_turns=stated_turns + (1 if waits else 0))
+    check_state(data, state_of(check.game, check.pending))
+    check_checksum(data)
+    # ...and play goes on from there, the players told of their past decisions
+    return replay(record, variant, players, max_turns=stated_turns + more_turns)
+
+
 __all__ = ["SaveError", "write_save", "read_save", "check_files", "check_state",
-           "check_checksum", "state_of", "entry_text", "FORMAT"]
+           "check_checksum", "checked_replay", "read_save_text", "save_record", "state_of", "entry_text", "FORMAT"]

@@ -33,7 +33,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from interpreter.bounded import InputError, MAX_INT, parse_toml, read_text, shown, shown_name
+from interpreter.bounded import InputError, MAX_FILE_BYTES, MAX_INT, parse_toml, read_text, shown, shown_name
 from interpreter.errors import RecordError
 from interpreter.scoring.combine import GAMES, Combine
 from interpreter.scoring.ecrire import Ecrire, MarkResult, check_partie_length
@@ -767,7 +767,59 @@ def _open(record_path: Path, ladder_for: LadderFor, data: dict | None = None
 
 def sheet_data(record_path: Path, ladder_for: LadderFor) -> dict:
     """The JSON object of `tablier sheet --json` for a record file."""
-    data = _load_toml(record_path)
+    return _sheet_object(record_path, _load_toml(record_path), ladder_for)
+
+
+def _record_text(text: Any, name: str) -> dict:
+    """A record given as text, read within the bounds of a record file."""
+    where = f"record {shown_name(name, 200)!r}"
+    if not isinstance(text, str):
+        raise RecordError(f"{where}: a record is TOML text")
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_FILE_BYTES:
+        raise RecordError(f"{where}: cannot be read (the record is larger than "
+                          f"{MAX_FILE_BYTES >> 20} MiB)")
+    try:
+        return parse_toml(text)
+    except InputError as err:
+        if err.code == "toml-syntax":
+            raise RecordError(f"{where}: invalid toml: {err.reason.removeprefix('invalid TOML: ')}"
+                              ) from None
+        raise RecordError(f"{where}: {err.reason}") from None
+
+
+def sheet_data_text(text: str, ladder_for: LadderFor, name: str = "sheet.toml") -> dict:
+    """The JSON object of `tablier sheet --json` for a record given as text (the web score
+    keeper), read within the bounds of a record file; `name` names it in messages."""
+    return _sheet_object(Path(name), _record_text(text, name), ladder_for)
+
+
+def render_sheet_text(text: str, ladder_for: LadderFor, json_output: bool = False,
+                      name: str = "sheet.toml") -> str:
+    """`render_sheet` of a record given as text."""
+    return _render(Path(name), _record_text(text, name), ladder_for, json_output)
+
+
+def record_ladder(variant: str, options: dict) -> Any:
+    """The ladder of a record's variant with the record's `[options]` applied: a key of the
+    ladder (`lurch_rates`) sets `ladder.KEY`; any other key is a `--set` key of the file. The
+    variant is named by a record, so it is a built-in id or a `.toml` file (`record_variant`),
+    and it is loaded as every command loads it."""
+    import tomli_w
+
+    from interpreter.variant.build import load_variant
+    from interpreter.variant.loader import load_document, record_variant
+
+    ref = record_variant(variant)
+    doc = load_document(ref, check_rules=False)
+    ladder_keys = set(type(doc.model.ladder).model_fields) if doc.model.ladder else set()
+    overrides = []
+    for key, value in options.items():
+        text = tomli_w.dumps({"v": value})[len("v = "):].strip()
+        overrides.append(f"{'ladder.' if key in ladder_keys else ''}{key}={text}")
+    return load_variant(ref, overrides).ladder
+
+
+def _sheet_object(record_path: Path, data: dict, ladder_for: LadderFor) -> dict:
     if "pool" in data:
         return _pool_sheet(read_pool_record(record_path, data, ladder_for))[0]
     record, ladder = _open(record_path, ladder_for, data)
@@ -781,7 +833,10 @@ def sheet_data(record_path: Path, ladder_for: LadderFor) -> dict:
 def render_sheet(record_path: Path, ladder_for: LadderFor, json_output: bool) -> str:
     """The output of `tablier sheet RECORD [--json]`: the JSON object on one line, or a
     readable sheet. `ladder_for(variant, options)` returns the record's validated ladder."""
-    data = _load_toml(record_path)
+    return _render(record_path, _load_toml(record_path), ladder_for, json_output)
+
+
+def _render(record_path: Path, data: dict, ladder_for: LadderFor, json_output: bool) -> str:
     if "pool" in data:
         pool_record = read_pool_record(record_path, data, ladder_for)
         obj, pool = _pool_sheet(pool_record)

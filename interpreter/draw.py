@@ -1,0 +1,122 @@
+"""`tablier draw POSITION.json [--svg FILE | --png FILE]`: one position as the terminal board, as
+SVG (interpreter/svg.py, the web board's renderer) or as PNG.
+
+PNG is the SVG rendered by headless Chromium through Playwright (the `web` extra's browser
+driver, with Debian's `/usr/bin/chromium` or any Chromium Playwright finds): the picture is the
+one the web board shows, pixel for pixel, with no second renderer to keep in step.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+from interpreter.errors import TablierError
+
+#: where Debian installs Chromium; `TABLIER_CHROMIUM` names another
+CHROMIUM = "/usr/bin/chromium"
+#: Chromium's switches for a headless run on a machine without network or display
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+def chromium_path() -> str | None:
+    """The Chromium executable to drive: `$TABLIER_CHROMIUM`, Debian's, or one on the PATH."""
+    for candidate in (os.environ.get("TABLIER_CHROMIUM"), CHROMIUM):
+        if candidate and Path(candidate).is_file():
+            return candidate
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+def read_position_arg(source: str | None) -> dict:
+    """The position JSON of a file, or of stdin (no file, or `-`), within bounds."""
+    from interpreter.bounded import MAX_FILE_BYTES, parse_json, read_json
+
+    if source in (None, "-"):
+        text = sys.stdin.read(MAX_FILE_BYTES + 1)
+        if len(text) > MAX_FILE_BYTES:
+            raise TablierError("the position on stdin is larger than 1 MiB")
+        obj = parse_json(text.strip() or "null", limit=MAX_FILE_BYTES)
+    else:
+        obj = read_json(source)
+    if not isinstance(obj, dict):
+        raise TablierError("a position is a JSON object: {\"points\": [...], \"bar\", \"off\", "
+                           "\"dice\"}")
+    return obj
+
+
+def draw_svg(variant: Any, obj: dict, *, side: str = "mover", mirror: bool = False,
+             labels: dict[int, str] | None = None) -> str:
+    """The SVG of a position object of `variant` (seen by the mover), drawn from the mover's
+    side or the opponent's."""
+    from interpreter.analysis import read_position
+    from interpreter.svg import position_svg
+
+    pos = read_position(variant, obj, need_dice=False)
+    dice = (pos.d1, pos.d2) if pos.d1 else None
+    return position_svg(variant, pos.board, dice=dice, mover=0,
+                        side=0 if side == "mover" else 1, mirror=mirror, labels=labels)
+
+
+def svg_to_png(svg: str, path: str, width: int = 900) -> None:
+    """Render SVG text to a PNG file with headless Chromium."""
+    exe = chromium_path()
+    try:
+        from playwright.sync_api import Error as PlaywrightError
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        raise TablierError("--png needs Playwright: pip install 'tablier[web]' (and Chromium: "
+                           "apt-get install chromium)") from None
+    html = (f"<!doctype html><html><body style='margin:0;background:#fff'>"
+            f"<div id='b' style='width:{width}px'>{svg}</div></body></html>")
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=exe, headless=True, args=CHROMIUM_ARGS)
+            try:
+                page = browser.new_page(viewport={"width": width, "height": 800})
+                page.set_content(html)
+                page.locator("svg").first.screenshot(path=path)
+            finally:
+                browser.close()
+    except PlaywrightError as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else "failed"
+        raise TablierError(f"--png: headless Chromium could not render the board ({first}); "
+                           f"install it with apt-get install chromium, or write --svg") from None
+
+
+def run(args: Any) -> int:
+    from interpreter.render import board_text
+    from interpreter.variant.build import load_variant
+
+    obj = read_position_arg(args.position)
+    ref = args.variant
+    if ref is None:
+        from interpreter.variant.loader import record_variant
+
+        # a position names its variant as a record does: a built-in id or a `.toml` file
+        ref = record_variant(obj["variant"]) if "variant" in obj else "backgammon"
+    variant = load_variant(ref, args.overrides)
+    if args.svg is None and args.png is None:
+        from interpreter.analysis import read_position
+
+        pos = read_position(variant, obj, need_dice=False)
+        print(board_text(pos.board))
+        return 0
+    svg = draw_svg(variant, obj, side=args.side, mirror=args.mirror)
+    if args.svg is not None:
+        if args.svg == "-":
+            sys.stdout.write(svg + "\n")
+        else:
+            try:
+                Path(args.svg).write_text(svg + "\n", encoding="utf-8")
+            except OSError as exc:
+                raise TablierError(f"cannot write {args.svg!r}: {exc.strerror}") from None
+    if args.png is not None:
+        svg_to_png(svg, args.png)
+    return 0

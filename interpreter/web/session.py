@@ -1,0 +1,395 @@
+"""Games played in the browser: one `Session` per game, its turn loop suspended at the decision
+it waits for (engine/game.py), bots answering their own questions at once.
+
+A session keeps the generator of `Game.play()` suspended between requests: answering a decision
+is one `gen.send`, whatever the length of the game (replaying the record at each request would
+cost the whole game so far). `Sessions` holds them, bounded in number and idle age.
+
+STATE, the JSON the API returns (docs/play.md):
+
+    variant, name, id     the variant (id, name) and the game's id
+    players               {"white": kind, "black": kind}
+    position              the position JSON seen by the player on roll (points, bar, off, dice)
+    on_roll, dice, turns  who is on roll, his dice, the throws so far
+    question              null, or {"kind": "play" | "decision", "decision": the decision's own
+                          kind (play, enter, go, double, take...), "player": "white" | "black",
+                          "choices": [...], "plays": [{"text", "paths": [[[from, to], ...]],
+                          "items": [...]}]} for a play; "hint" the strongest bot's choice when
+                          asked for
+    score                 {"ladder": kind, "text": the running score, "sides": the ladder's
+                          state with sides named (as saves hold it)}
+    items                 what the current throw scored: [{"rule", "name", "side", "points"}]
+    finished, winner      whether the play is over, its winner (null: none, or a draw)
+    result                the summary of `tablier play --json` once finished
+    log                   the lines of the game's log, as `tablier play` prints them
+    svg                   the board as SVG, from the side of `view` (the human's, else white's)
+"""
+from __future__ import annotations
+
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from typing import Any
+
+from interpreter.engine.contract import SIDE_NAMES, Decision, IllegalAnswer
+from interpreter.engine.game import Game
+from interpreter.errors import TablierError
+from interpreter.kernel.board import to_json
+
+HUMAN = "human"
+#: the longest game a session plays (throws): `tablier play`'s default
+MAX_TURNS = 20000
+
+
+class WebError(TablierError):
+    """A request the server refuses (HTTP 400, or 404 for an unknown game)."""
+
+    def __init__(self, message: str, status: int = 400):
+        super().__init__(message)
+        self.status = status
+
+
+class Human:
+    """A person at the web board: answers come from the page, never from here. A person may
+    double, so the cube asks him."""
+
+    kind = HUMAN
+    capabilities: frozenset[str] = frozenset({"doubles"})
+
+    def answer(self, decision: Any) -> int:   # pragma: no cover - the session never calls it
+        raise WebError("a person answers from the page")
+
+
+def player_kinds() -> list[str]:
+    """The kinds a page may choose: a person, and every bot `make_player` knows."""
+    from interpreter.players.bots import BOTS
+
+    return [HUMAN, *sorted(BOTS)]
+
+
+def strongest_bot() -> str:
+    """The bot that answers a hint: the strongest `make_player` knows."""
+    from interpreter.players.bots import BOTS
+
+    for kind in ("expert", "search", "greedy"):
+        if kind in BOTS:
+            return kind
+    return sorted(BOTS)[0]
+
+
+def _player(kind: str, seed: str) -> Any:
+    if kind == HUMAN:
+        return Human()
+    from interpreter.players.bots import make_player
+
+    return make_player(kind, seed)
+
+
+def jsonable(x: Any) -> Any:
+    """Plain JSON data: tuples as lists, keys as strings."""
+    if isinstance(x, dict):
+        return {str(k): jsonable(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [jsonable(v) for v in x]
+    if x is None or isinstance(x, (bool, int, float, str)):
+        return x
+    return str(x)
+
+
+class Session:
+    """One game in the server: its variant, seed, players and suspended turn loop."""
+
+    def __init__(self, variant: Any, seed: Any, kinds: tuple[str, str], options: list[str],
+                 game: Game, gen: Any, pending: Decision | None, result: Any = None):
+        self.id = secrets.token_urlsafe(9)
+        self.variant = variant
+        self.seed = seed
+        self.kinds = kinds
+        self.options = options
+        self.game = game
+        self.gen = gen
+        self.pending = pending
+        self.result = result
+        gs = f"{seed}/0"
+        self.players = tuple(_player(k, f"{gs}:{SIDE_NAMES[i]}") for i, k in enumerate(kinds))
+        self.lock = threading.Lock()
+        self.used = time.monotonic()
+        self.hint: str | None = None
+
+    # -- making one ------------------------------------------------------------------------------
+
+    @classmethod
+    def new(cls, variant: Any, seed: Any, kinds: tuple[str, str], options: list[str]
+            ) -> Session:
+        from interpreter.players.base import capabilities_of
+
+        gs = f"{seed}/0"
+        players = tuple(_player(k, f"{gs}:{SIDE_NAMES[i]}") for i, k in enumerate(kinds))
+        game = Game(variant, gs, max_turns=MAX_TURNS, keep_record=True,
+                    doubles=capabilities_of(players))
+        gen = game.play()
+        s = cls(variant, seed, kinds, options, game, gen, None)
+        s.players = players
+        try:
+            s.pending = next(gen)
+        except StopIteration as stop:
+            s.result = stop.value
+        s._bots()
+        return s
+
+    @classmethod
+    def resume(cls, text: str) -> Session:
+        """A saved game (TOML text) through every check of `tablier play --resume`."""
+        from interpreter.io import save
+        from interpreter.variant.build import load_variant
+        from interpreter.variant.loader import record_variant
+
+        data, record = save.read_save_text(text)
+        for kind in record.players:
+            if kind not in player_kinds():
+                raise save.SaveError(f"unknown player kind {kind!r} in the save; the kinds are "
+                                     f"{', '.join(player_kinds())}")
+        variant = load_variant(record_variant(record.variant), list(record.options))
+        gs = f"{record.seed}/0"
+        players = tuple(_player(k, f"{gs}:{SIDE_NAMES[i]}")
+                        for i, k in enumerate(record.players))
+        run = save.checked_replay(data, record, variant, players, MAX_TURNS)
+        s = cls(variant, record.seed, record.players, list(record.options), run.game, run._gen,
+                run.pending, run.result)
+        s.players = players
+        s._bots()
+        return s
+
+    # -- answering -------------------------------------------------------------------------------
+
+    def _bots(self) -> None:
+        """Let the bots answer every question asked of them, until a person is asked or the
+        play is over."""
+        gen = self.gen
+        while self.pending is not None:
+            p = self.players[self.pending.player]
+            if isinstance(p, Human):
+                return
+            self._send(p.answer(self.pending))
+
+    def _send(self, answer: Any) -> None:
+        self.hint = None
+        try:
+            self.pending = self.gen.send(answer)
+        except StopIteration as stop:
+            self.pending = None
+            self.result = stop.value
+
+    def answer(self, text: Any) -> None:
+        """A person's answer to the question asked: a play in notation (or exactly one of the
+        listed texts), or a decision's word. IllegalAnswer (nothing played) otherwise."""
+        d = self.pending
+        if d is None:
+            raise WebError("the game is over: there is nothing to answer")
+        if not isinstance(self.players[d.player], Human):
+            raise WebError("the question is not a person's")   # pragma: no cover - bots ran
+        if not isinstance(text, str) or len(text) > 200:
+            raise WebError("an answer is a string of at most 200 characters")
+        words = d.words()
+        if text.strip() in words:
+            i = words.index(text.strip())
+        else:
+            i = d.index(text.strip())
+        self._send(i)
+        self._bots()
+
+    def ask_hint(self) -> str:
+        """What the strongest bot would answer to the question asked (nothing is played)."""
+        d = self.pending
+        if d is None:
+            raise WebError("the game is over: there is nothing to answer")
+        from interpreter.players.bots import make_player
+
+        bot = make_player(strongest_bot(), f"{self.seed}/hint")
+        i = d.index(bot.answer(d))
+        self.hint = d.words()[i]
+        return self.hint
+
+    # -- what the page sees ----------------------------------------------------------------------
+
+    def view_side(self) -> int:
+        """The side the board is drawn from: the one person's, else the side asked, else
+        white's."""
+        humans = [i for i, k in enumerate(self.kinds) if k == HUMAN]
+        if len(humans) == 1:
+            return humans[0]
+        if self.pending is not None and humans:
+            return self.pending.player
+        return 0
+
+    def board(self) -> tuple:
+        """The board seen by the player on roll (before the play, while a play is asked)."""
+        g = self.game
+        d = self.pending
+        return g.choice_base if d is not None and d.is_play else g.board
+
+    def plays(self) -> list[dict]:
+        """Each legal play of the play question: its text and its step sequences."""
+        d = self.pending
+        g = self.game
+        texts = d.words()
+        plays = g._current_plays(d)
+        off = self.variant.move_rules.off_pip
+        out = []
+        for i, (text, p) in enumerate(zip(texts, plays)):
+            seen: set[tuple] = set()
+            paths = []
+            for path in p.paths:
+                steps = tuple((s[0], 0 if s[1] <= off else s[1]) for s in path)
+                if steps and steps not in seen:
+                    seen.add(steps)
+                    paths.append([list(s) for s in steps])
+            items = [{"rule": r, "name": self.rule_name(r), "side": to, "points": pts}
+                     for r, to, pts, _w in g.play_items(i)] if g._choice_items else []
+            out.append({"text": text, "paths": paths, "items": items})
+        return out
+
+    def rule_name(self, rule_id: str) -> str:
+        rules = getattr(self.variant.model, "rules", None) or {}
+        r = rules.get(rule_id)
+        return getattr(r, "name", None) or rule_id
+
+    def throw_items(self) -> list[dict]:
+        """What the current (or last) throw scored, rule by rule."""
+        log = self.game.log
+        i = len(log) - 1
+        while i >= 0 and log[i][0] != "throw":
+            i -= 1
+        out = []
+        for e in log[i + 1:] if i >= 0 else []:
+            if e[0] == "score":
+                out.append({"rule": e[2], "name": self.rule_name(e[2]),
+                            "side": SIDE_NAMES[e[1]], "points": e[3]})
+        return out
+
+    def preview(self, steps: Any) -> tuple:
+        """The board after the first steps of a play being entered (each a [from, to] pair of
+        a legal step sequence), seen by the player on roll."""
+        d = self.pending
+        if d is None or d.kind != "play" and d.kind != "enter":
+            raise WebError("no play is being entered")
+        if not isinstance(steps, list) or len(steps) > 8 or not all(
+                isinstance(s, list) and len(s) == 2 and all(type(x) is int for x in s)
+                for s in steps):
+            raise WebError("steps are a list of at most 8 [from, to] pairs of integers")
+        want = [tuple(s) for s in steps]
+        off = self.variant.move_rules.off_pip
+        for p in self.game._current_plays(d):
+            for path in p.paths:
+                if len(path) >= len(want) and all(
+                        (s[0], 0 if s[1] <= off else s[1]) == w for s, w in zip(path, want)):
+                    return self.variant.generator.apply(self.board(), path[:len(want)])
+        raise WebError(f"{steps} begins no legal play")
+
+    def dice(self) -> tuple[int, int] | None:
+        """The dice of the player on roll: none before his throw (a cube question)."""
+        g = self.game
+        d = self.pending
+        if not g.turns or d is not None and d.kind in ("double", "take"):
+            return None
+        return g.dice
+
+    def svg(self, board: tuple | None = None, **kw: Any) -> str:
+        from interpreter.svg import position_svg
+
+        g = self.game
+        b = self.board() if board is None else board
+        dice = self.dice()
+        return position_svg(self.variant, b, dice=dice, mover=g.mover, side=self.view_side(),
+                            **kw)
+
+    def state(self) -> dict[str, Any]:
+        from interpreter.render import ladder_text, log_lines
+
+        g = self.game
+        d = self.pending
+        b = self.board()
+        position = to_json(b)
+        dice = self.dice()
+        if dice is not None:
+            position["dice"] = list(dice)
+        kind = getattr(self.variant.ladder, "kind", "game")
+        sides = g.ladder.sides()
+        question = None
+        if d is not None:
+            question = {"kind": "play" if d.is_play else "decision", "decision": d.kind,
+                        "player": SIDE_NAMES[d.player], "choices": list(d.words())}
+            if d.is_play:
+                question["plays"] = self.plays()
+            if self.hint is not None:
+                question["hint"] = self.hint
+        res = self.result
+        out: dict[str, Any] = {
+            "id": self.id, "variant": self.variant.id, "name": self.variant.name,
+            "players": {"white": self.kinds[0], "black": self.kinds[1]},
+            "position": position, "on_roll": SIDE_NAMES[g.mover],
+            "dice": None if dice is None else list(dice), "turns": g.turns,
+            "question": question,
+            "score": {"ladder": kind, "text": ladder_text(kind, sides), "sides": jsonable(sides)},
+            "items": self.throw_items(),
+            "finished": bool(res is not None and res.finished),
+            "winner": None if res is None or res.winner is None else SIDE_NAMES[res.winner],
+            "result": None,
+            "log": log_lines(self.variant, g.log),
+            "view": SIDE_NAMES[self.view_side()],
+        }
+        if res is not None:
+            summary = res.summary(self.variant.id)
+            summary.update({"seed": self.seed, "white": self.kinds[0], "black": self.kinds[1]})
+            out["result"] = jsonable(summary)
+        out["svg"] = self.svg()
+        return out
+
+    def save_text(self) -> str:
+        """The saved game, as `tablier play --save` writes it (TOML)."""
+        import tomli_w
+
+        from interpreter.engine.record import record_of
+        from interpreter.io import save
+
+        record = record_of(self.game, self.seed, self.kinds, self.options)
+        return tomli_w.dumps(save.save_data(record, save.state_of(self.game, self.pending)))
+
+
+class Sessions:
+    """The games of the server, at most `limit`, each forgotten after `max_idle` seconds
+    without a request (the least recently used goes first when the store is full)."""
+
+    def __init__(self, limit: int = 64, max_idle: float = 6 * 3600):
+        self.limit = limit
+        self.max_idle = max_idle
+        self._games: OrderedDict[str, Session] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def add(self, s: Session) -> None:
+        with self._lock:
+            self._expire()
+            while len(self._games) >= self.limit:
+                self._games.popitem(last=False)
+            self._games[s.id] = s
+
+    def get(self, game_id: str) -> Session:
+        with self._lock:
+            self._expire()
+            s = self._games.get(game_id)
+            if s is None:
+                raise WebError(f"no game {game_id[:40]!r} (games are kept while the server "
+                               f"runs, {self.limit} at most, {self.max_idle / 3600:g} h idle)",
+                               status=404)
+            s.used = time.monotonic()
+            self._games.move_to_end(game_id)
+            return s
+
+    def _expire(self) -> None:
+        now = time.monotonic()
+        for k in [k for k, s in self._games.items() if now - s.used > self.max_idle]:
+            del self._games[k]
+
+    def __len__(self) -> int:
+        return len(self._games)
