@@ -1,0 +1,294 @@
+"""The JSON API of `tablier serve` (interpreter/web/), through starlette's TestClient: games of
+every shipped variant played to their end with plays in notation, refused answers and bodies,
+saves resumed, and the score sheet agreeing with `tablier sheet --json`."""
+from __future__ import annotations
+
+import json
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("httpx")
+
+import warnings  # noqa: E402
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient  # noqa: E402
+
+from interpreter.cli import _ladder_for  # noqa: E402
+from interpreter.io.sheet import sheet_data  # noqa: E402
+from interpreter.web.app import create_app  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+SHEETS = sorted((ROOT / "tests" / "data" / "sheets").glob("*.toml"))
+
+#: each shipped variant, shortened where a whole partie would take long (a game of the cube
+#: ladder is one game; the others: the fewest marks, holes or games their ladder allows)
+SHORT = {
+    "backgammon": {},
+    "hypergammon": {},
+    "nackgammon": {},
+    "triktrak": {"ladder.holes_to_win": 2},
+    "trictrac-ecrire": {"ladder.min_marks": 4, "ladder.marks": 4},
+    "trictrac-combine": {"ladder.min_marks": 4, "ladder.marks": 4},
+    "tric-trac-12": {"ladder.match_games": 1},
+}
+
+
+@pytest.fixture(scope="module")
+def client() -> TestClient:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return TestClient(create_app())
+
+
+def new(client: TestClient, **body) -> dict:
+    r = client.post("/api/games", json=body)
+    assert r.status_code == 200, r.json()
+    return r.json()
+
+
+def shipped() -> list[str]:
+    return sorted(p.stem for p in (ROOT / "variants").glob("*.toml") if p.stem != "trictrac")
+
+
+def test_every_shipped_variant_is_covered() -> None:
+    assert set(shipped()) == set(SHORT)
+
+
+@pytest.mark.parametrize("variant", sorted(SHORT))
+def test_a_whole_game_of_each_variant_with_plays_in_notation(client: TestClient,
+                                                             variant: str) -> None:
+    rng = random.Random(variant)
+    made = new(client, variant=variant, white="human", black="human", seed=5,
+               set=SHORT[variant])
+    gid, state = made["id"], made["state"]
+    assert state["variant"] == variant and set(state) >= {
+        "position", "on_roll", "dice", "question", "score", "finished", "winner", "log"}
+    answers = 0
+    while state["question"] is not None:
+        q = state["question"]
+        assert state["on_roll"] in ("white", "black")
+        if q["kind"] == "play":
+            assert len(q["choices"]) == len(q["plays"]) > 1
+            i = rng.randrange(len(q["choices"]))
+            answer = q["choices"][i]
+            assert all(re.fullmatch(r"[0-9/* ()-]+|-", c) for c in q["choices"])
+            if variant == "backgammon" and rng.random() < 0.5:
+                # the same play typed from its steps, in another order
+                path = rng.choice(q["plays"][i]["paths"])
+                answer = " ".join(f"{a}/{b}" for a, b in reversed(path))
+        else:
+            answer = rng.choice(q["choices"])
+        r = client.post(f"/api/games/{gid}/answer", json={"answer": answer})
+        assert r.status_code == 200, (answer, r.json())
+        state = r.json()
+        answers += 1
+        assert answers < 5000
+    assert state["finished"] is True
+    assert state["result"]["finished"] is True
+    assert state["winner"] == state["result"]["winner"]
+    assert client.get(f"/api/games/{gid}").json()["state"]["finished"] is True
+
+
+def test_bots_answer_their_own_questions(client: TestClient) -> None:
+    made = new(client, variant="triktrak", white="greedy", black="random", seed=2,
+               set={"ladder.holes_to_win": 1})
+    assert made["state"]["question"] is None and made["state"]["finished"]
+    made = new(client, variant="backgammon", white="human", black="greedy", seed=4)
+    q = made["state"]["question"]
+    assert q["player"] == "white"
+
+
+def to_play(client: TestClient, made: dict) -> dict:
+    """The state once the player on roll is asked his play (he rolls, never doubles)."""
+    state = made["state"]
+    while state["question"]["kind"] != "play":
+        assert state["question"]["decision"] == "double"
+        state = client.post(f"/api/games/{made['id']}/answer", json={"answer": "roll"}).json()
+    return state
+
+
+def refused(client: TestClient, url: str, body, status: int = 400) -> str:
+    r = client.post(url, content=body if isinstance(body, (str, bytes)) else json.dumps(body),
+                    headers={"content-type": "application/json"})
+    assert r.status_code == status, r.text
+    return r.json()["error"]
+
+
+def test_refused_answers_name_the_reason_and_play_nothing(client: TestClient) -> None:
+    made = new(client, variant="backgammon", white="human", black="human", seed=11)
+    gid = made["id"]
+    before = to_play(client, made)
+    url = f"/api/games/{gid}/answer"
+    assert before["question"]["kind"] == "play"
+    d1, d2 = before["dice"]
+    assert "is not a legal play" in refused(client, url, {"answer": "24/1"})
+    assert "unreadable play" in refused(client, url, {"answer": "hello"})
+    assert "at most 200" in refused(client, url, {"answer": 7})
+    assert "answer" in refused(client, url, {})
+    assert "not a JSON object" in refused(client, url, "{nope")
+    assert "nests" in refused(client, url, "[" * 100 + "]" * 100)
+    assert "must be a JSON object" in refused(client, url, "[1]")
+    assert "larger than" in refused(client, url, b"x" * (3 << 20))
+    after = client.get(f"/api/games/{gid}").json()["state"]
+    assert after["position"] == before["position"] and after["log"] == before["log"]
+    # a decision's word that is not one of its words
+    made = new(client, variant="backgammon", white="human", black="human", seed=11)
+    q = made["state"]["question"]
+    if q["kind"] == "decision":
+        msg = refused(client, f"/api/games/{made['id']}/answer", {"answer": "maybe"})
+        assert "'maybe' is not an answer" in msg and "'roll'" in msg
+
+
+def test_refused_games(client: TestClient, tmp_path: Path) -> None:
+    url = "/api/games"
+    assert "no built-in variant" in refused(client, url, {"variant": "chess"})
+    assert "ends in `.toml`" in refused(client, url, {"variant": "/etc/passwd"})
+    assert "no such file" in refused(client, url, {"variant": str(tmp_path / "none.toml")})
+    assert "abstract" in refused(client, url, {"variant": "trictrac"})
+    assert "unknown player kind" in refused(client, url, {"variant": "backgammon",
+                                                          "white": "wizard"})
+    assert "seed" in refused(client, url, {"variant": "backgammon", "seed": "x"})
+    assert "digits" in refused(client, url, {"variant": "backgammon", "seed": 2**70})
+    assert "dotted key" in refused(client, url, {"variant": "backgammon",
+                                                 "set": {"a b": 1}})
+    assert "nope" in refused(client, url, {"variant": "backgammon", "set": {"nope.x": 1}})
+    assert "unknown key" in refused(client, url, {"variant": "backgammon", "colour": 1})
+    assert "no game" in client.get("/api/games/nothing").json()["error"]
+    assert client.get("/api/games/nothing").status_code == 404
+    # a variant file of the server's machine plays
+    house = tmp_path / "quick.toml"
+    house.write_text('extends = "triktrak"\n[variant]\nid = "quick"\nname = "Quick"\n'
+                     '[ladder]\nholes_to_win = 1\n', encoding="utf-8")
+    made = new(client, variant=str(house), white="random", black="random", seed=1)
+    assert made["state"]["variant"] == "quick" and made["state"]["finished"]
+
+
+def test_a_saved_game_resumes_as_the_uninterrupted_game(client: TestClient) -> None:
+    rng = random.Random(3)
+
+    def play(gid: str, state: dict, n: int) -> dict:
+        for _ in range(n):
+            q = state["question"]
+            if q is None:
+                break
+            state = client.post(f"/api/games/{gid}/answer",
+                                json={"answer": q["choices"][rng.randrange(len(q["choices"]))]}
+                                ).json()
+        return state
+
+    body = {"variant": "trictrac-ecrire", "white": "human", "black": "greedy", "seed": 8,
+            "set": {"ladder.min_marks": 4, "ladder.marks": 4}}
+    made = new(client, **body)
+    state = play(made["id"], made["state"], 15)
+    text = client.get(f"/api/games/{made['id']}/save").text
+    assert "checksum" in text and "human" in text
+    resumed = new(client, resume=text)["state"]
+    for key in ("position", "on_roll", "dice", "question", "score", "log", "turns"):
+        assert resumed[key] == state[key], key
+    # the same answers from here give the same game
+    rng_a, rng_b = random.Random(9), random.Random(9)
+    a, b = state, resumed
+    for _ in range(40):
+        if a["question"] is None:
+            break
+        pick = rng_a.randrange(len(a["question"]["choices"]))
+        assert pick == rng_b.randrange(len(b["question"]["choices"]))
+        a = client.post(f"/api/games/{made['id']}/answer",
+                        json={"answer": a["question"]["choices"][pick]}).json()
+        b = client.post(f"/api/games/{resumed['id']}/answer",
+                        json={"answer": b["question"]["choices"][pick]}).json()
+        assert a["log"] == b["log"] and a["position"] == b["position"]
+
+
+def test_an_edited_save_is_refused_naming_the_fault(client: TestClient) -> None:
+    made = new(client, variant="backgammon", white="human", black="greedy", seed=6)
+    gid = made["id"]
+    for _ in range(6):
+        q = client.get(f"/api/games/{gid}").json()["state"]["question"]
+        client.post(f"/api/games/{gid}/answer", json={"answer": q["choices"][0]})
+    text = client.get(f"/api/games/{gid}/save").text
+    m = re.search(r'"(white|black) throws (\d)-(\d)"', text)
+    die = str(int(m.group(2)) % 6 + 1)
+    edited = text[:m.start(2)] + die + text[m.end(2):]
+    msg = refused(client, "/api/games", {"resume": edited})
+    assert "record entry" in msg and "the seed gives" in msg
+    msg = refused(client, "/api/games", {"resume": text.replace("turns = ", "turns = 1", 1)})
+    assert "state" in msg or "checksum" in msg
+    assert "invalid TOML" in refused(client, "/api/games", {"resume": "a = "})
+    assert "format" in refused(client, "/api/games", {"resume": "x = 1"})
+    assert "alone" in refused(client, "/api/games", {"resume": text, "seed": 1})
+
+
+def test_the_store_keeps_a_bounded_number_of_games() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        small = TestClient(create_app(limit=2))
+    ids = [new(small, variant="backgammon", white="human", black="human", seed=i)["id"]
+           for i in range(3)]
+    assert small.get(f"/api/games/{ids[0]}").status_code == 404
+    assert all(small.get(f"/api/games/{i}").status_code == 200 for i in ids[1:])
+
+
+def test_preview_shows_the_steps_entered(client: TestClient) -> None:
+    made = new(client, variant="backgammon", white="human", black="human", seed=11)
+    q = to_play(client, made)["question"]
+    path = q["plays"][0]["paths"][0]
+    r = client.post(f"/api/games/{made['id']}/preview", json={"steps": path[:1],
+                                                              "targets": [3]})
+    assert r.status_code == 200 and r.json()["svg"].startswith("<svg")
+    assert "begins no legal play" in refused(client, f"/api/games/{made['id']}/preview",
+                                             {"steps": [[1, 24]]})
+
+
+def test_hint_names_a_legal_answer(client: TestClient) -> None:
+    made = new(client, variant="triktrak", white="human", black="human", seed=2)
+    r = client.post(f"/api/games/{made['id']}/hint", json={})
+    q = r.json()["question"]
+    assert q["hint"] in q["choices"]
+
+
+@pytest.mark.parametrize("path", SHEETS, ids=[p.stem for p in SHEETS])
+def test_api_sheets_agrees_with_tablier_sheet(client: TestClient, path: Path) -> None:
+    want = sheet_data(path, _ladder_for)
+    r = client.post("/api/sheets", json={"record": path.read_text(encoding="utf-8")})
+    assert r.status_code == 200, r.json()
+    assert r.json() == json.loads(json.dumps(want, ensure_ascii=False))
+
+
+def test_api_sheets_refuses_a_forbidden_event(client: TestClient) -> None:
+    record = ('variant = "trictrac-ecrire"\nplayers = ["Alice", "Bob"]\n'
+              'events = ["Bob +1 on Alice", "Alice go"]\n')
+    msg = refused(client, "/api/sheets", {"record": record})
+    assert msg.startswith("event 1 'Alice go'")
+    assert "ends in `.toml`" in refused(client, "/api/sheets", {
+        "record": 'variant = "/dev/zero"\nplayers = ["A", "B"]\n'})
+    assert "invalid toml" in refused(client, "/api/sheets", {"record": "variant = "})
+    assert "record" in refused(client, "/api/sheets", {"record": 5})
+
+
+def test_the_sheet_view_keeps_the_record(client: TestClient) -> None:
+    fields = {"variant": "triktrak", "players": ["Alice", "Bob"],
+              "events": ["Alice +4", "Bob +2 on Alice", "Alice +10", "Alice go", "Bob +4"]}
+    r = client.post("/api/sheets/view", json={"fields": fields})
+    view = r.json()
+    assert view["kind"] == "holes" and view["fields"]["events"] == fields["events"]
+    assert view["sheet"]["players"]["Alice"] == {"holes": 1, "points": 0, "bredouille": True}
+    assert "Points sheet" in view["text"]
+    again = client.post("/api/sheets/view", json={"record": view["toml"]}).json()
+    assert again["sheet"] == view["sheet"]
+
+
+def test_pages_are_served(client: TestClient) -> None:
+    for url in ("/", "/sheet", "/static/game.js", "/static/style.css", "/favicon.ico"):
+        assert client.get(url).status_code == 200, url
+    made = new(client, variant="backgammon", white="human", black="greedy", seed=1)
+    page = client.get(f"/game/{made['id']}").text
+    assert made["id"] in page and "game.js" in page
+    assert client.get("/game/none").status_code == 404
+    assert client.get(f"/api/games/{made['id']}/board.svg").text.startswith("<svg")
