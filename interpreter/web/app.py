@@ -349,14 +349,23 @@ def sheet_view(body: dict[str, Any]) -> dict:
             raise WebError(f"\"fields\" cannot be written as TOML: {exc}") from None
     else:
         raise WebError("the body is {\"record\": TOML} or {\"fields\": {...}}")
-    sheet = sheet_data_text(text, record_ladder)
-    readable = render_sheet_text(text, record_ladder)
+    ladders: dict[str, Any] = {}
+
+    def ladder_for(variant: str, options: dict) -> Any:
+        # one load of the record's variant for the three readings of this request
+        key = json.dumps([variant, options], sort_keys=True, default=str)
+        if key not in ladders:
+            ladders[key] = record_ladder(variant, options)
+        return ladders[key]
+
+    sheet = sheet_data_text(text, ladder_for)
+    readable = render_sheet_text(text, ladder_for)
     try:
         data = parse_toml(text)
     except InputError as exc:      # pragma: no cover - sheet_data_text read it
         raise RecordError(str(exc)) from None
-    kind = "pool" if "pool" in data else record_ladder(data["variant"], data.get("options", {})
-                                                     ).kind
+    kind = "pool" if "pool" in data else ladder_for(data["variant"], data.get("options", {})
+                                                  ).kind
     fields = {k: data[k] for k in SHEET_FIELDS if k in data}
     return {"sheet": sheet, "text": readable, "fields": json.loads(json.dumps(fields,
                                                                               default=str)),

@@ -57,7 +57,10 @@ function completed() {
   return done.length ? state.question.plays[done[0].play] : null;
 }
 
+function setBusy(on) { document.body.setAttribute("data-busy", on ? "1" : "0"); }
+
 async function drawEntry() {
+  setBusy(true);
   const steps = nextSteps();
   const movable = [...new Set(steps.map((s) => s[0]))];
   const targets = picked === null ? [] : steps.filter((s) => s[0] === picked).map((s) => s[1]);
@@ -68,6 +71,7 @@ async function drawEntry() {
     $("board").innerHTML = r.svg;
   } catch (e) { $("error").textContent = e.message; }
   drawQuestion();
+  setBusy(false);
 }
 
 function onBoardClick(ev) {
@@ -142,7 +146,9 @@ function drawQuestion() {
 function hintButton() {
   const b = el("button", {id: "hint-button", class: "big"}, "Hint");
   b.addEventListener("click", async () => {
-    try { show(await call(`${API}/hint`, {})); } catch (e) { $("error").textContent = e.message; }
+    setBusy(true);
+    try { show(await call(`${API}/hint`, {})); }
+    catch (e) { $("error").textContent = e.message; setBusy(false); }
   });
   return b;
 }
@@ -158,6 +164,7 @@ function resultText(s) {
 async function send(answer) {
   if (busy) return;
   busy = true;
+  setBusy(true);
   $("error").textContent = "";
   try {
     const s = await call(`${API}/answer`, {answer});
@@ -165,6 +172,7 @@ async function send(answer) {
     show(s);
   } catch (e) {
     $("error").textContent = e.message;
+    setBusy(false);
   } finally { busy = false; }
 }
 
@@ -184,7 +192,7 @@ function show(s) {
   if (!s.items.length) items.append(el("li", {}, "nothing scored"));
   $("log").textContent = s.log.join("\n");
   $("log").scrollTop = $("log").scrollHeight;
-  if (q && q.kind === "play") drawEntry(); else drawQuestion();
+  if (q && q.kind === "play") drawEntry(); else { drawQuestion(); setBusy(false); }
 }
 
 $("board").addEventListener("click", onBoardClick);

@@ -37,6 +37,7 @@ setupKind();
 
 // try the record with one more event (or none); keep it only if the rules accept it
 async function tryFields(candidate, check) {
+  document.body.setAttribute("data-busy", "1");
   $("sheet-error").textContent = "";
   try {
     const v = await post("/api/sheets/view", {fields: candidate});
@@ -51,7 +52,7 @@ async function tryFields(candidate, check) {
   } catch (e) {
     $("sheet-error").textContent = e.message;
     return false;
-  }
+  } finally { document.body.setAttribute("data-busy", "0"); }
 }
 
 function addEvent(text, check) {

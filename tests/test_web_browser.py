@@ -1,0 +1,276 @@
+"""The web board in a real browser: Debian's Chromium, headless, driven by Playwright, against
+`tablier serve`'s application run by uvicorn on a free port of this machine.
+
+A whole backgammon game and a whole partie of Triktrak (to two holes instead of twelve, by the
+page's options, `ladder.holes_to_win=2`) are played by clicks against a bot; a saved game is
+resumed in the page; an à écrire sheet of two marks is entered with buttons, a refused event in
+the middle; the game page on a phone's screen shows the whole board. Screenshots are kept in
+pytest's tmp folder; with `TABLIER_DOC_SHOTS=1` the ones of docs/play.md are written to docs/img/.
+
+Skipped, saying why, when Playwright or Chromium is missing (`.ci/run` installs Chromium).
+"""
+from __future__ import annotations
+
+import os
+import socket
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette")
+uvicorn = pytest.importorskip("uvicorn")
+sync_api = pytest.importorskip("playwright.sync_api",
+                               reason="Playwright is not installed (the test extra has it)")
+
+from interpreter.draw import CHROMIUM_ARGS, chromium_path  # noqa: E402
+from interpreter.web.app import create_app  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = chromium_path()
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine "
+                                "(apt-get install chromium; .ci/run does)")
+DOC_SHOTS = os.environ.get("TABLIER_DOC_SHOTS") == "1"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server() -> str:
+    port = _free_port()
+    config = uvicorn.Config(create_app(), host="127.0.0.1", port=port, log_level="warning")
+    srv = uvicorn.Server(config)
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not srv.started:
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    thread.join(5)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True)
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.set_default_timeout(10000)
+    yield pg
+    context.close()
+    assert not errors, errors
+
+
+def shot(pg, tmp_path: Path, name: str, doc: str | None = None) -> Path:
+    path = tmp_path / f"{name}.png"
+    pg.screenshot(path=str(path), full_page=True)
+    if DOC_SHOTS and doc:
+        (ROOT / "docs" / "img").mkdir(exist_ok=True)
+        pg.screenshot(path=str(ROOT / "docs" / "img" / doc), full_page=True)
+    return path
+
+
+def idle(pg) -> None:
+    pg.wait_for_selector('body[data-busy="0"]')
+
+
+def start(pg, server: str, variant: str, seed: int, options: str = "") -> None:
+    pg.goto(server + "/")
+    pg.select_option("#variant", variant)
+    pg.select_option("#white", "human")
+    pg.select_option("#black", "greedy")
+    pg.fill("#seed", str(seed))
+    if options:
+        pg.fill("#set", options)
+    pg.click("#start")
+    pg.wait_for_url("**/game/**")
+    idle(pg)
+
+
+def play_one(pg) -> bool:
+    """Answer the question on the page by clicks: a play checker by checker (the first movable
+    checker, then its first highlighted destination), or a decision's first button. False once
+    the game is over."""
+    idle(pg)
+    if pg.locator("#result").count():
+        return False
+    if pg.locator("#confirm").count():
+        for _ in range(8):
+            if pg.locator("#confirm").is_enabled():
+                break
+            if not pg.locator(".target").count():     # a checker picked for him already
+                pg.locator(".movable .hit").first.click()
+                idle(pg)
+            pg.locator(".target .hit").first.click()
+            idle(pg)
+        assert pg.locator("#confirm").is_enabled()
+        pg.click("#confirm")
+    else:
+        buttons = pg.locator("button.answer")
+        assert buttons.count() >= 1
+        # "roll", "take", "stay": the first word of a decision holds when in doubt
+        buttons.first.click()
+    return True
+
+
+def play_out(pg, limit: int = 400) -> int:
+    n = 0
+    while play_one(pg):
+        n += 1
+        assert n < limit, "the game did not end"
+        assert not pg.locator("#error").text_content(), pg.locator("#error").text_content()
+    return n
+
+
+def test_a_whole_backgammon_game_by_clicks(page, server: str, tmp_path: Path) -> None:
+    start(page, server, "backgammon", 7)
+    shot(page, tmp_path, "backgammon-start")
+    # a checker clicked shows its destinations; undo takes a step back
+    idle(page)
+    if page.locator("button.answer").count():
+        page.click("button[data-answer=roll]")
+        idle(page)
+    page.locator(".movable .hit").first.click()
+    idle(page)
+    assert page.locator(".target").count() >= 1
+    page.locator(".target .hit").first.click()
+    idle(page)
+    assert page.locator("#entered").text_content() != "—"
+    shot(page, tmp_path, "backgammon-entering", "board-desktop.png")
+    page.click("#undo")
+    idle(page)
+    assert page.locator("#entered").text_content() == "—"
+    turns = play_out(page)
+    assert turns > 10
+    assert "wins" in page.locator("#result").text_content()
+    assert "wins" in page.locator("#log").text_content()
+    shot(page, tmp_path, "backgammon-end")
+
+
+def test_a_whole_triktrak_partie_by_clicks(page, server: str, tmp_path: Path) -> None:
+    start(page, server, "triktrak", 3, "ladder.holes_to_win=2")
+    shot(page, tmp_path, "triktrak-start", "board-trictrac.png")
+    play_out(page, limit=600)
+    assert "wins" in page.locator("#result").text_content()
+    assert "holes" in page.locator("#score").text_content()
+
+
+def test_a_typed_play_and_a_refused_one(page, server: str) -> None:
+    start(page, server, "backgammon", 11)
+    if page.locator("button.answer").count():
+        page.click("button[data-answer=roll]")
+        idle(page)
+    page.fill("#typed-play", "24/1")
+    page.click("#typed-send")
+    page.wait_for_selector("#error:not(:empty)")
+    assert "not a legal play" in page.locator("#error").text_content()
+    log = page.locator("#log").text_content()
+    page.click("#hint-button")
+    page.wait_for_selector("#hint")
+    hint = page.locator("#hint").text_content().removeprefix("hint: ")
+    page.fill("#typed-play", hint)
+    page.click("#typed-send")
+    page.wait_for_function("document.querySelector('#log').textContent.length > %d" % len(log))
+    assert hint in page.locator("#log").text_content()
+
+
+def test_a_saved_game_resumed_in_the_page(page, server: str, tmp_path: Path) -> None:
+    start(page, server, "trictrac-ecrire", 5)
+    for _ in range(6):
+        play_one(page)
+    idle(page)
+    log = page.locator("#log").text_content()
+    with page.expect_download() as info:
+        page.click("#save")
+    saved = tmp_path / "saved.toml"
+    info.value.save_as(saved)
+    page.goto(server + "/")
+    page.set_input_files("#resume-file", str(saved))
+    page.wait_for_function("document.querySelector('#resume-text').value.length > 0")
+    page.click("#resume")
+    page.wait_for_url("**/game/**")
+    idle(page)
+    assert page.locator("#log").text_content() == log
+    # an edited save is refused, naming the fault
+    page.goto(server + "/")
+    page.fill("#resume-text", saved.read_text(encoding="utf-8").replace("seed = 5", "seed = 6"))
+    page.click("#resume")
+    page.wait_for_selector("#resume-error:not(:empty)")
+    assert "record entry" in page.locator("#resume-error").text_content()
+
+
+def test_an_ecrire_sheet_of_two_marks_entered_with_buttons(page, server: str,
+                                                            tmp_path: Path) -> None:
+    page.goto(server + "/sheet")
+    page.select_option("#sheet-variant", "trictrac-ecrire")
+    page.click("#sheet-start")
+    page.wait_for_selector("#sides .side")
+    idle(page)
+
+    def press(player: str, label: str, on_other: bool = False) -> None:
+        side = page.locator(f'.side[data-player="{player}"]')
+        if on_other:
+            side.locator(".on-other").check()
+        side.locator(f'button:text-is("{label}")').click()
+        idle(page)
+
+    press("Alice", "+2")
+    press("Alice", "+4")
+    press("Bob", "+1", on_other=True)      # Bob's hole on Alice's throw
+    press("Alice", "go")                   # refused: the go must follow her own holes
+    assert "go" in page.locator("#sheet-error").text_content()
+    assert page.locator("#events li").count() == 3     # nothing entered before it is lost
+    press("Alice", "+1")
+    press("Alice", "go")                   # 7-1: Alice wins mark 1
+    assert page.locator("#sheet-error").text_content() == ""
+    press("Bob", "+3")
+    press("Bob", "+3")
+    press("Bob", "refait")                 # refused: 0-6 is no refait
+    assert "not a refait" in page.locator("#sheet-error").text_content()
+    press("Bob", "go")                     # Bob wins mark 2
+    text = page.locator("#sheet-text").text_content()
+    assert "   1  Alice" in text and "   2  Bob" in text
+    assert "lost marks: Alice 1, Bob 1" in text
+    shot(page, tmp_path, "sheet", "sheet.png")
+    with page.expect_download() as info:
+        page.click("#sheet-download")
+    record = tmp_path / "record.toml"
+    info.value.save_as(record)
+    from interpreter.cli import main
+    assert main(["sheet", str(record)]) == 0     # tablier sheet reads the record
+
+
+def test_the_game_page_on_a_phone_shows_the_whole_board(browser, server: str,
+                                                        tmp_path: Path) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
+                                  has_touch=True, device_scale_factor=2)
+    pg = context.new_page()
+    try:
+        start(pg, server, "backgammon", 7)
+        box = pg.locator("#board svg").bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 390 + 0.5
+        assert box["height"] > 200
+        controls = pg.locator("#question").bounding_box()
+        assert controls["y"] >= box["y"] + box["height"] - 1      # controls below the board
+        for b in pg.locator("#question button").all():
+            assert b.bounding_box()["height"] >= 44               # large enough to touch
+        pg.screenshot(path=str(tmp_path / "phone.png"), full_page=False)
+        if DOC_SHOTS:
+            pg.screenshot(path=str(ROOT / "docs" / "img" / "board-phone.png"), full_page=False)
+    finally:
+        context.close()
