@@ -168,3 +168,41 @@ def test_mirror_swaps_left_and_right() -> None:
         return next(float(e.get("x")) for e in root.iter(f"{NS}rect")
                     if e.get("class") == "hit" and e.get("data-pip") == str(pip))
     assert x(plain, 1) > x(plain, 12) and x(mirrored, 1) < x(mirrored, 12)
+
+
+def test_tablier_draw_writes_the_svg(tmp_path, capsys, monkeypatch) -> None:
+    import io
+    import json
+
+    from interpreter.cli import main
+
+    pos = tmp_path / "pos.json"
+    pos.write_text(json.dumps({"variant": "triktrak", "points": [-15] + [0] * 22 + [15],
+                               "dice": [6, 5]}), encoding="utf-8")
+    out = tmp_path / "board.svg"
+    assert main(["draw", str(pos), "--svg", str(out)]) == 0
+    drawn = checkers(out.read_text(encoding="utf-8"))
+    assert drawn == Counter({(24, "mover"): 15, (1, "opponent"): 15})
+    assert main(["draw", str(pos)]) == 0
+    assert "X15" in capsys.readouterr().out
+    monkeypatch.setattr("sys.stdin", io.StringIO('{"variant": "/etc/passwd", "points": []}'))
+    assert main(["draw", "--svg", "-"]) == 1
+    assert "ends in `.toml`" in capsys.readouterr().err
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"points": [1]}', encoding="utf-8")
+    assert main(["draw", str(bad), "--svg", str(out)]) == 1
+
+
+def test_tablier_draw_png_with_chromium(tmp_path) -> None:
+    from interpreter.cli import main
+    from interpreter.draw import chromium_path
+
+    pytest.importorskip("playwright.sync_api")
+    if chromium_path() is None:
+        pytest.skip("no Chromium on this machine (apt-get install chromium)")
+    pos = tmp_path / "pos.json"
+    pos.write_text('{"points": [-2,0,0,0,0,5,0,3,0,0,0,-5,5,0,0,0,-3,0,-5,0,0,0,0,2]}',
+                   encoding="utf-8")
+    png = tmp_path / "board.png"
+    assert main(["draw", str(pos), "--png", str(png)]) == 0
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 10_000
