@@ -111,8 +111,7 @@ class Session:
         self.gen = gen
         self.pending = pending
         self.result = result
-        gs = f"{seed}/0"
-        self.players = tuple(_player(k, f"{gs}:{SIDE_NAMES[i]}") for i, k in enumerate(kinds))
+        self.players: tuple[Any, ...] = (Human(), Human())
         self.lock = threading.Lock()
         self.used = time.monotonic()
         self.hint: str | None = None
