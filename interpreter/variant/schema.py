@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from interpreter.kernel.rules import MoveRules
 
@@ -317,6 +317,31 @@ class Rule(Strict):
                                                         "rule holds (default mover)")
 
 
+class NotationTable(Strict):
+    """`[notation]`: how the players of the game name its points, for `--notation` (the log, the
+    board, move entry; interpreter/notation.py)."""
+
+    systems: list[Literal["guiton", "malfilatre", "magriel", "lepeintre"]] = Field(
+        default_factory=list, description="the notations of the game besides `pips` (always "
+        "there): `guiton`, `malfilatre`, `magriel`, `lepeintre`, each numbering the trictrac "
+        "board as its treatise does")
+    names: dict[str, str] = Field(
+        default_factory=dict, description="the names of the mover's points: pip (\"1\"..\"24\", "
+        "from the player's own point of view) → name (`talon`, `coin de repos`); the opponent's "
+        "point 25 − pip is named \"the opponent's\" the same")
+
+    @field_validator("names")
+    @classmethod
+    def _pips(cls, names: dict[str, str]) -> dict[str, str]:
+        for key, name in names.items():
+            if not (key.isdigit() and 1 <= int(key) <= 24):
+                raise ValueError(f"a point of `notation.names` is a pip \"1\" to \"24\", not "
+                                 f"{key!r}")
+            if not name.strip() or len(name) > 40:
+                raise ValueError(f"the name of pip {key} must be 1 to 40 characters")
+        return names
+
+
 OptionValue = str | int | bool
 
 
@@ -361,6 +386,8 @@ class VariantModel(Strict):
     dice: Dice = Field(default_factory=Dice, description="doublets and opening throw")
     movement: Movement = Field(default_factory=Movement, description="movement switches")
     rules: dict[str, Rule] = Field(default_factory=dict, description="the rules, by id")
+    notation: NotationTable = Field(default_factory=NotationTable, description="the game's "
+                                    "notations and the names of its points")
     ladder: BaseModel | None = Field(None, description="the scoring ladder: a table with `kind` "
                                      "(see interpreter/scoring/registry.py) and that kind's keys")
 

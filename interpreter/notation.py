@@ -1,0 +1,365 @@
+"""How people name the points of the board: the notations of `--notation`, for the log, the
+board, move entry and the web board (no terminal code here).
+
+Every position in Tablier is held from the player on roll, by pips: his route runs from pip 24
+to pip 1, the bar is 25 and off is 0 (kernel/board.py). A notation names those pips as the
+players of a game write them:
+
+- `pips` (every variant, the default) and `magriel`: the pips themselves, as the position JSON
+  and gnubg write them (`24/18 13/11*`, `bar/22`, `6/off`);
+- for the trictrac board (two rows of twelve, both talons at the same end; the treatises' point
+  M, counted from the talon, is pip 25 - M):
+  - `guiton` (Guiton, Charpentier, Lelasseux-Lafosse): the own row T (or 0), 1..11 from the talon
+    to the coin de repos, the opponent's row counted from *his* talon, written with a prime
+    (`T'`, `1'` ... `11'`, his coin);
+  - `malfilatre` (Malfilâtre, trictrac.org): 1..12 on each side from its talon, the opponent's
+    row with a prime (`1'` is his talon); trictrac.org's colour letters `B1`..`B12` (white's
+    row) and `N1`..`N12` (black's row) are read too;
+  - `lepeintre`: the letters A..Y without W, absolute: A is white's talon, so the same point has
+    the same letter whoever is on roll (Y is black's talon).
+
+Which notations a variant has, and the names of its points (talon, coin de repos...), are its
+file's to say, in its `[notation]` table; `notation_for(variant, name)` refuses a notation the
+variant has no meaning for, naming those it has.
+
+A play is text: steps `from/to` separated by spaces, chains (`8/2*/1`), repeats (`24/18(2)`), a
+`*` after a point where a blot is hit (optional when reading), `bar` and `off`.
+
+    >>> n = Notation("guiton")
+    >>> n.label(24, 0), n.label(13, 0), n.label(12, 0), n.label(1, 0)
+    ('T', '11', "11'", "T'")
+    >>> n.parse("T/5 T/3", 0)
+    [(24, 19), (24, 21)]
+    >>> Notation("lepeintre").label(24, 1)
+    'Y'
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from interpreter.errors import TablierError
+
+#: every notation Tablier knows; `pips` is every variant's, the others a variant file declares
+SYSTEMS = ("pips", "guiton", "malfilatre", "magriel", "lepeintre")
+#: Lepeintre's letters: A..Y without W, A = white's talon (the treatises' point 1)
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVXY"
+BAR, OFF = 25, 0
+SIDES = ("white", "black")
+
+
+class NotationError(TablierError):
+    """A notation a variant has no meaning for, or a play text it cannot read."""
+
+
+#: a steps token of any notation: a point (the notation's own pattern), a keyword, a separator
+_KEYWORD = r"(?P<bar>bar\b|ba\b|b(?=[/\s*(,]|$))|(?P<off>off\b|of\b|o(?=[/\s*(,]|$)|-(?=[\s,]|$))"
+_SYNTAX = r"|(?P<slash>/)|(?P<hit>\*)|\((?P<rep>[0-9]{1,2})\)|(?P<sep>[\s,]+)"
+_POINT = {
+    "pips": r"(?P<point>[0-9]{1,2})",
+    "magriel": r"(?P<point>[0-9]{1,2})",
+    "guiton": r"(?P<point>(?:[0-9]{1,2}|t)'?)",
+    "malfilatre": r"(?P<point>[bn][0-9]{1,2}|[0-9]{1,2}'?)",
+    "lepeintre": r"(?P<point>[a-vxy])",
+}
+# the pips and magriel accept gnubg's short words (`b`, `o`, `-`); the lettered notations only
+# the whole words, since `b` and `o` are points there
+_LONG_KEYWORDS = r"(?P<bar>bar\b)|(?P<off>off\b)"
+
+
+@dataclass(frozen=True)
+class Notation:
+    """One notation for one variant: `label(pip, side)` names a point of the mover `side`
+    (0 white, 1 black), `parse(text, side)` reads a play into (from, to) pip steps,
+    `play_text(before, steps, side)` writes one. `names` are the variant's point names (pip of
+    the mover → name)."""
+
+    name: str = "pips"
+    names: dict[int, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.name not in SYSTEMS:
+            raise NotationError(f"unknown notation {self.name!r}; Tablier knows "
+                                f"{', '.join(SYSTEMS)}")
+
+    # -- naming points ----------------------------------------------------------------------
+
+    def label(self, pip: int, side: int = 0) -> str:
+        """The notation's name of the mover's pip `pip` (25 the bar, 0 off)."""
+        if pip == BAR:
+            return "bar"
+        if pip == OFF:
+            return "off"
+        if not 1 <= pip <= 24:
+            raise NotationError(f"no such point: pip {pip}")
+        m = 25 - pip                    # the treatises' point, counted from the mover's talon
+        name = self.name
+        if name in ("pips", "magriel"):
+            return str(pip)
+        if name == "guiton":
+            k = m - 1 if m <= 12 else 24 - m
+            text = "T" if k == 0 else str(k)
+            return text if m <= 12 else text + "'"
+        if name == "malfilatre":
+            return str(m) if m <= 12 else f"{25 - m}'"
+        # lepeintre: absolute, A at white's talon
+        return LETTERS[(m if side == 0 else pip) - 1]
+
+    def point_name(self, pip: int) -> str | None:
+        """The variant's name of the mover's pip (`talon`, `coin de repos`), or of the opponent's
+        (`the opponent's talon`); None for an unnamed point."""
+        if pip in self.names:
+            return self.names[pip]
+        other = self.names.get(25 - pip) if 1 <= pip <= 24 else None
+        return None if other is None else f"the opponent's {other}"
+
+    def described(self, pip: int, side: int = 0) -> str:
+        """The label with the point's name beside it: `T (talon)`, `13 (coin de repos)`."""
+        label = self.label(pip, side)
+        name = self.point_name(pip)
+        return f"{label} ({name})" if name else label
+
+    def pip_of(self, token: str, side: int = 0) -> int:
+        """The mover's pip a point token of this notation names (NotationError if none)."""
+        t = token.strip()
+        low = t.lower()
+        if low in ("bar",) or (self.name in ("pips", "magriel") and low in ("b", "ba")):
+            return BAR
+        if low in ("off",) or (self.name in ("pips", "magriel") and low in ("o", "of", "-")):
+            return OFF
+        name = self.name
+        try:
+            if name in ("pips", "magriel"):
+                pip = int(t)
+                if 0 <= pip <= 25 and t.isdigit():
+                    return pip
+            elif name == "guiton":
+                theirs = t.endswith("'")
+                k_text = t[:-1] if theirs else t
+                k = 0 if k_text.lower() == "t" else int(k_text)
+                if 0 <= k <= 11 and (k_text.lower() == "t" or k_text.isdigit()):
+                    m = 24 - k if theirs else k + 1
+                    return 25 - m
+            elif name == "malfilatre":
+                if low[:1] in ("b", "n"):
+                    k = int(t[1:])
+                    if 1 <= k <= 12 and t[1:].isdigit():
+                        own_row = (low[0] == "b") == (side == 0)
+                        m = k if own_row else 25 - k
+                        return 25 - m
+                else:
+                    theirs = t.endswith("'")
+                    k_text = t[:-1] if theirs else t
+                    k = int(k_text)
+                    if 1 <= k <= 12 and k_text.isdigit():
+                        m = 25 - k if theirs else k
+                        return 25 - m
+            elif len(t) == 1 and t.upper() in LETTERS:
+                rank = LETTERS.index(t.upper()) + 1
+                m = rank if side == 0 else 25 - rank
+                return 25 - m
+        except ValueError:
+            pass
+        raise NotationError(f"{token!r} is not a point in the {name} notation "
+                            f"({self.examples()})")
+
+    def examples(self) -> str:
+        """The shape of the notation's point names, for messages and help."""
+        return {
+            "pips": "pips 1-24 of the player on roll, bar, off",
+            "magriel": "pips 1-24 of the player on roll, bar, off",
+            "guiton": "T and 1-11 on your row from your talon, T' and 1'-11' on the "
+                      "opponent's from his, off",
+            "malfilatre": "1-12 on your row from your talon, 1'-12' on the opponent's from his "
+                          "(or B1-B12 white's row, N1-N12 black's), off",
+            "lepeintre": "the letters A-Y without W, A white's talon, Y black's, off",
+        }[self.name]
+
+    # -- reading plays ----------------------------------------------------------------------
+
+    def _tokens(self) -> re.Pattern[str]:
+        keywords = _KEYWORD if self.name in ("pips", "magriel") else _LONG_KEYWORDS
+        return _token_pattern(keywords + "|" + _POINT[self.name] + _SYNTAX)
+
+    def parse(self, text: str, side: int = 0) -> list[tuple[int, int]]:
+        """The (from, to) pip steps a play text names, in the order written; chains are split
+        (`8/2/1` is 8/2 then 2/1), `(n)` repeats the preceding move n times in all, `*` and `,`
+        are ignored. NotationError names what is unreadable."""
+        if not isinstance(text, str):
+            raise NotationError(f"a play must be text, not {text!r}")
+        if len(text) > 200:
+            raise NotationError(f"unreadable play {text[:40]!r}...: too long")
+        pattern = self._tokens()
+        chains: list[list[int]] = []
+        linked = False
+        pos = 0
+        s = text.strip()
+        if s in ("", "-"):
+            return []
+        while pos < len(s):
+            m = pattern.match(s, pos)
+            if not m or m.end() == pos:
+                raise NotationError(f"unreadable play {text!r}: unexpected {s[pos]!r}")
+            pos = m.end()
+            kind = m.lastgroup
+            if kind == "sep":
+                if linked:
+                    raise NotationError(f"unreadable play {text!r}: a '/' is not followed by a "
+                                        f"point")
+                continue
+            if kind in ("point", "bar", "off"):
+                point = BAR if kind == "bar" else OFF if kind == "off" \
+                    else self.pip_of(m.group("point"), side)
+                if linked:
+                    chains[-1].append(point)
+                    linked = False
+                else:
+                    chains.append([point])
+            elif kind == "slash":
+                if not chains or linked:
+                    raise NotationError(f"unreadable play {text!r}: a '/' must follow a point")
+                linked = True
+            elif kind == "hit":
+                if not chains or linked:
+                    raise NotationError(f"unreadable play {text!r}: a '*' must follow a point")
+            else:
+                n = int(m.group("rep"))
+                if not chains or linked or len(chains[-1]) < 2:
+                    raise NotationError(f"unreadable play {text!r}: '({n})' must follow a move")
+                if not 2 <= n <= 4:
+                    raise NotationError(f"unreadable play {text!r}: a repeat count is 2 to 4")
+                chains += [list(chains[-1]) for _ in range(n - 1)]
+        if linked:
+            raise NotationError(f"unreadable play {text!r}: it ends with '/'")
+        steps: list[tuple[int, int]] = []
+        for chain in chains:
+            if len(chain) < 2:
+                raise NotationError(f"unreadable play {text!r}: {self.label(chain[0], side)} has "
+                                    f"no destination (points are separated by '/')")
+            for a, b in zip(chain, chain[1:]):
+                if a == OFF:
+                    raise NotationError(f"unreadable play {text!r}: a checker cannot move from "
+                                        f"off the board")
+                if b == BAR:
+                    raise NotationError(f"unreadable play {text!r}: a checker cannot move to "
+                                        f"the bar")
+                if b >= a:
+                    raise NotationError(f"unreadable play {text!r}: {self.label(a, side)}/"
+                                        f"{self.label(b, side)} moves backwards (your checkers "
+                                        f"move from {self.label(24, side)} towards "
+                                        f"{self.label(1, side)})")
+                steps.append((a, b))
+        if len(steps) > 8:
+            raise NotationError(f"unreadable play {text!r}: {len(steps)} moves")
+        return steps
+
+    # -- writing plays ----------------------------------------------------------------------
+
+    def play_text(self, before: Sequence[int], steps: Sequence[Any], side: int = 0) -> str:
+        """A play as backgammon players write it, in this notation: the steps of one checker
+        chained (`8/2*/1`), equal moves counted (`24/18(2)`), from the farthest back, a `*`
+        where a blot of the opponent stood at the start of the play; `-` for no move. `steps`
+        are (from, to) pairs (or kernel steps) in the order played; `before` is the board."""
+        pairs = [(int(s[0]), int(s[1])) for s in steps]
+        if not pairs:
+            return "-"
+        chains: list[list[int]] = []
+        for a, b in pairs:
+            for chain in chains:
+                # a checker that moves on from where one arrived: one chain
+                if chain[-1] == a and a != OFF:
+                    chain.append(b)
+                    break
+            else:
+                chains.append([a, b])
+        chains.sort(key=lambda c: (-c[0], -c[-1]))
+        hit_marked: set[int] = set()
+        parts: list[str] = []
+        for chain in chains:
+            text = self.label(chain[0], side)
+            for p in chain[1:]:
+                text += "/" + self.label(p, side)
+                if 1 <= p <= 24 and before[p] < 0 and p not in hit_marked:
+                    text += "*"
+                    hit_marked.add(p)
+            parts.append(text)
+        out: list[str] = []
+        i = 0
+        while i < len(parts):
+            j = i
+            while j + 1 < len(parts) and parts[j + 1] == parts[i] and "*" not in parts[i]:
+                j += 1
+            out.append(parts[i] if j == i else f"{parts[i]}({j - i + 1})")
+            i = j + 1
+        return " ".join(out)
+
+    def from_pips(self, text: str, side: int = 0) -> str:
+        """A play written in pips (as records and logs hold it: `24/18 13/11*`) in this
+        notation, token by token: its chains, repeats and hit marks are kept as written."""
+        if self.name in ("pips", "magriel") or text.strip() in ("", "-"):
+            return text
+        pattern = PIPS._tokens()
+        out: list[str] = []
+        pos = 0
+        while pos < len(text):
+            m = pattern.match(text, pos)
+            if not m or m.end() == pos:
+                return text             # not a play (an answer of another kind): as it is
+            kind = m.lastgroup
+            if kind == "point":
+                out.append(self.label(int(m.group("point")), side))
+            elif kind == "bar":
+                out.append("bar")
+            elif kind == "off":
+                out.append("off")
+            else:
+                out.append(m.group(0))
+            pos = m.end()
+        return "".join(out)
+
+
+_PATTERNS: dict[str, re.Pattern[str]] = {}
+
+
+def _token_pattern(source: str) -> re.Pattern[str]:
+    p = _PATTERNS.get(source)
+    if p is None:
+        p = _PATTERNS[source] = re.compile(source, re.IGNORECASE | re.ASCII)
+    return p
+
+
+PIPS = Notation("pips")
+
+
+def notation_table(variant: Any) -> Any:
+    return getattr(getattr(variant, "model", None), "notation", None)
+
+
+def notations_of(variant: Any) -> tuple[str, ...]:
+    """The notations a variant has: `pips`, then those its `[notation]` table declares."""
+    table = notation_table(variant)
+    declared = tuple(getattr(table, "systems", ()) or ())
+    return ("pips",) + tuple(s for s in declared if s != "pips")
+
+
+def point_names(variant: Any) -> dict[int, str]:
+    table = notation_table(variant)
+    return {int(k): v for k, v in (getattr(table, "names", None) or {}).items()}
+
+
+def notation_for(variant: Any, name: str | None = None) -> Notation:
+    """The notation `name` (default `pips`) for `variant`, with its point names; NotationError
+    when the variant has no meaning for it, naming those it has."""
+    name = name or "pips"
+    have = notations_of(variant)
+    if name not in have:
+        known = "" if name in SYSTEMS else " (not a notation Tablier knows)"
+        raise NotationError(f"{getattr(variant, 'id', 'this variant')!r} has no {name!r} "
+                            f"notation{known}; it has {', '.join(have)}")
+    return Notation(name, point_names(variant))
+
+
+__all__ = ["Notation", "NotationError", "SYSTEMS", "PIPS", "notation_for", "notations_of",
+           "point_names"]
