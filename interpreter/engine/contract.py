@@ -21,8 +21,20 @@ turns any of these into the index, and refuses, with `IllegalAnswer`, anything e
     "double"    ("roll", "double")                   the cube: the player on roll
     "take"      ("take", "pass"[, "beaver" |         the player doubled
                 "raccoon"])
+    "resign"    ("accept", "decline")                backgammon: the opponent of a player who
+                                                     resigns (a single, gammon or backgammon)
+    "mark"      the numbers "0", "1", ... (the       trictrac with `options.schools`: a player
+                points claimed; choice i is i)       marking the points he has gained
+    "school"    ("pass", "school")                   the opponent of a player who has marked
+                                                     too many or too few points
 
-In combiné the go questions also offer "suspend ecrire" and "suspend honours". The first
+In combiné the go questions also offer "suspend ecrire" and "suspend honours".
+
+In a game that allows it (`Game(resigns=True)`: a person at the board, the replay of a record)
+any decision may instead be answered with `Resign(level)`, `level` one of the ladder's
+`resign_levels`: the resignation is recorded ("white resigns gammon"), put to the opponent as a
+"resign" decision where the ladder asks his consent (backgammon), and scored by the ladder
+(`Ladder.resign`); declined, the same decision is asked again. The first
 choice of a word decision is what holds when in doubt. `Decision.view` is what a player may
 read to judge: a read-only `View` of the game seen by the player asked. A decision is valid
 until it is answered: a game that keeps no record (`simulate`, `bench`) uses one object for all
@@ -46,6 +58,19 @@ PLAY_KINDS = frozenset({"play", "enter"})
 
 class IllegalAnswer(TablierError):
     """An answer that is none of a decision's legal answers."""
+
+
+#: the choices of the opponent of a player who resigns (where the ladder asks his consent)
+RESIGN_CHOICES = ("accept", "decline")
+
+
+@dataclass(frozen=True)
+class Resign:
+    """The answer of a player who resigns instead of answering a decision: `level` is one of
+    the ladder's `resign_levels` ("single", "gammon", "backgammon" in backgammon; the unit the
+    ladder concedes elsewhere)."""
+
+    level: str
 
 
 class Decision:
@@ -78,6 +103,9 @@ class Decision:
     def index(self, answer: Any) -> int:
         """The index of the legal answer `answer` names: an index, a word, a play's text."""
         n = len(self.choices)
+        if isinstance(answer, Resign):
+            raise IllegalAnswer("this game cannot be resigned (it was not started with "
+                                "resignations allowed)")
         if isinstance(answer, bool):
             raise IllegalAnswer(f"{answer!r} is not an answer to {self.kind!r}")
         if isinstance(answer, int):

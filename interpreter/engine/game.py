@@ -27,8 +27,8 @@ from functools import partial
 from typing import Any, Generator, Sequence
 
 from interpreter.dsl import RollContext
-from interpreter.engine.contract import (BLACK, END, ON, SIDE_NAMES, WHITE, Decision, GameResult,
-                                         IllegalAnswer, Next)
+from interpreter.engine.contract import (BLACK, END, ON, RESIGN_CHOICES, SIDE_NAMES, WHITE,
+                                         Decision, GameResult, IllegalAnswer, Next, Resign)
 from interpreter.errors import TablierError
 from interpreter.kernel.board import Board
 from interpreter.kernel.movegen import Play
@@ -65,8 +65,12 @@ class Game:
     is not asked, nor offered beavers). `play()` is the generator, `run(players)` the driver."""
 
     def __init__(self, variant: Any, seed: Any, *, max_turns: int = 20000,
-                 keep_record: bool = True, doubles: tuple[bool, bool] = (True, True)):
+                 keep_record: bool = True, doubles: tuple[bool, bool] = (True, True),
+                 resigns: bool = False):
         self.variant = variant
+        #: whether a player may resign (answer any decision with `Resign`): a person's game or
+        #: the replay of a record; the bots' games run without the check
+        self.resigns = resigns
         self.seed = seed
         self.dice_rng = random.Random(f"{seed}:dice")
         self.max_turns = max_turns
@@ -238,6 +242,61 @@ class Game:
 
     def play(self) -> Gen:
         """The generator of the whole `play` (see the module docstring); returns its result."""
+        return self._resignable() if self.resigns else self._play()
+
+    def _resignable(self) -> Gen:
+        """The play where any decision may be answered with `Resign` (engine/contract.py): the
+        resignation is recorded, offered to the opponent where the ladder asks his consent
+        (backgammon), and, accepted, scored by the ladder (`Ladder.resign`); declined, the same
+        decision is asked again. A match that goes on after it starts its next game afresh."""
+        inner = self._play()
+        try:
+            d = next(inner)
+        except StopIteration as stop:
+            return stop.value
+        while True:
+            answer = yield d
+            if type(answer) is Resign:
+                nxt = yield from self._resign(d.player, answer.level)
+                if nxt is None:
+                    continue
+                inner.close()
+                if self._carry(nxt) == 0:
+                    return self._finish()
+                inner = self._play(restart=True)
+                try:
+                    d = next(inner)
+                except StopIteration as stop:
+                    return stop.value
+                continue
+            try:
+                d = inner.send(answer)
+            except StopIteration as stop:
+                return stop.value
+
+    def _resign(self, player: int, level: str) -> Gen:
+        """`player` resigns at `level` (one of the ladder's `resign_levels`): the Next of the
+        ladder once accepted, None when the opponent declines."""
+        L = self.ladder
+        levels = L.resign_levels
+        if level not in levels:
+            raise IllegalAnswer(f"a resignation here is one of {', '.join(map(repr, levels))}, "
+                                f"not {level!r}")
+        entry = ("decision", player, "resigns", level)
+        if self.keep_record:
+            self.record.append(entry)
+            self.log.append(entry)
+        if L.resign_needs_consent:
+            d = self.ask("resign", 1 - player, RESIGN_CHOICES)
+            if self.answered(d, (yield d)) == 1:
+                self.event("resign-declined", 1 - player, level)
+                return None
+        self.event("resigned", player, level)
+        return L.resign(player, level)
+
+    def _play(self, restart: bool = False) -> Gen:
+        """The turn loop itself; `restart`: a new game of a match begins after a resignation
+        (the ladder has started it; the throws go on counting)."""
         v = self.variant
         L = self.ladder
         rules = v.rules
@@ -264,12 +323,14 @@ class Game:
         ask = self.ask
         answered = self.answered
         fast = Decision("play", 0, (), self)
-        L.start()
+        if not restart:
+            L.start()
         d1, d2 = self._opening()
-        self.first = self.mover
+        if not restart:
+            self.first = self.mover
         opening = True
         max_turns = self.max_turns
-        turns = 0
+        turns = self.turns if restart else 0
         while turns < max_turns:
             if keep and turns:
                 self._snapshot()
@@ -430,7 +491,12 @@ class Game:
                 self.extra = False
             self.board = flip(after)
             self.mover = 1 - mover
-        if keep and self.turns:
+        return self._finish()
+
+    def _finish(self) -> GameResult:
+        """The result of the play, once it is over (or stopped by `max_turns`)."""
+        L = self.ladder
+        if self.keep_record and self.turns:
             self._snapshot()
         self.result = result = L.result()
         result.ladder = L

@@ -8,6 +8,7 @@ person can read:
     white throws 3-1
     white play 8/5 6/5            (a play in pip notation from the player's side, as gnubg)
     black double double           (kind, then the answer: "black take pass", "white go stay")
+    white resigns gammon          (a resignation, then "black resign accept" where it is asked)
 
 Plays that had no alternative are not decisions and are not written (the log shows them).
 `replay(record, variant)` plays the record again through the turn loop: every throw must be the
@@ -20,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from interpreter.engine.contract import SIDE_NAMES, Decision, GameResult, IllegalAnswer
+from interpreter.engine.contract import SIDE_NAMES, Decision, GameResult, IllegalAnswer, Resign
 from interpreter.engine.game import Game
 from interpreter.errors import RecordError
 
@@ -89,7 +90,7 @@ class Replay:
                  max_turns: int = 20000):
         self.record = record
         self.game = game = Game(variant, record.game_seed, max_turns=max_turns, keep_record=True,
-                                doubles=record.doubles)
+                                doubles=record.doubles, resigns=True)
         self.players = players
         self._gen = game.play()
         self.pending: Decision | None = None
@@ -123,6 +124,13 @@ class Replay:
                     self.pending = d
                     return
                 exp = want[k]
+                if exp[0] == "decision" and exp[2] == "resigns" and exp[1] == d.player:
+                    try:
+                        d = gen.send(Resign(exp[3]))
+                    except IllegalAnswer as exc:
+                        raise RecordError(f"record entry {k + 1} ({entry_text(exp)!r}): {exc}") \
+                            from None
+                    continue
                 if exp[0] != "decision" or exp[1] != d.player or exp[2] != d.kind:
                     raise RecordError(
                         f"record entry {k + 1}: the record says {entry_text(exp)!r} but the "

@@ -326,6 +326,16 @@ class Combine:
             self._end_of_partie()
         return result
 
+    def resign(self, player: int) -> None:
+        """`player` resigns the partie: every mark left is conceded (`Ecrire.resign`), the
+        honours game in play is left unfinished, and the partie ends as after its last mark."""
+        self._check_open()
+        self.ecrire.resign(player)
+        self.can_go = self.must_go = -1
+        self.suspended = {"ecrire": None, "honours": None}
+        self.suspension_case = None
+        self._end_of_partie()
+
     def _why_no_go(self, player: int) -> str:
         if self.active("ecrire"):
             return self.ecrire._why_no_go(player)
@@ -514,6 +524,9 @@ class CombinePlay(EcrirePlay):
 
     def reset_ledger(self) -> None:
         self.combine.reset_men()
+
+    def resign_ledger(self, player: int) -> None:
+        self.combine.resign(player)
 
     def state(self, player: int) -> dict[str, Any]:
         out = super().state(player)

@@ -456,6 +456,19 @@ class CubePlay(Ladder):
         assert self.cube is not None
         return self._finish(winner, self.cube.points(k), k, "play")
 
+    #: a resignation offers a single, a gammon or a backgammon, and the opponent accepts or
+    #: declines it, as in gnubg; accepted, the game ends worth the cube times that value (the
+    #: Jacoby rule applies as to a game played out); a double waiting for an answer is void
+    resign_levels = ("single", "gammon", "backgammon")
+    resign_needs_consent = True
+
+    def resign(self, player: int, level: str) -> Next:
+        cube = self.cube
+        assert cube is not None
+        cube.pending = None
+        k = self.resign_levels.index(level) + 1
+        return self._finish(1 - player, cube.points(k), k, "resign")
+
     def _finish(self, winner: int, points: int, k: int, how: str) -> Next:
         g = self.game
         cube = self.cube

@@ -338,6 +338,15 @@ class Ecrire:
         return (f"{me} may go only directly after making a hole on {me}'s own throw (a go must "
                 f"directly follow the goer's own-throw holes)")
 
+    def resign(self, player: int) -> None:
+        """`player` resigns the partie: the mark in play and every mark still to be played are
+        settled as marks conceded to the opponent (each mark after the first at no holes, worth
+        its consolation), and the partie is settled as usual."""
+        self._check_open()
+        while self.settlement is None:
+            self.can_go = -1
+            self._settle_mark(1 - player, conceded=True)
+
     # -- the end of a mark ------------------------------------------------------------------
 
     def consolation(self) -> int:
@@ -674,6 +683,19 @@ class EcrirePlay(Ladder):
             if won:
                 yield from self._claims(other)
         return ON
+
+    def resign(self, player: int, level: str) -> Next:
+        """A resignation concedes the partie (`Ecrire.resign`)."""
+        if self.ledger is None:
+            self.make_ledger(self.game.mover)
+        before = len(self.marks.results)
+        self.resign_ledger(player)
+        for _ in range(len(self.marks.results) - before):
+            self._mark_ended()
+        return END
+
+    def resign_ledger(self, player: int) -> None:
+        self.marks.resign(player)
 
     def on_all_off(self) -> None:
         self.holes.reset_men()

@@ -255,6 +255,13 @@ class HolesPlay(Ladder):
         self.holes.reset_men()
         self.releves += 1
 
+    def resign(self, player: int, level: str) -> Next:
+        """A resignation concedes the game of holes: the opponent wins it with the holes as they
+        stand, at the stake multiplier those holes give (`match_lurch`)."""
+        self.holes.winner = 1 - player
+        self.holes.can_go = -1
+        return END
+
     @property
     def finished(self) -> bool:
         return self.holes.finished

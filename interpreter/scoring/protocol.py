@@ -32,6 +32,10 @@ class Ladder:
 
     #: whether `before_throw` must be asked before each throw but a game's first (the cube)
     offers_before_throw = False
+    #: what a player may resign (the answer `Resign(level)`), and whether the opponent is asked
+    #: to accept it (a "resign" decision) before the ladder scores it
+    resign_levels: tuple[str, ...] = ("game",)
+    resign_needs_consent = False
 
     def __init__(self, model: Any, game: Any):
         self.model = model
@@ -73,6 +77,11 @@ class Ladder:
         self.value = k
         self.points[winner] += k
         return END
+
+    def resign(self, player: int, level: str) -> Next:
+        """`player` resigns (accepted, where the ladder asks): what happens next. By default the
+        opponent wins the game, worth 1."""
+        return self.game_end(1 - player, 1)
 
     # -- state ----------------------------------------------------------------------------------
 

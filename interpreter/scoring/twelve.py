@@ -225,6 +225,8 @@ class ContinuousPlay(Ladder):
         super().__init__(model, game)
         self.match = ContinuousMatch(model, value=self._game_value)
         self._turns = 0
+        #: the player who resigned the match (None: nobody)
+        self.resigned: int | None = None
 
     def _game_value(self, winner: int, points: tuple[int, int]) -> int:
         g = self.game
@@ -258,9 +260,28 @@ class ContinuousPlay(Ladder):
             return Next("game", winner, start="first")
         return Next("game", start="opening")
 
+    def resign(self, player: int, level: str) -> Next:
+        """A resignation concedes the match: the game in play is won by the opponent, worth what
+        the value rules give for the resigner's points now, and the match ends there, won by the
+        opponent whatever the totals."""
+        g = self.game
+        match = self.match
+        w = 1 - player
+        if match.pending is None:
+            match.pending = GameEntry(
+                number=match.game_number, winner=w,
+                points=(match.points[0], match.points[1]),
+                value=self._game_value(w, (match.points[player], match.points[w])),
+                excess=0, continued=match.continued)
+        entry = match.resolve("go" if not match.is_last_game else None, self._turns)
+        entry.decision = "resigned"
+        g.event("game-won", entry.number, entry.winner, entry.value, entry.excess, None)
+        self.resigned = player
+        return END
+
     @property
     def finished(self) -> bool:
-        return self.match.finished
+        return self.match.finished or self.resigned is not None
 
     def state(self, player: int) -> dict:
         m = self.match
@@ -290,10 +311,17 @@ class ContinuousPlay(Ladder):
         g = self.game
         match = self.match
         totals = match.totals()
-        finished = match.finished
+        finished = self.finished
+        winner = match.winner()
         value = abs(totals[0] - totals[1]) if finished else 0
-        out = GameResult(finished, match.winner(), value, g.turns, totals, g.fired)
+        if self.resigned is not None:
+            winner = 1 - self.resigned
+            value = max(totals[winner] - totals[self.resigned], match.games[-1].value)
+        out = GameResult(finished, winner, value, g.turns, totals, g.fired)
         summary = match.summary(SIDE_NAMES)
+        if self.resigned is not None:
+            summary["match"]["winner"] = SIDE_NAMES[winner]     # type: ignore[index]
+            summary["match"]["resigned"] = SIDE_NAMES[self.resigned]
         summary["state"] = {"extra_throw": bool(g.extra and not finished),
                             "on_roll": SIDE_NAMES[g.mover]}
         out.extra = summary
