@@ -62,114 +62,163 @@ def ladder_text(kind: str, st: dict) -> str:
     return ""
 
 
-def log_lines(variant: Any, log: list, marks_only: bool = False) -> list[str]:
-    """The text log of a played game from its events (engine/game.py): a line per throw with
-    its dice, its play and what it scored, the decisions and the ladder's running score, and
-    the games, marks, relevés and restacks between them."""
-    kind = getattr(variant.ladder, "kind", "game")
-    lines: list[str] = []
-    n = 0
-    cur: list[str] | None = None
-    notes: list[str] = []
-    mark = None
+class LogWriter:
+    """The text log of a played game, fed its events (engine/game.py) as they come: a line per
+    throw with its dice, its play and what it scored, the decisions and the ladder's running
+    score, and the games, marks, relevés and restacks between them. `feed(events)` returns the
+    lines completed so far (a throw's line is complete when the next begins), `close()` the
+    rest. Plays are written in `notation` (interpreter/notation.py; pips by default) from the
+    thrower's side; `rule_names` writes scoring rules by name instead of by id."""
 
-    def flush() -> None:
-        nonlocal cur, notes
-        if cur is None and notes and not marks_only:
+    def __init__(self, variant: Any, marks_only: bool = False, notation: Any = None,
+                 rule_names: bool = False):
+        self.variant = variant
+        self.kind = getattr(variant.ladder, "kind", "game")
+        self.marks_only = marks_only
+        self.notation = notation
+        self.names = _rule_names(variant) if rule_names else {}
+        self.n = 0
+        self.cur: list[str] | None = None
+        self.notes: list[str] = []
+        self.mark: tuple | None = None
+        self.side = 0
+        self.lines: list[str] = []
+
+    def _flush(self) -> None:
+        cur, notes, lines = self.cur, self.notes, self.lines
+        if cur is None and notes and not self.marks_only:
             lines.append("      " + "; ".join(notes))      # between throws: the cube
         if cur is not None:
             head = " ".join(x for x in cur if x)
             tail = ("  (" + "; ".join(notes) + ")") if notes else ""
-            if not marks_only:
+            if not self.marks_only:
                 lines.append((head + tail).rstrip())
-        cur, notes = None, []
+        self.cur, self.notes = None, []
 
-    for e in log:
-        what = e[0]
-        if what == "throw":
-            flush()
-            n += 1
-            cur = [f"{n:>4}. {SIDES[e[1]]:<5} {e[2]}-{e[3]}", ""]
-        elif what == "decision":
-            side, dkind, answer = SIDES[e[1]], e[2], e[3]
-            if dkind in ("play", "enter"):
-                if cur is None:
-                    cur = ["", ""]
-                cur[1] = (cur[1] + " " if cur[1] else "") + \
-                    (answer if dkind == "play" else f"enters {answer}")
-            elif dkind in ("double", "take"):
-                pass                    # the cube's events say what was done
-            else:
-                notes.append(f"{side} {dkind}: {answer}")
-        elif what == "forced":
-            if cur is not None:
-                cur[1] = e[2]
-        elif what == "score":
-            notes.append(f"{e[2]} {e[3]} to {SIDES[e[1]]}")
-        elif what == "hole":
-            on = "" if e[1] == e[3] else f" on {SIDES[e[3]]}'s throw"
-            notes.append(f"{SIDES[e[1]]} +{e[2]} hole{'s' if e[2] != 1 else ''}{on}")
-        elif what == "go":
-            notes.append(f"{SIDES[e[1]]} goes")
-        elif what == "claim":
-            notes.append(f"{SIDES[e[1]]} claims the {e[2]}")
-        elif what == "suspend":
-            notes.append(f"{SIDES[e[1]]} suspends {e[2]}")
-        elif what == "reset":
-            notes.append("all men off: the men are set up again")
-        elif what == "releve":
-            notes.append(f"relevé, {SIDES[e[1]]} throws")
-        elif what == "restack":
-            notes.append(f"{SIDES[e[1]]}'s men are all off: restacked")
-        elif what == "cube":
-            if e[2] == "auto":
-                lines.append(f"      automatic double: the cube is at {e[3]}")
-            elif e[2] in ("beaver", "raccoon", "double"):
-                notes.append(f"{SIDES[e[1]]} {e[2]}s to {e[3]}")
-            elif e[2] == "take":
-                notes.append(f"{SIDES[e[1]]} takes")
-            elif e[2] == "pass":
-                notes.append(f"{SIDES[e[1]]} passes")
-        elif what == "end":
-            notes.append(f"{SIDES[e[1]]} wins by {e[3]}" + (f" ({e[4]}, ×{e[2]})" if e[4] else
-                                                           f" (×{e[2]})"))
-        elif what == "match-game":
-            flush()
-            crawford = ", the Crawford game" if e[3] else ""
-            lines.append(f"-- game {e[1]}: score white {e[2][0]}, black {e[2][1]}{crawford} --")
-        elif what == "match-end":
-            flush()
-            lines.append(f"   game {e[1]}: {SIDES[e[2]]} wins {e[3]} point"
-                         f"{'s' if e[3] != 1 else ''} ({e[4]}); score white {e[5][0]}, "
-                         f"black {e[5][1]}")
-        elif what == "game-won":
-            notes.append(f"game {e[1]} won by {SIDES[e[2]]}, ×{e[3]}, excess {e[4]}"
-                         + (f"; {e[5]}" if e[5] else ""))
-        elif what == "game":
-            if e[1] == "continue":
-                notes.append("the next game goes on from this position")
-            elif e[1] == "first":
-                notes.append(f"a new game: {SIDES[e[2]]} throws from the start")
-            elif kind == "continuous":
-                notes.append("a new game: opening throw")
-        elif what == "after":
-            st = e[1]
-            text = ladder_text(kind, st)
-            if cur is None:
-                text = ""               # a snapshot taken after a new game began
-            if text and not marks_only:
-                notes.append(text)
-            if kind in ("ecrire", "combine"):
-                k = (st.get("mark"), st.get("refaits"))
-                if mark is not None and k != mark:
-                    flush()
-                    lines.append(f"-- mark {k[0]}" + (f" (refait {k[1]})" if k[1] else "")
-                                 + f"; lost marks white {st['lost_marks'][0]}, black "
-                                 f"{st['lost_marks'][1]} --")
-                mark = k
-            flush()
-    flush()
-    return lines
+    def _play(self, text: str) -> str:
+        n = self.notation
+        return text if n is None else n.from_pips(text, self.side)
+
+    def feed(self, events: Any) -> list[str]:
+        kind = self.kind
+        for e in events:
+            what = e[0]
+            notes = self.notes
+            if what == "throw":
+                self._flush()
+                self.n += 1
+                self.side = e[1]
+                self.cur = [f"{self.n:>4}. {SIDES[e[1]]:<5} {e[2]}-{e[3]}", ""]
+            elif what == "decision":
+                side, dkind, answer = SIDES[e[1]], e[2], e[3]
+                if dkind in ("play", "enter"):
+                    if self.cur is None:
+                        self.cur = ["", ""]
+                    text = self._play(answer)
+                    self.cur[1] = (self.cur[1] + " " if self.cur[1] else "") + \
+                        (text if dkind == "play" else f"enters {text}")
+                elif dkind in ("double", "take", "resign", "resigns", "mark", "school"):
+                    pass                # their events say what was done
+                else:
+                    notes.append(f"{side} {dkind}: {answer}")
+            elif what == "forced":
+                if self.cur is not None:
+                    self.cur[1] = self._play(e[2])
+            elif what == "score":
+                notes.append(f"{self.names.get(e[2], e[2])} {e[3]} to {SIDES[e[1]]}")
+            elif what == "hole":
+                on = "" if e[1] == e[3] else f" on {SIDES[e[3]]}'s throw"
+                notes.append(f"{SIDES[e[1]]} +{e[2]} hole{'s' if e[2] != 1 else ''}{on}")
+            elif what == "go":
+                notes.append(f"{SIDES[e[1]]} goes")
+            elif what == "claim":
+                notes.append(f"{SIDES[e[1]]} claims the {e[2]}")
+            elif what == "suspend":
+                notes.append(f"{SIDES[e[1]]} suspends {e[2]}")
+            elif what == "reset":
+                notes.append("all men off: the men are set up again")
+            elif what == "releve":
+                notes.append(f"relevé, {SIDES[e[1]]} throws")
+            elif what == "restack":
+                notes.append(f"{SIDES[e[1]]}'s men are all off: restacked")
+            elif what == "resigned":
+                notes.append(f"{SIDES[e[1]]} resigns ({e[2]})")
+            elif what == "resign-declined":
+                notes.append(f"{SIDES[e[1]]} declines a resignation ({e[2]})")
+            elif what == "marked":
+                claimed, due = e[2], e[3]
+                notes.append(f"{SIDES[e[1]]} marks {claimed}" +
+                             ("" if claimed == due else f" (the throw gives {due})"))
+            elif what == "school":
+                notes.append(f"school: {SIDES[e[1]]} marks {e[2]} for {SIDES[e[3]]}'s "
+                             f"{'over' if e[4] == 'trop' else 'under'}-marking")
+            elif what == "cube":
+                if e[2] == "auto":
+                    self.lines.append(f"      automatic double: the cube is at {e[3]}")
+                elif e[2] in ("beaver", "raccoon", "double"):
+                    notes.append(f"{SIDES[e[1]]} {e[2]}s to {e[3]}")
+                elif e[2] == "take":
+                    notes.append(f"{SIDES[e[1]]} takes")
+                elif e[2] == "pass":
+                    notes.append(f"{SIDES[e[1]]} passes")
+            elif what == "end":
+                notes.append(f"{SIDES[e[1]]} wins by {e[3]}" + (f" ({e[4]}, ×{e[2]})" if e[4]
+                                                               else f" (×{e[2]})"))
+            elif what == "match-game":
+                self._flush()
+                crawford = ", the Crawford game" if e[3] else ""
+                self.lines.append(f"-- game {e[1]}: score white {e[2][0]}, black "
+                                  f"{e[2][1]}{crawford} --")
+            elif what == "match-end":
+                self._flush()
+                self.lines.append(f"   game {e[1]}: {SIDES[e[2]]} wins {e[3]} point"
+                                  f"{'s' if e[3] != 1 else ''} ({e[4]}); score white {e[5][0]}, "
+                                  f"black {e[5][1]}")
+            elif what == "game-won":
+                notes.append(f"game {e[1]} won by {SIDES[e[2]]}, ×{e[3]}, excess {e[4]}"
+                             + (f"; {e[5]}" if e[5] else ""))
+            elif what == "game":
+                if e[1] == "continue":
+                    notes.append("the next game goes on from this position")
+                elif e[1] == "first":
+                    notes.append(f"a new game: {SIDES[e[2]]} throws from the start")
+                elif kind == "continuous":
+                    notes.append("a new game: opening throw")
+            elif what == "after":
+                st = e[1]
+                text = ladder_text(kind, st)
+                if self.cur is None:
+                    text = ""               # a snapshot taken after a new game began
+                if text and not self.marks_only:
+                    notes.append(text)
+                if kind in ("ecrire", "combine"):
+                    k = (st.get("mark"), st.get("refaits"))
+                    if self.mark is not None and k != self.mark:
+                        self._flush()
+                        self.lines.append(f"-- mark {k[0]}" + (f" (refait {k[1]})" if k[1]
+                                                               else "")
+                                          + f"; lost marks white {st['lost_marks'][0]}, black "
+                                          f"{st['lost_marks'][1]} --")
+                    self.mark = k
+                self._flush()
+        out, self.lines = self.lines, []
+        return out
+
+    def close(self) -> list[str]:
+        self._flush()
+        out, self.lines = self.lines, []
+        return out
+
+
+def _rule_names(variant: Any) -> dict[str, str]:
+    rules = getattr(getattr(variant, "model", None), "rules", None) or {}
+    return {rid: r.name for rid, r in rules.items()}
+
+
+def log_lines(variant: Any, log: list, marks_only: bool = False, notation: Any = None) -> list[str]:
+    """The text log of a played game from its events (`LogWriter`)."""
+    w = LogWriter(variant, marks_only, notation)
+    return w.feed(log) + w.close()
 
 
 def render_game(variant: Any, result: Any, summary: dict, marks_only: bool = False) -> str:
