@@ -7,12 +7,15 @@ from __future__ import annotations
 
 import argparse
 import json
+from functools import partial
 import re
 import sys
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
 BOT_KINDS = ("random", "greedy")
+#: who may sit at the board in `tablier play`: the bots, or a person at the terminal
+PLAYER_KINDS = BOT_KINDS + ("human",)
 #: the range of `--seed` (any integer a 64-bit seed can hold)
 SEED_RANGE = (-(2**63), 2**63 - 1)
 
@@ -85,14 +88,22 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("score", help="what a roll scores, for positions read as JSON lines")
     _add_variant(p)
 
-    p = sub.add_parser("play", help="play a game between bots; save it, resume it")
+    p = sub.add_parser("play", help="play a game, between bots or against a person at the "
+                       "terminal; save it, resume it")
     p.add_argument("variant", nargs="?", default=None,
                    help="a built-in variant id or the path of a variant file (not with --resume)")
     p.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
                    help="override an option of the variant file by its dotted key (repeatable)")
-    p.add_argument("--white", default=None, choices=BOT_KINDS)
-    p.add_argument("--black", default=None, choices=BOT_KINDS)
-    p.add_argument("--seed", type=SEED, default=None)
+    p.add_argument("--white", default=None, choices=PLAYER_KINDS,
+                   help="who plays white: random, greedy, or human (a person at the terminal)")
+    p.add_argument("--black", default=None, choices=PLAYER_KINDS)
+    p.add_argument("--seed", type=SEED, default=None,
+                   help="the seed of the dice (default 1 between bots; drawn at random and "
+                        "printed when a person plays)")
+    p.add_argument("--notation", default=None, metavar="NAME",
+                   help="how the points are named in the log, on the board and in move entry: "
+                        "pips (default), and for the trictrac family guiton, malfilatre, "
+                        "magriel, lepeintre")
     p.add_argument("--max-turns", type=MAX_TURNS, default=None,
                    help="stop after N turns of this run (N >= 1; for saving)")
     p.add_argument("--save", metavar="FILE", default=None,
@@ -119,6 +130,7 @@ def _parser() -> argparse.ArgumentParser:
                    help="write one JSON line per game (its seed, first player, winner, value, "
                         "length, points, rule firings by side and the ladder's figures)")
 
+
     p = sub.add_parser("sheet", help="the score sheet of a game played on a real board")
     p.add_argument("record", help="a record file (TOML): variant, players, events")
     p.add_argument("--json", action="store_true")
@@ -137,6 +149,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--side", choices=("mover", "opponent"), default="mover",
                    help="draw the board from the side of the player on roll or of his opponent")
     p.add_argument("--mirror", action="store_true", help="draw the board left for right")
+    p.add_argument("--notation", default=None, metavar="NAME",
+                   help="how the points are named: pips (default), and for the trictrac "
+                        "family guiton, malfilatre, magriel, lepeintre")
 
     p = sub.add_parser("serve", help="the web board and the live score keeper")
     p.add_argument("--host", default="127.0.0.1",
@@ -176,10 +191,13 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    from interpreter.errors import TablierError
+    from interpreter.errors import CommandLineError, TablierError
     handler: Callable[[argparse.Namespace], int] = globals()["_cmd_" + args.command]
     try:
         return handler(args)
+    except CommandLineError as exc:
+        print(f"tablier {args.command}: {exc}", file=sys.stderr)
+        return 2
     except TablierError as exc:
         print(f"tablier {args.command}: {exc}" if "\n" not in str(exc) else str(exc),
               file=sys.stderr)
@@ -300,11 +318,11 @@ def _cmd_play(args: argparse.Namespace) -> int:
     from interpreter.engine.record import record_of
     from interpreter.errors import TablierError
     from interpreter.players.base import capabilities_of
-    from interpreter.players.bots import make_player
     from interpreter.variant.build import load_variant
 
     if args.max_turns is not None and args.max_turns < 1:
         raise TablierError("--max-turns must be at least 1")
+    session = None
     if args.resume is not None:
         from interpreter.io import save
 
@@ -318,15 +336,19 @@ def _cmd_play(args: argparse.Namespace) -> int:
             raise TablierError(f"cannot resume {args.resume!r}: {exc}") from None
         kinds = (args.white or record.players[0], args.black or record.players[1])
         seed = record.seed
-        gs = f"{seed}/0"
-        players = (make_player(kinds[0], f"{gs}:white"), make_player(kinds[1], f"{gs}:black"))
+        overrides = list(record.options)
+        notation = _notation(variant, args.notation)
+        players, session = _players(variant, kinds, seed, notation, args, overrides)
         try:
             run = save.checked_replay(data, record, variant, players, args.max_turns or 20000)
         except TablierError as exc:
             raise TablierError(f"cannot resume {args.resume!r}: {exc}") from None
-        result = run.resume(players)
         game = run.game
-        overrides = list(record.options)
+        if session is not None:
+            session.shown = len(game.log)
+            session.say(f"resuming {args.resume}: {variant.name}, seed {seed}, white "
+                        f"{kinds[0]}, black {kinds[1]}, after {game.turns} throws")
+        play = partial(run.resume, players)
     else:
         if args.variant is None:
             raise TablierError("name a variant to play, or --resume a saved game")
@@ -335,13 +357,45 @@ def _cmd_play(args: argparse.Namespace) -> int:
             raise TablierError(f"{variant.id!r} is an abstract base; play a variant that "
                                f"extends it")
         kinds = (args.white or "random", args.black or "random")
-        seed = 1 if args.seed is None else args.seed
-        gs = f"{seed}/0"
-        players = (make_player(kinds[0], f"{gs}:white"), make_player(kinds[1], f"{gs}:black"))
-        game = Game(variant, gs, max_turns=args.max_turns or 20000, keep_record=True,
-                    doubles=capabilities_of(players))
-        result = game.run(players)
+        human = "human" in kinds
+        if args.seed is not None:
+            seed = args.seed
+        elif human:
+            import random
+
+            seed = random.SystemRandom().randrange(1, 2**31)
+        else:
+            seed = 1
         overrides = list(args.overrides)
+        notation = _notation(variant, args.notation)
+        players, session = _players(variant, kinds, seed, notation, args, overrides)
+        gs = f"{seed}/0"
+        game = Game(variant, gs, max_turns=args.max_turns or 20000, keep_record=True,
+                    doubles=capabilities_of(players), resigns=human)
+        if session is not None:
+            session.say(f"{variant.name}: white {kinds[0]}, black {kinds[1]}, seed {seed} "
+                        f"(--seed {seed} plays the same dice again)")
+        play = partial(game.run, players)
+    if session is not None:
+        from interpreter.players.human import EndOfInput
+
+        try:
+            result = play()
+        except EndOfInput as eof:
+            game = eof.decision.game
+            if args.save is not None:
+                from interpreter.io import save
+
+                save.write_save(args.save, record_of(game, seed, kinds, overrides),
+                                save.state_of(game, eof.decision))
+                session.say(f"input ended: the game is saved to {args.save} (tablier play "
+                            f"--resume {args.save} goes on with it)")
+            else:
+                session.say("input ended: the game is not saved (no --save FILE)")
+            return 0
+        session.finish(game)
+    else:
+        result = play()
     if args.mat is not None:
         if getattr(variant.ladder, "kind", None) != "cube":
             raise TablierError(f"--mat writes backgammon matches: {variant.id!r} has a "
@@ -362,8 +416,44 @@ def _cmd_play(args: argparse.Namespace) -> int:
         _out(summary)
         return 0
     from interpreter.render import render_game
-    print(render_game(variant, result, summary, marks_only=args.log == "marks"))
+    print(render_game(variant, result, summary, marks_only=args.log == "marks",
+                      notation=notation, with_log=session is None))
     return 0
+
+
+def _players(variant: Any, kinds: tuple[str, str], seed: Any, notation: Any,
+             args: argparse.Namespace, overrides: list[str]) -> tuple[tuple, Any]:
+    """The two players of `tablier play`, and the session of the persons at the board (None
+    when both are bots)."""
+    from interpreter.players.bots import make_player
+
+    gs = f"{seed}/0"
+    session = None
+    if "human" in kinds:
+        from interpreter.engine.record import record_of
+        from interpreter.io import save
+        from interpreter.players.human import Session
+
+        def save_game(game: Any, decision: Any, path: str) -> None:
+            save.write_save(path, record_of(game, seed, kinds, overrides),
+                            save.state_of(game, decision))
+
+        session = Session(variant, notation, inp=sys.stdin, out=sys.stdout, save=save_game)
+    out = []
+    for side, kind in enumerate(kinds):
+        if kind == "human":
+            from interpreter.players.human import HumanPlayer
+
+            out.append(HumanPlayer(side, session))
+        else:
+            out.append(make_player(kind, f"{gs}:{('white', 'black')[side]}"))
+    return (out[0], out[1]), session
+
+
+def _notation(variant: Any, name: str | None) -> Any:
+    from interpreter.notation import cli_notation
+
+    return cli_notation(variant, name)
 
 
 def _write_mat(variant: Any, result: Any, seed: Any, kinds: tuple[str, str], path: str) -> None:

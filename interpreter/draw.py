@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from interpreter.errors import TablierError
+from interpreter.notation import cli_notation
 
 #: where Debian installs Chromium; `TABLIER_CHROMIUM` names another
 CHROMIUM = "/usr/bin/chromium"
@@ -90,8 +91,32 @@ def svg_to_png(svg: str, path: str, width: int = 900) -> None:
                            f"install it with apt-get install chromium, or write --svg") from None
 
 
+def on_roll_of(obj: dict) -> int:
+    """The side on roll of a position: `"on_roll"` (or `"state": {"on_roll": ...}`), "white"
+    unless it says "black" (for the notations that name points by colour)."""
+    state = obj.get("state") if isinstance(obj.get("state"), dict) else {}
+    on_roll = obj.get("on_roll", state.get("on_roll", "white"))
+    if on_roll not in ("white", "black"):
+        raise TablierError(f"'on_roll' must be \"white\" or \"black\", not "
+                           f"{str(on_roll)[:40]!r}")
+    return 0 if on_roll == "white" else 1
+
+
+def draw_terminal(variant: Any, obj: dict, notation: Any, on_roll: int = 0,
+                  side: str = "mover") -> None:
+    """The terminal board of a position (interpreter/terminal.py, as a person at the board sees
+    it), its points named in `notation`; `side` "opponent" draws it from the other side."""
+    from interpreter.analysis import read_position
+    from interpreter.terminal import console_for, draw_board
+
+    pos = read_position(variant, obj, need_dice=False)
+    board, seen = pos.board, on_roll
+    if side != "mover":
+        board, seen = variant.flip(board), 1 - on_roll
+    console_for(sys.stdout).print(draw_board(variant, board, seen, notation), end="")
+
+
 def run(args: Any) -> int:
-    from interpreter.render import board_text
     from interpreter.variant.build import load_variant
 
     obj = read_position_arg(args.position)
@@ -102,13 +127,15 @@ def run(args: Any) -> int:
         # a position names its variant as a record does: a built-in id or a `.toml` file
         ref = record_variant(obj["variant"]) if "variant" in obj else "backgammon"
     variant = load_variant(ref, args.overrides)
+    notation = cli_notation(variant, getattr(args, "notation", None))
+    on_roll = on_roll_of(obj)
     if args.svg is None and args.png is None:
-        from interpreter.analysis import read_position
-
-        pos = read_position(variant, obj, need_dice=False)
-        print(board_text(pos.board))
+        draw_terminal(variant, obj, notation, on_roll, args.side)
         return 0
-    svg = draw_svg(variant, obj, side=args.side, mirror=args.mirror)
+    seen = on_roll if args.side == "mover" else 1 - on_roll
+    labels = None if notation.name == "pips" else \
+        {p: notation.label(p, seen) for p in range(1, 25)}
+    svg = draw_svg(variant, obj, side=args.side, mirror=args.mirror, labels=labels)
     if args.svg is not None:
         if args.svg == "-":
             sys.stdout.write(svg + "\n")

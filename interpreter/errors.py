@@ -66,3 +66,8 @@ class IllegalMoveError(TablierError):
 
 class RecordError(TablierError):
     """A score-sheet record, a saved game or a match file that cannot be read or replayed."""
+
+
+class CommandLineError(Exception):
+    """A command line whose parts make no sense together (exit code 2, as argparse's own
+    errors), found once the variant is known: a notation the variant has no meaning for."""

@@ -361,5 +361,16 @@ def notation_for(variant: Any, name: str | None = None) -> Notation:
     return Notation(name, point_names(variant))
 
 
+def cli_notation(variant: Any, name: str | None) -> Notation:
+    """`--notation NAME` of a command: a notation the variant has no meaning for is a bad
+    command line (exit code 2), naming those it has."""
+    from interpreter.errors import CommandLineError
+
+    try:
+        return notation_for(variant, name)
+    except NotationError as exc:
+        raise CommandLineError(f"--notation: {exc}") from None
+
+
 __all__ = ["Notation", "NotationError", "SYSTEMS", "PIPS", "notation_for", "notations_of",
            "point_names"]

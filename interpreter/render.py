@@ -221,15 +221,20 @@ def log_lines(variant: Any, log: list, marks_only: bool = False, notation: Any =
     return w.feed(log) + w.close()
 
 
-def render_game(variant: Any, result: Any, summary: dict, marks_only: bool = False) -> str:
+def render_game(variant: Any, result: Any, summary: dict, marks_only: bool = False,
+                notation: Any = None, with_log: bool = True) -> str:
+    """The log of a played game and its result; plays in `notation` (pips by default);
+    without `with_log` (a person has seen the game as it was played) only the result."""
+    marks_only = marks_only or not with_log
     if getattr(result, "combine", None) is not None:
-        return render_combine(variant, result, summary, marks_only)
+        return render_combine(variant, result, summary, marks_only, notation)
     if getattr(result, "ledger", None) is not None:
-        return render_partie(variant, result, summary, marks_only)
+        return render_partie(variant, result, summary, marks_only, notation)
     lines = [f"{variant.name} — seed {summary.get('seed')}, white {summary.get('white')} "
              f"vs black {summary.get('black')}"]
     names = SIDES
-    lines += log_lines(variant, result.log)
+    if not marks_only:
+        lines += log_lines(variant, result.log, notation=notation)
     game = result.game
     if game is not None and game.turns:
         b = game.board if game.mover == 0 else variant.flip(game.board)
@@ -250,7 +255,8 @@ def render_game(variant: Any, result: Any, summary: dict, marks_only: bool = Fal
     return "\n".join(lines)
 
 
-def render_partie(variant: Any, result: Any, summary: dict, marks_only: bool = False) -> str:
+def render_partie(variant: Any, result: Any, summary: dict, marks_only: bool = False,
+                  notation: Any = None) -> str:
     """A played partie à écrire: one line per mark (refaits included) with the board play that
     led to it, then the lost marks and the settlement. `result.ledger` is the mark ledger
     (interpreter/scoring/ecrire.py) and `result.mark_play` its marks' throws and pick-ups; the
@@ -263,7 +269,7 @@ def render_partie(variant: Any, result: Any, summary: dict, marks_only: bool = F
              f"vs black {summary.get('black')}",
              f"a partie of {ledger.n_marks} marks; {summary.get('leader')} leads the first", ""]
     if not marks_only:
-        lines += log_lines(variant, result.log) + [""]
+        lines += log_lines(variant, result.log, notation=notation) + [""]
     lines.append(f"{'mark':>4}  {'leader':<6}  {'kind':<11}  {'winner':<6}  {'holes':>5}  "
                  f"{'rate':>4}  {'paid':>4}  {'throws':>6}  {'pick-ups':>8}  how")
     for r, play in zip(ledger.results, result.mark_play):
@@ -305,7 +311,8 @@ def render_partie(variant: Any, result: Any, summary: dict, marks_only: bool = F
     return "\n".join(lines)
 
 
-def render_combine(variant: Any, result: Any, summary: dict, marks_only: bool = False) -> str:
+def render_combine(variant: Any, result: Any, summary: dict, marks_only: bool = False,
+                   notation: Any = None) -> str:
     """A played partie of trictrac combiné: the marks à écrire as `render_partie` shows them,
     then the honours games, the pool, the suspensions and the settlement in jetons and in fish.
     `result.combine` is the combiné ledger (interpreter/scoring/combine.py)."""
@@ -314,7 +321,7 @@ def render_combine(variant: Any, result: Any, summary: dict, marks_only: bool = 
     game = result.combine
     ledger = game.ecrire
     names = ("white", "black")
-    lines = render_partie(variant, result, summary, marks_only).split("\n")
+    lines = render_partie(variant, result, summary, marks_only, notation).split("\n")
     cut = next(i for i, line in enumerate(lines) if line.startswith("jetons from the marks"))
     lines = lines[:cut + 1]
     lines += ["", f"honours games (12 holes, {game.S} fish a stake; holes white-black)",

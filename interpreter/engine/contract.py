@@ -135,6 +135,7 @@ class View:
     - `dice`, `throw` (the game's throw number, from 1), `rolls` (his and his opponent's throws
       since the last relevé), `setup` (how often the men were set up);
     - `pending`: the points of this throw so far, (his, his opponent's);
+    - `resign_offer`: at a "resign" decision, what the opponent resigns ("gammon"...);
     - `play_items(i)` / `play_points(i)`: what play i of a play decision would score (computed on
       demand): scoring items, and his points minus the opponent's;
     - `ladder`: the state of every ladder as plain data (`Ladder.state()`, seen by him: keys
@@ -142,7 +143,7 @@ class View:
     """
 
     __slots__ = ("_game", "player", "kind", "variant", "board", "mover", "dice", "throw",
-                 "rolls", "setup", "pending", "_ladder")
+                 "rolls", "setup", "pending", "resign_offer", "_ladder")
 
     def __init__(self, game: Game, player: int, kind: str):
         self._game = game
@@ -159,6 +160,7 @@ class View:
         self.setup = game.setup
         p = game.pending
         self.pending = (p[0], p[1]) if self.mover else (p[1], p[0])
+        self.resign_offer = game.resign_offer
         self._ladder: dict | None = None
 
     @property

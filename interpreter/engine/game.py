@@ -71,6 +71,8 @@ class Game:
         #: whether a player may resign (answer any decision with `Resign`): a person's game or
         #: the replay of a record; the bots' games run without the check
         self.resigns = resigns
+        #: the level of a resignation waiting for the opponent's answer (None: none)
+        self.resign_offer: str | None = None
         self.seed = seed
         self.dice_rng = random.Random(f"{seed}:dice")
         self.max_turns = max_turns
@@ -142,6 +144,11 @@ class Game:
         if d.kind == "play" and (self._choice_plays is None or not self.keep_record):
             self._choice_plays = self._plays_to(self.choice_base, *self.dice, d.choices)
         return self._choice_plays
+
+    def legal_plays(self, d: Decision) -> list:
+        """The kernel plays (`Play`: end board and its step paths) of the play decision `d`, in
+        the order of its choices (a game that keeps its record)."""
+        return self._current_plays(d)
 
     def play_texts(self, d: Decision) -> list[str]:
         """Each choice of the play decision `d` in pip notation (from the player's side)."""
@@ -288,7 +295,12 @@ class Game:
             self.log.append(entry)
         if L.resign_needs_consent:
             d = self.ask("resign", 1 - player, RESIGN_CHOICES)
-            if self.answered(d, (yield d)) == 1:
+            self.resign_offer = level
+            try:
+                declined = self.answered(d, (yield d)) == 1
+            finally:
+                self.resign_offer = None
+            if declined:
                 self.event("resign-declined", 1 - player, level)
                 return None
         self.event("resigned", player, level)

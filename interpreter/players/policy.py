@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from interpreter.kernel.board import BAR, OFF, OPP_BAR, Board
+from interpreter.kernel.board import BAR, OFF, OPP_BAR, OPP_OFF, Board
 
 #: race thresholds (the roller's pip lead over his own pip count), the 8-9-12 rule of thumb
 RACE_DOUBLE, RACE_REDOUBLE, RACE_TAKE, RACE_BEAVER = 0.08, 0.09, 0.12, 0.02
@@ -241,6 +241,25 @@ def cube(view: Any, question: str) -> str:
     return "roll"
 
 
+def resignation(view: Any) -> str:
+    """Accept a resignation when it offers at least what the bot expects to win: nothing when
+    its position is the worse one; otherwise a single, a gammon when the resigner has borne off
+    no checker while the bot has borne some off or leads by a doubling margin, and a backgammon
+    when such a gammon has a resigner's checker on the bar or in the bot's home board."""
+    levels = ("single", "gammon", "backgammon")
+    offered = levels.index(view.resign_offer) + 1 if view.resign_offer in levels else 1
+    b = view.board
+    if worse(view):
+        return "accept"
+    expect = 1
+    _race, edge = lead(view.variant, b)
+    if b[OPP_OFF] == 0 and (b[OFF] > 0 or edge >= CONTACT_DOUBLE):
+        expect = 2
+        if b[OPP_BAR] or any(b[p] < 0 for p in range(1, 7)):
+            expect = 3
+    return "accept" if offered >= expect else "decline"
+
+
 def advise(decision: Any) -> str:
     """The greedy bot's answer to a word decision of any ladder."""
     kind = decision.kind
@@ -248,6 +267,10 @@ def advise(decision: Any) -> str:
     ladder = view.ladder.get("kind")
     if kind in ("double", "take"):
         return cube(view, kind)
+    if kind == "resign":
+        return resignation(view)
+    if kind == "school":
+        return "school"
     if kind == "rethrow":
         return "throw"
     if ladder == "continuous" and kind == "continue":

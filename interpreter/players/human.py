@@ -1,0 +1,687 @@
+"""A person at the board, in the terminal (`tablier play --white human`; docs/play.md).
+
+The player reads its input line by line from one stream and writes to another, so that a pipe
+or a test can drive a whole game. Before each of its decisions it shows what happened since its
+last one (the opponent's throws, plays and what they scored, from the game's log), the board
+from its side with the points named in the chosen notation, the dice, the running score of every
+ladder and what the throw scores rule by rule; then it prompts.
+
+Every prompt is one line `SIDE KIND> ` (`white play> `, `black take> `, `white go> `,
+`white confirm> `, `white resign> `, `white mark> `), written without a newline and flushed;
+the choices of a word decision are listed, numbered, on the line before it. When the input is not
+a terminal the line read is echoed after the prompt, so that the output reads as a transcript.
+
+At a play prompt: a play in from/to notation (`24/18(2)`, `8/2*/1`, `bar/22`, `6/off`, or the
+chosen notation's point names); a number from `list`; `list`, `hint`, `undo`, `board`,
+`save FILE`, `resign`, `help`. A play may be entered in parts (`24/18`, then `13/11`): the board
+is shown as it is built, `undo` takes back the last part, and a complete play built in parts is
+confirmed (`ok`) before it is played. An illegal or unreadable entry is named with its reason and
+asked again. End of input at any prompt raises `EndOfInput` (the command saves the game).
+"""
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from functools import partial
+from typing import Any, Callable, TextIO
+
+from interpreter.engine.contract import PLAY_KINDS, SIDE_NAMES, Resign
+from interpreter.errors import TablierError
+from interpreter.kernel.board import sort_key
+from interpreter.kernel.notation import expand_steps
+from interpreter.notation import Notation, NotationError
+from interpreter.players.base import DOUBLES
+from interpreter.render import LogWriter
+from interpreter.terminal import (console_for, draw_board, ladder_lines, named_points,
+                                  score_lines)
+
+#: what each word decision asks, in a sentence
+QUESTIONS = {
+    "double": "Before your throw: roll, or offer the cube?",
+    "take": "You are doubled: take, pass (or redouble at once)?",
+    "go": "You won a hole on your own throw: stay, or go (the men are set up again)?",
+    "refait": "Holes are equal at six or more: stay, or call a refait (the mark is replayed)?",
+    "concede": "You are behind at six holes or more: stay, or concede the mark?",
+    "banner": "Your first hole of the mark: claim the banner?",
+    "necktie": "Your first hole of the mark: claim the necktie?",
+    "continue": "You won the game: play on from the position, or go (away, afresh)?",
+    "rethrow": "A doublet: throw again?",
+    "resign": "Your opponent resigns ({offer}): accept or decline?",
+    "school": "{who} marked {claimed} where the throw gives {due}: send him to school?",
+}
+#: word decisions where an empty line answers the first choice (the one that holds)
+ENTER_MEANS_FIRST = frozenset({"double", "rethrow"})
+
+HELP_PLAY = """\
+Enter a play from/to, e.g. 24/18 13/11, 24/18(2), 8/2*/1, bar/22, 6/off ({points}).
+  N          the N-th play of `list`
+  list       the legal plays, numbered
+  hint       what the strongest bot would play, and why
+  undo       take back the last part of a play entered in parts
+  board      show the board again
+  save FILE  write the game to FILE (as --save does) and go on
+  resign     resign ({levels})
+  help       this text
+A play can be entered in parts (24/18, then 13/11): the board shows it as it is built, and a
+complete play built in parts is played once confirmed with ok."""
+
+HELP_WORD = """\
+Answer with the number or the word of a choice. Also: hint, board, save FILE, resign, help."""
+
+
+class EndOfInput(Exception):
+    """The input ended at a prompt: `decision` is the one left unanswered."""
+
+    def __init__(self, decision: Any):
+        super().__init__("end of input")
+        self.decision = decision
+
+
+class Session:
+    """What the persons at the board of one `tablier play` share: the streams, the notation,
+    what to save and where, and the part of the game's log already shown."""
+
+    def __init__(self, variant: Any, notation: Notation, *, inp: TextIO, out: TextIO,
+                 save: Callable[[Any, Any, str], None] | None = None,
+                 echo: bool | None = None, schools: bool = False):
+        self.variant = variant
+        self.notation = notation
+        self.inp = inp
+        self.out = out
+        self.console = console_for(out)
+        self.save = save
+        self.echo = (not getattr(inp, "isatty", lambda: False)()) if echo is None else echo
+        self.writer = LogWriter(variant, notation=notation, rule_names=True)
+        self.shown = 0
+        self.humans = 0
+        self._relaxed: Any = None
+
+    # -- output ---------------------------------------------------------------------------------
+
+    def say(self, text: Any = "") -> None:
+        if isinstance(text, str):
+            self.out.write(text + "\n")
+        else:
+            self.console.print(text, end="")
+        self.out.flush()
+
+    def ask(self, prompt: str) -> str | None:
+        """One line of input after `prompt` (None at end of input)."""
+        self.out.write(prompt)
+        self.out.flush()
+        line = self.inp.readline()
+        if not line:
+            self.out.write("\n")
+            self.out.flush()
+            return None
+        if self.echo:
+            self.out.write(line if line.endswith("\n") else line + "\n")
+            self.out.flush()
+        return line.strip()
+
+    def catch_up(self, game: Any) -> None:
+        """Show the log since the last look (the opponent's throws as they happened)."""
+        new = game.log[self.shown:]
+        self.shown = len(game.log)
+        for e in new:
+            if e[0] == "resign-declined":
+                self.say(f"{SIDE_NAMES[e[1]]} declines the resignation ({e[2]}): play goes on")
+        for line in self.writer.feed(new):
+            self.say(line)
+
+    def finish(self, game: Any) -> None:
+        """At the end of the play: the rest of the log."""
+        self.catch_up(game)
+        for line in self.writer.close():
+            self.say(line)
+
+    # -- the variant's relaxed move generator (for the reasons of illegal plays) -----------------
+
+    def relaxed(self) -> Any:
+        """The movement of the variant without its obligations (both numbers, the higher
+        number, the excédant, the file's `forbid` rules): what is physically possible."""
+        if self._relaxed is None:
+            from interpreter.kernel.movegen import MoveGenerator
+
+            rules = dataclasses.replace(self.variant.move_rules, max_dice=False,
+                                        higher_number=False, excedant_filter="none")
+            self._relaxed = MoveGenerator(rules)
+        return self._relaxed
+
+
+class HumanPlayer:
+    """A person answering the decisions of `side` at the terminal of `session`."""
+
+    kind = "human"
+    capabilities: frozenset[str] = frozenset({DOUBLES})
+
+    def __init__(self, side: int, session: Session):
+        self.side = side
+        self.s = session
+        session.humans += 1
+
+    # -- the protocol ---------------------------------------------------------------------------
+
+    def answer(self, decision: Any) -> int | str | Resign:
+        s = self.s
+        game = decision.game
+        s.catch_up(game)
+        self.show(decision)
+        if decision.kind in PLAY_KINDS:
+            return self._play(decision)
+        if decision.kind == "mark":
+            return self._mark(decision)
+        return self._word(decision)
+
+    # -- showing --------------------------------------------------------------------------------
+
+    def names(self, side: int | None = None) -> tuple[str, str]:
+        """How the player and his opponent are named: `you` against a bot, the colours when two
+        persons share the screen."""
+        side = self.side if side is None else side
+        if self.s.humans > 1:
+            return SIDE_NAMES[side], SIDE_NAMES[1 - side]
+        return ("you", "the opponent") if side == self.side else ("the opponent", "you")
+
+    def show(self, decision: Any, board: Any = None, before: Any = None) -> None:
+        s = self.s
+        view = decision.view
+        game = decision.game
+        me = SIDE_NAMES[decision.player]
+        s.say("")
+        s.say(draw_board(s.variant, view.board if board is None else board, decision.player,
+                         s.notation, before=before))
+        for line in ladder_lines(view.ladder, self.names(decision.player)):
+            s.say(line)
+        if decision.kind == "double":
+            s.say(f"{me} to throw")
+            return
+        mover = game.mover
+        items = this_throw_items(game)
+        s.say(f"{SIDE_NAMES[mover]} threw {view.dice[0]}-{view.dice[1]}" +
+              ("" if items else "; it scores nothing before the play"
+               if s.variant.rules.score_roll else ""))
+        for line in score_lines(s.variant, items, mover, self.names(mover)):
+            s.say("  " + line)
+
+    def _list(self, decision: Any) -> list[tuple[int, str]]:
+        """The legal plays as (choice index, text), in the order `tablier moves` sorts them."""
+        game = decision.game
+        plays = game.legal_plays(decision)
+        base = game.choice_base
+        order = sorted(range(len(decision.choices)), key=lambda i: sort_key(decision.choices[i]))
+        return [(i, self.s.notation.play_text(base, plays[i].paths[0], decision.player))
+                for i in order]
+
+    def _print_list(self, decision: Any) -> None:
+        view = decision.view
+        scored = bool(self.s.variant.rules.score_play)
+        for n, (i, text) in enumerate(self._list(decision), 1):
+            extra = ""
+            if scored:
+                items = view.play_items(i)
+                if items:
+                    extra = "   (" + "; ".join(score_lines(self.s.variant, items, self.side,
+                                                           self.names())) + ")"
+            self.s.say(f"{n:>3}. {text}{extra}")
+
+    def _hint(self, decision: Any) -> None:
+        from interpreter.players.hint import hint
+
+        h = hint(decision)
+        if decision.is_play:
+            listed = self._list(decision)
+            n = next(k for k, (i, _t) in enumerate(listed, 1) if i == h.index)
+            what = f"{n}. {listed[n - 1][1]}"
+        else:
+            what = str(decision.choices[h.index])
+        self.s.say(f"hint ({h.bot}): {what}" + (f" — {h.reason}" if h.reason else ""))
+
+    def _save(self, decision: Any, path: str) -> None:
+        s = self.s
+        if not path:
+            s.say("save: name the file, e.g. save partie.toml")
+            return
+        if s.save is None:
+            s.say("save: this game cannot be saved from here")
+            return
+        try:
+            s.save(decision.game, decision, path)
+        except TablierError as exc:
+            s.say(f"save: {exc}")
+            return
+        s.say(f"saved to {path}; play goes on")
+
+    def _common(self, decision: Any, line: str) -> bool:
+        """The commands of every prompt; True when `line` was one of them."""
+        low = line.lower()
+        if low == "hint":
+            self._hint(decision)
+        elif low == "board":
+            self.show(decision)
+        elif low == "save" or low.startswith("save "):
+            self._save(decision, line[4:].strip())
+        else:
+            return False
+        return True
+
+    def _resign(self, decision: Any, line: str) -> Resign | None:
+        """The resignation `resign [LEVEL]` asks for (the level asked when there are several)."""
+        levels = decision.game.ladder.resign_levels
+        level = line[len("resign"):].strip().lower()
+        if len(levels) == 1:
+            return Resign(levels[0])
+        while level not in levels:
+            if level:
+                self.s.say(f"resign: {level!r} is not one of {', '.join(levels)}")
+            self.s.say("resign: " + "  ".join(f"{n} {w}" for n, w in enumerate(levels, 1))
+                       + "  (or cancel)")
+            got = self.s.ask(f"{SIDE_NAMES[decision.player]} resign> ")
+            if got is None:
+                raise EndOfInput(decision)
+            level = got.lower()
+            if level in ("cancel", "c", ""):
+                return None
+            if level.isdigit() and 1 <= int(level) <= len(levels):
+                level = levels[int(level) - 1]
+        return Resign(level)
+
+    # -- word decisions -------------------------------------------------------------------------
+
+    def _word(self, decision: Any) -> int | Resign:
+        s = self.s
+        view = decision.view
+        choices = tuple(decision.choices)
+        question = QUESTIONS.get(decision.kind, f"{decision.kind}?")
+        if decision.kind == "resign":
+            question = question.format(offer=view.resign_offer)
+        elif decision.kind == "school":
+            pend = decision.game.ladder.school_pending
+            question = question.format(who=SIDE_NAMES[pend[0]], claimed=pend[1], due=pend[2])
+        prompt = f"{SIDE_NAMES[decision.player]} {decision.kind}> "
+        while True:
+            s.say(question + "  " + "  ".join(f"{n} {c}" for n, c in enumerate(choices, 1)))
+            line = s.ask(prompt)
+            if line is None:
+                raise EndOfInput(decision)
+            low = line.lower()
+            if not line and decision.kind in ENTER_MEANS_FIRST:
+                return 0
+            if low == "help":
+                s.say(HELP_WORD)
+                continue
+            if low == "resign" or low.startswith("resign "):
+                r = self._resign(decision, line)
+                if r is not None:
+                    return r
+                continue
+            if self._common(decision, line):
+                continue
+            if low.isdigit() and 1 <= int(low) <= len(choices):
+                return int(low) - 1
+            matches = [i for i, c in enumerate(choices) if c == low]
+            if not matches:
+                matches = [i for i, c in enumerate(choices) if c.startswith(low)] if low else []
+            if len(matches) == 1:
+                return matches[0]
+            s.say(f"{line!r} is not an answer here: type 1 to {len(choices)} or one of "
+                  f"{', '.join(choices)} (help for more)")
+
+    def _mark(self, decision: Any) -> int | Resign:
+        """How many points the player marks (schools): the count shown, or what he claims."""
+        s = self.s
+        due = decision.game.ladder.mark_due
+        top = len(decision.choices) - 1
+        prompt = f"{SIDE_NAMES[decision.player]} mark> "
+        while True:
+            s.say(f"Mark your points: the throw gives you {due} (Enter or ok to mark them, or "
+                  f"type what you mark, 0 to {top}; a wrong count can be sent to school)")
+            line = s.ask(prompt)
+            if line is None:
+                raise EndOfInput(decision)
+            low = line.lower()
+            if low in ("", "ok", "yes", "y"):
+                return due
+            if low.isdigit() and 0 <= int(low) <= top:
+                return int(low)
+            if low == "resign" or low.startswith("resign "):
+                r = self._resign(decision, line)
+                if r is not None:
+                    return r
+                continue
+            if low == "help":
+                s.say("Enter marks the count shown; a number marks that many points.")
+                continue
+            if self._common(decision, line):
+                continue
+            s.say(f"{line!r}: mark a number of points from 0 to {top}, or press Enter")
+
+    # -- plays ------------------------------------------------------------------------------------
+
+    def _play(self, decision: Any) -> int | Resign:
+        s = self.s
+        game = decision.game
+        side = decision.player
+        base = game.choice_base
+        plays = game.legal_plays(decision)
+        dice = game.dice
+        entry = Entry(self, decision, plays, base, dice)
+        levels = ", ".join(game.ladder.resign_levels)
+        while True:
+            prompt = f"{SIDE_NAMES[side]} {'confirm' if entry.complete is not None else 'play'}> "
+            line = s.ask(prompt)
+            if line is None:
+                raise EndOfInput(decision)
+            low = line.lower()
+            if entry.complete is not None:
+                if low in ("", "ok", "yes", "y"):
+                    return entry.complete
+                if low not in ("undo", "help", "board", "list", "hint", "resign") \
+                        and not low.startswith(("save", "resign")):
+                    s.say("the play is complete: ok to play it, undo to take back its last part")
+                    continue
+            if low == "help":
+                s.say(HELP_PLAY.format(points=s.notation.examples(), levels=levels))
+                if s.notation.names:
+                    s.say(named_points(s.notation, side))
+            elif low in ("list", "l"):
+                self._print_list(decision)
+            elif low == "undo":
+                if entry.undo():
+                    self.show(decision, entry.board, before=base)
+                    s.say(entry.status())
+                else:
+                    s.say("undo: nothing entered yet")
+            elif low == "board":
+                self.show(decision, entry.board, before=base if entry.parts else None)
+                if entry.parts:
+                    s.say(entry.status())
+            elif low == "resign" or low.startswith("resign "):
+                r = self._resign(decision, line)
+                if r is not None:
+                    return r
+            elif self._common(decision, line):
+                pass
+            elif low.isdigit() and not entry.parts:
+                listed = self._list(decision)
+                n = int(low)
+                if 1 <= n <= len(listed):
+                    return listed[n - 1][0]
+                s.say(f"{line}: there are {len(listed)} legal plays (list shows them)")
+            elif not line:
+                s.say("type a play, a number from list, or help")
+            else:
+                done = entry.add(line)
+                if done is not None:
+                    return done
+                if entry.parts:
+                    self.show(decision, entry.board, before=base)
+                    s.say(entry.status())
+
+
+class Entry:
+    """A play being entered, in parts: the steps so far, the board they make, and whether they
+    complete a legal play (`complete`: its choice index)."""
+
+    def __init__(self, player: HumanPlayer, decision: Any, plays: list, base: Any,
+                 dice: tuple[int, int]):
+        self.p = player
+        self.s = player.s
+        self.decision = decision
+        self.plays = plays
+        self.base = base
+        self.board = base
+        self.dice = dice
+        self.side = decision.player
+        self.parts: list[list[tuple[int, int]]] = []
+        self.complete: int | None = None
+
+    @property
+    def steps(self) -> list[tuple[int, int]]:
+        return [st for part in self.parts for st in part]
+
+    def text(self, steps: list[tuple[int, int]] | None = None) -> str:
+        return self.s.notation.play_text(self.base, self.steps if steps is None else steps,
+                                         self.side)
+
+    def status(self) -> str:
+        if self.complete is not None:
+            return f"{self.text()}: a complete play (ok to play it, undo to change it)"
+        if not self.parts:
+            return "nothing entered yet"
+        return f"entered {self.text()} (more to play; undo takes back the last part)"
+
+    def undo(self) -> bool:
+        if not self.parts:
+            return False
+        self.parts.pop()
+        self.complete = None
+        self._rebuild()
+        return True
+
+    def _rebuild(self) -> None:
+        steps = self.steps
+        found = self._matching(steps)
+        self.board = found[1] if found is not None else self.base
+        if steps and found is not None and found[0] is not None:
+            self.complete = found[0]
+
+    def add(self, line: str) -> int | None:
+        """Add the steps of `line`; the choice index when the line alone names a whole legal
+        play, else None (the entry goes on, or the reason it is refused was shown)."""
+        s = self.s
+        try:
+            new = s.notation.parse(line, self.side)
+        except NotationError as exc:
+            s.say(str(exc))
+            return None
+        if not new and self.parts:
+            s.say(f"{line!r} adds nothing to the play")
+            return None
+        alternatives = [new]
+        expanded = expand_steps(new, self.dice, self.board)
+        if expanded != new:
+            alternatives.append(expanded)
+        for alt in alternatives:
+            steps = self.steps + alt
+            found = self._matching(steps)
+            if found is None:
+                continue
+            index, board = found
+            if index is not None and not self.parts:
+                return index                # a whole play typed at once: played
+            self.parts.append(alt)
+            self.board = board
+            self.complete = index
+            return None
+        s.say(explain(self.s, self.decision, self.steps + new, self.base, self.dice, line,
+                      self.parts))
+        return None
+
+    def _matching(self, steps: list[tuple[int, int]]) -> tuple[int | None, Any] | None:
+        """(choice index if `steps` are a whole legal play, board after them) or None when they
+        begin no legal play."""
+        want = Counter(steps)
+        if not steps:
+            for i, p in enumerate(self.plays):
+                if any(not path for path in p.paths):
+                    return i, p.board
+            return None
+        gen = self.s.variant.generator
+        partial_board = None
+        for i, p in enumerate(self.plays):
+            for path in p.paths:
+                pairs = Counter((st[0], st[1]) for st in path)
+                if pairs == want:
+                    return i, p.board
+                if partial_board is None and not want - pairs:
+                    partial_board = _apply(gen, self.base, path, steps)
+        if partial_board is not None:
+            return None, partial_board
+        return None
+
+
+def _apply(gen: Any, base: Any, path: Any, steps: list[tuple[int, int]]) -> Any:
+    """The board after `steps`, each played as the matching step of the legal `path` (which
+    carries what it hits); None when they cannot be played in the order entered."""
+    pool = list(path)
+    chosen = []
+    board = list(base)
+    for a, b in steps:
+        k = next((j for j, st in enumerate(pool) if (st[0], st[1]) == (a, b)), None)
+        if k is None or board[a] <= 0:
+            return None
+        st = pool.pop(k)
+        chosen.append(st)
+        board = list(gen.apply(tuple(board), [st]))
+    return tuple(board)
+
+
+def this_throw_items(game: Any) -> list[tuple[str, str, int, int]]:
+    """The scoring items of the throw in progress (rule, "mover" | "opponent", points, ways),
+    from the game's log."""
+    log = game.log
+    i = len(log) - 1
+    while i >= 0 and log[i][0] != "throw":
+        i -= 1
+    if i < 0:
+        return []
+    mover = log[i][1]
+    return [(e[2], "mover" if e[1] == mover else "opponent", e[3], e[5])
+            for e in log[i + 1:] if e[0] == "score"]
+
+
+# -- why an entry is no legal play ----------------------------------------------------------------
+
+def explain(session: Session, decision: Any, steps: list[tuple[int, int]], base: Any,
+            dice: tuple[int, int], line: str, parts: list) -> str:
+    """The reason the steps entered (`steps`, the parts before included) are no legal play nor
+    the beginning of one."""
+    n = session.notation
+    side = decision.player
+    variant = session.variant
+    d1, d2 = dice
+    shown = " ".join(n.play_text(base, part, side) for part in parts) + \
+        (" " if parts else "") + line.strip()
+    roll = f"{d1}-{d2}"
+
+    def step_text(a: int, b: int) -> str:
+        return f"{n.label(a, side)}/{n.label(b, side)}"
+
+    # 1. each number used once (a doublet: as many moves as it gives)
+    avail = Counter({d1: variant.move_rules.doublet_moves} if d1 == d2 else {d1: 1, d2: 1})
+    used: Counter = Counter()
+    board = list(base)
+    for a, b in steps:
+        dist = a - b
+        if board[a] <= 0:
+            return f"{step_text(a, b)}: no checker of yours on {n.described(a, side)}" + \
+                (" (after the parts entered)" if parts else "")
+        die = dist if dist in avail else None
+        if die is None and b == 0:
+            higher = [d for d in sorted(avail) if d > dist and used[d] < avail[d]]
+            die = higher[0] if higher else None
+        if die is None:
+            return (f"{step_text(a, b)}: no checker of yours can move {dist} from "
+                    f"{n.label(a, side)} with {roll}")
+        used[die] += 1
+        if used[die] > avail[die]:
+            times = "twice" if avail[die] == 1 else f"{used[die]} times ({roll} gives " \
+                                                    f"{avail[die]} moves)"
+            return f"{shown}: the {die} is used {times}"
+        board[a] -= 1
+        if b:
+            board[b] = max(board[b], 0) + 1
+    # 2. physically possible, but not allowed: an obligation or a rule of the file
+    want = Counter(steps)
+    relaxed, _ = session.relaxed().plays(base, d1, d2)
+    in_relaxed = [(p, path) for p in relaxed for path in p.paths
+                  if Counter((s[0], s[1]) for s in path) == want]
+    legal_len = max((len(path) for p in decision.game.legal_plays(decision) for path in p.paths),
+                    default=0)
+    if in_relaxed:
+        play, path = in_relaxed[0]
+        rules = variant.rules
+        for rule_id, fn in rules.forbid:
+            try:
+                if fn(base, play.board, path):
+                    return f"{shown}: {_rule_words(variant, rule_id)}"
+            except Exception:   # noqa: BLE001 - a reason only; the rules decided legality
+                continue
+        if len(steps) < legal_len:
+            if d1 == d2:
+                return (f"{shown}: {legal_len} moves of the {d1} can be played, and as many as "
+                        f"can be must be")
+            if legal_len == 2:
+                return f"{shown}: both numbers can be played, so both must be"
+        if len(steps) == 1 and d1 != d2 and variant.move_rules.higher_number:
+            hi = max(d1, d2)
+            if path[0].die != hi:
+                return (f"{shown}: only one number can be played, and then the higher, "
+                        f"{hi}, must be")
+        full, _ = variant.generator.plays(base, d1, d2)
+        boards = {p.board for p in full}
+        if play.board not in boards:
+            return (f"{shown}: a number higher than needed bears a checker off only when it "
+                    f"cannot be played inside, and only the farthest checker")
+        rule_id = _dropping_prefer(variant, decision, base, dice, play.board, full)
+        if rule_id is not None:
+            return f"{shown}: {_rule_words(variant, rule_id)}"
+        return f"{shown}: not a legal play with {roll} (list shows them)"
+    if steps and len(steps) >= 1:
+        corner = variant.move_rules.own_corner
+        if corner is not None and 0 < board[corner] == 1 or (corner is not None
+                                                              and board[corner] == 1):
+            return (f"{shown}: your corner ({n.described(corner, side)}) is taken and left by "
+                    f"two checkers at once")
+        # the first step no way of playing can make
+        prefix: list[tuple[int, int]] = []
+        for a, b in steps:
+            prefix.append((a, b))
+            pw = Counter(prefix)
+            if not any(not pw - Counter((s[0], s[1]) for s in path)
+                       for p in relaxed for path in p.paths):
+                return (f"{step_text(a, b)}: no checker of yours can move {a - b} from "
+                        f"{n.label(a, side)} with {roll}"
+                        + (" after the rest of the play" if len(prefix) > 1 else ""))
+    return f"{shown}: not a legal play with {roll} (list shows them)"
+
+
+def _rule_words(variant: Any, rule_id: str) -> str:
+    rule = variant.model.rules.get(rule_id)
+    if rule is None:
+        return f"rule {rule_id!r} forbids it"
+    words = " ".join((rule.description or "").split())
+    return f"{rule.name}: {words}" if words else rule.name
+
+
+def _dropping_prefer(variant: Any, decision: Any, base: Any, dice: tuple[int, int], target: Any,
+                     full: list) -> str | None:
+    """The first play preference (obligation) of the file that drops the play ending on
+    `target` from the legal plays."""
+    from interpreter.dsl import RollContext
+
+    rules = variant.rules
+    if not rules.prefer:
+        return None
+    game = decision.game
+    d1, d2 = dice
+    ctx = RollContext(partial(variant.generator.plays, base, d1, d2), setup=game.setup)
+    rolls = game.rolls[game.mover]
+    plays = list(ctx.plays)
+    for rule_id, mode, fn in rules.prefer:
+        if len(plays) <= 1:
+            break
+        try:
+            values = [fn(base, p[0], p, d1, d2, rolls, ctx) for p in plays]
+        except Exception:   # noqa: BLE001 - a reason only
+            return None
+        if mode == "keep":
+            kept = [p for p, v in zip(plays, values) if v] or plays
+        else:
+            best = min(values) if mode == "min" else max(values)
+            kept = [p for p, v in zip(plays, values) if v == best]
+        if any(p[0] == target for p in plays) and not any(p[0] == target for p in kept):
+            return rule_id
+        plays = kept
+    return None

@@ -1,0 +1,184 @@
+"""The board and the score in the terminal: what `tablier draw` prints and what a person at the
+board sees before each decision (players/human.py).
+
+Everything is built as rich `Text` (styled spans over plain text): printed through a rich
+`Console` it is in colour where the terminal has colour, and plain when the output is not a
+terminal or `NO_COLOR` is set; `.plain` is the same text without styles (tests, pipes).
+
+The board is drawn from the side of the player on roll, as the position JSON holds it: his pips
+13..24 above from left to right, 12..1 below, so that both starting ends (the talons of
+trictrac, the backgammon player's back men and home board) are on the right. `X` are white's
+checkers and `O` black's, with their count; the points are named in the chosen notation.
+"""
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any, TextIO
+
+from rich.console import Console
+from rich.text import Text
+
+from interpreter.kernel.board import BAR, OFF, OPP_BAR, OPP_OFF
+from interpreter.notation import Notation
+
+SIDES = ("white", "black")
+MARKS = ("X", "O")
+STYLES = {"X": "bold bright_white", "O": "bold red", "label": "cyan", "named": "bold green",
+          "title": "bold", "score": "yellow", "rule": "green", "dim": "dim",
+          "moved": "reverse"}
+CELL = 4
+
+
+def console_for(stream: TextIO | None = None) -> Console:
+    """A console on `stream` (stdout): colour only on a terminal without `NO_COLOR`."""
+    stream = stream if stream is not None else sys.stdout
+    colour = bool(getattr(stream, "isatty", lambda: False)()) and "NO_COLOR" not in os.environ
+    return Console(file=stream, force_terminal=colour, no_color=not colour,
+                   color_system="auto" if colour else None, highlight=False, soft_wrap=True,
+                   emoji=False, markup=False)
+
+
+def _cell(x: int, mover: int, changed: bool = False) -> Text:
+    """The checkers on one point: `X3` (three of white's), `O2`, or `.`."""
+    if x == 0:
+        return Text(".".rjust(CELL), style=STYLES["dim"])
+    owner = mover if x > 0 else 1 - mover
+    mark = MARKS[owner]
+    style = STYLES[mark] + (" " + STYLES["moved"] if changed else "")
+    return Text(" " * (CELL - len(f"{mark}{abs(x)}")) + f"{mark}{abs(x)}", style=style)
+
+
+def _label(notation: Notation, pip: int, side: int) -> Text:
+    label = notation.label(pip, side)
+    named = notation.point_name(pip) is not None
+    return Text(label.rjust(CELL), style=STYLES["named" if named else "label"])
+
+
+def has_bar(variant: Any) -> bool:
+    return getattr(variant.move_rules, "enter", "bar") == "bar"
+
+
+def draw_board(variant: Any, board: Any, side: int, notation: Notation,
+               before: Any = None) -> Text:
+    """The board `board` (seen by the player on roll, `side`: 0 white, 1 black) with its points
+    named in `notation`; points that differ from `before` (a play being entered) are shown
+    reversed."""
+    out = Text()
+
+    def row(pips: range, cells: bool) -> None:
+        for i, p in enumerate(pips):
+            if i == 6:
+                out.append(" |", style=STYLES["dim"])
+            if cells:
+                changed = before is not None and before[p] != board[p]
+                out.append_text(_cell(board[p], side, changed))
+            else:
+                out.append_text(_label(notation, p, side))
+        out.append("\n")
+
+    top, bottom = range(13, 25), range(12, 0, -1)
+    row(top, False)
+    row(top, True)
+    row(bottom, True)
+    row(bottom, False)
+    mover, other = MARKS[side], MARKS[1 - side]
+    parts = []
+    if has_bar(variant):
+        parts.append(f"bar {mover}{board[BAR]} {other}{board[OPP_BAR]}")
+    parts.append(f"off {mover}{board[OFF]} {other}{board[OPP_OFF]}")
+    out.append("   ".join(parts) + f"   ({MARKS[0]} white, {MARKS[1]} black; "
+               f"{SIDES[side]} on roll, moving from {notation.label(24, side)} towards "
+               f"{notation.label(1, side)})\n", style=STYLES["dim"])
+    legend = named_points(notation, side)
+    if legend:
+        out.append(legend + "\n", style=STYLES["dim"])
+    return out
+
+
+def named_points(notation: Notation, side: int) -> str:
+    """The point names beside their labels: `talon T, T' · coin de repos 11, 11'` (the player
+    on roll's point, then the opponent's)."""
+    if not notation.names:
+        return ""
+    items = [f"{name} {notation.label(pip, side)}, {notation.label(25 - pip, side)}"
+             for pip, name in sorted(notation.names.items(), reverse=True)]
+    return f"named points ({SIDES[side]}'s, then the opponent's): " + " · ".join(items)
+
+
+# -- the score --------------------------------------------------------------------------------
+
+def _pair(st: dict, key: str, names: tuple[str, str]) -> str:
+    v = st.get(key) or {}
+    return f"{names[0]} {v.get('me')}, {names[1]} {v.get('opponent')}"
+
+
+def ladder_lines(state: dict, names: tuple[str, str] = ("you", "opponent")) -> list[str]:
+    """The running score of every ladder from a decision's `view.ladder` (seen by the player
+    asked; `names` are his and his opponent's)."""
+    kind = state.get("kind")
+    me, them = names
+    out: list[str] = []
+    if kind == "cube":
+        owner = state.get("owner")
+        who = "centred" if owner is None else f"owned by {me if owner == 'me' else them}"
+        cube = f"cube {state.get('cube')} ({who})" if state.get("enabled") else "no cube"
+        if state.get("crawford"):
+            cube += ", the Crawford game"
+        if state.get("match_length"):
+            out.append(f"match to {state['match_length']}: {_pair(state, 'score', names)}; "
+                       f"game {state.get('game')}; {cube}")
+        else:
+            out.append(f"money game; {cube}")
+        return out
+    if kind == "continuous":
+        out.append(f"game {state.get('game')} (to {state.get('target')} points): points "
+                   f"{_pair(state, 'points', names)}; games won (values) "
+                   f"{_pair(state, 'games', names)}")
+        return out
+    if kind in ("holes", "ecrire", "combine"):
+        pts, bred = state.get("points", {}), state.get("bredouille", {})
+
+        def p(who: str) -> str:
+            return f"{pts.get(who)}" + (" (bredouille)" if bred.get(who) else "")
+        line = f"points: {me} {p('me')}, {them} {p('opponent')}"
+        if kind == "holes":
+            line += f"; holes: {_pair(state, 'holes', names)} (of {state.get('holes_to_win')})"
+        out.append(line)
+        if kind in ("ecrire", "combine") and "mark" in state:
+            refait = f", refait {state['refaits']}" if state.get("refaits") else ""
+            out.append(f"mark {state['mark']} of {state['marks']}{refait}: holes "
+                       f"{_pair(state, 'mark_holes', names)}; lost marks "
+                       f"{_pair(state, 'lost_marks', names)}; jetons "
+                       f"{_pair(state, 'jetons', names)}")
+            flags = [f"{me if w == 'me' else them}: {what}"
+                     for what in ("banner", "necktie") for w in ("me", "opponent")
+                     if (state.get(what) or {}).get(w)]
+            if flags:
+                out.append("markers: " + ", ".join(flags))
+        if kind == "combine" and "honours_holes" in state:
+            active = state.get("active", {})
+            off = [g for g, on in active.items() if not on]
+            out.append(f"honours game {state.get('honours_game')}: holes "
+                       f"{_pair(state, 'honours_holes', names)}; pool {state.get('pool_fish')} "
+                       f"fish; fish {_pair(state, 'fish', names)}"
+                       + (f"; suspended: {', '.join(off)}" if off else ""))
+        return out
+    if "points" in state:
+        out.append(f"games: {_pair(state, 'points', names)}")
+    return out
+
+
+def score_lines(variant: Any, items: list, side: int, names: tuple[str, str]) -> list[str]:
+    """What a throw scores rule by rule: `Jan de mézéas, 4 points to you (2 ways)`. `items` are
+    (rule id, "mover" | "opponent", points, ways) of the throw of `side`; `names` (his, the
+    other's)."""
+    rules = variant.model.rules
+    out = []
+    for rule_id, to, pts, ways in items:
+        rule = rules.get(rule_id)
+        name = rule.name if rule is not None else rule_id
+        who = names[0] if to == "mover" else names[1]
+        out.append(f"{name}, {pts} point{'s' if pts != 1 else ''} to {who}"
+                   + (f" ({ways} ways)" if ways > 1 else ""))
+    return out
