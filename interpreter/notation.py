@@ -210,8 +210,11 @@ class Notation:
                                         f"point")
                 continue
             if kind in ("point", "bar", "off"):
-                point = BAR if kind == "bar" else OFF if kind == "off" \
-                    else self.pip_of(m.group("point"), side)
+                try:
+                    point = BAR if kind == "bar" else OFF if kind == "off" \
+                        else self.pip_of(m.group("point"), side)
+                except NotationError as exc:
+                    raise NotationError(f"unreadable play {text!r}: {exc}") from None
                 if linked:
                     chains[-1].append(point)
                     linked = False
