@@ -232,3 +232,35 @@ def test_draw_names_the_points_and_refuses_a_notation_the_variant_has_no_meaning
     r = subprocess.run([sys.executable, "-m", "interpreter", "play", "backgammon", "--notation",
                         "lepeintre"], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert r.returncode == 2
+
+
+class _WrongMarker(Driver):
+    """Marks one point too many each time (par trop), then accepts the counts shown."""
+
+    wrong = 0
+
+    def decide(self, kind: str, screen: str, listed: list[str]) -> tuple[str, list[str]]:
+        if kind == "mark" and self.wrong < 3:
+            import re
+
+            due = int(re.findall(r"the throw gives you (\d+)", screen)[-1])
+            self.wrong += 1
+            return str(due + 1), []
+        if kind == "play":
+            return "1", []
+        return super().decide(kind, screen, listed)
+
+
+def test_schools_a_wrong_count_is_sent_to_school_and_marked_for_the_opponent() -> None:
+    t = _WrongMarker(["triktrak", "--set", 'options.schools="on"', "--set",
+                      "ladder.holes_to_win=4", "--white", "human", "--black", "greedy",
+                      "--seed", "6"]).run()
+    assert t.returncode == 0, t.out[-1500:]
+    assert "white mark> " in t.out
+    assert "school: black marks 1 for white's over-marking" in t.out
+
+
+def test_schools_are_off_by_default_and_never_asked() -> None:
+    t = Driver(["triktrak", "--set", "ladder.holes_to_win=1", "--white", "human", "--black",
+                "greedy", "--seed", "4"], simple=True).run()
+    assert t.returncode == 0 and "mark> " not in t.out

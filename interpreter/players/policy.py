@@ -271,6 +271,8 @@ def advise(decision: Any) -> str:
         return resignation(view)
     if kind == "school":
         return "school"
+    if kind == "mark":
+        return str(view.ladder.get("mark_due"))
     if kind == "rethrow":
         return "throw"
     if ladder == "continuous" and kind == "continue":

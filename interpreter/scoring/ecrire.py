@@ -541,7 +541,10 @@ def ecrire_sides(ledger: Ecrire) -> dict[str, Any]:
                         for r in ledger.results]}
 
 
-class EcrirePlay(Ladder):
+from interpreter.scoring.schools import Schools  # noqa: E402
+
+
+class EcrirePlay(Schools, Ladder):
     """The partie à écrire on the board. Each throw is marked as in the game of holes: the
     roller's points first, then, once he has played, the opponent's points from the same throw;
     the holes go to the mark ledger with who made them on whose throw. After holes made on his
@@ -570,6 +573,7 @@ class EcrirePlay(Ladder):
         self.first = 0
         self.bredouilles = [0, 0]
         self.ledger: Ecrire | None = None
+        self.init_schools()
 
     # -- the ledger's hooks (combiné replaces them) ------------------------------------------------
 
@@ -648,6 +652,8 @@ class EcrirePlay(Ladder):
         news = None
         may_go = False
         if mine:
+            mine = yield from self.claimed(mover, mine)
+        if mine:
             won, may_go, news = self._mark(mover, mine, True)
             if won:
                 yield from self._claims(mover)
@@ -661,6 +667,10 @@ class EcrirePlay(Ladder):
                 self._mark_ended()
             else:
                 self._pickups += 1
+            if not ended:
+                yield from self.schools_last()
+            else:
+                self._schools = []      # the mark is settled: its schools are void with it
             if self.finished:
                 return END
             if ended and not self.holes_span_marks:
@@ -679,10 +689,18 @@ class EcrirePlay(Ladder):
         theirs = self._theirs
         if theirs:
             other = 1 - g.mover
-            won, _, _ = self._mark(other, theirs, False)
-            if won:
-                yield from self._claims(other)
+            theirs = yield from self.claimed(other, theirs)
+            if theirs:
+                won, _, _ = self._mark(other, theirs, False)
+                if won:
+                    yield from self._claims(other)
+        yield from self.schools_last()
         return ON
+
+    def school_mark(self, side: int, n: int) -> Gen:
+        won, _, _ = self._mark(side, n, False)
+        if won:
+            yield from self._claims(side)
 
     def resign(self, player: int, level: str) -> Next:
         """A resignation concedes the partie (`Ecrire.resign`)."""
@@ -710,7 +728,8 @@ class EcrirePlay(Ladder):
         return self.ledger is not None and self.ledger.finished
 
     def state(self, player: int) -> dict[str, Any]:
-        out = {"kind": self.model.kind, **holes_state(self.holes, player)}
+        out = {"kind": self.model.kind, **holes_state(self.holes, player),
+               **self.school_state()}
         if self.ledger is not None:
             out.update(ecrire_state(self.ledger, player))
         return out

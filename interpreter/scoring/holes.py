@@ -202,7 +202,10 @@ def holes_sides(holes: Holes) -> dict:
             "bredouille": list(holes.bred)}
 
 
-class HolesPlay(Ladder):
+from interpreter.scoring.schools import Schools  # noqa: E402
+
+
+class HolesPlay(Schools, Ladder):
     """Each throw's points marked into holes: the roller's before his play, then the play's own
     and the opponent's; after a hole on his own throw the roller may go (a relevé, and he throws
     again); the game ends at the ladder's number of holes."""
@@ -213,6 +216,7 @@ class HolesPlay(Ladder):
         self._theirs = 0
         self.goes = [0, 0]
         self.releves = 0
+        self.init_schools()
 
     def _mark(self, player: int, n: int, own: bool) -> tuple[int, bool]:
         won, may_go = self.holes.mark(player, n, own)
@@ -226,6 +230,8 @@ class HolesPlay(Ladder):
         self._theirs = theirs
         may_go = False
         if mine:
+            mine = yield from self.claimed(mover, mine)
+        if mine:
             _won, may_go = self._mark(mover, mine, True)
         if self.holes.finished:
             return END
@@ -234,22 +240,32 @@ class HolesPlay(Ladder):
             if g.answered(d, (yield d)) == 1:
                 self.holes.go(mover)
                 self.goes[mover] += 1
-                return Next("releve", mover)
+                yield from self.schools_last()
+                return END if self.holes.finished else Next("releve", mover)
         return None
+
+    def school_mark(self, side: int, n: int) -> Gen:
+        self._mark(side, n, False)
+        return None
+        yield
 
     def on_play(self, mine: int, theirs: int) -> Gen:
         g = self.game
         mover = g.mover
         holes = self.holes
         if mine:
+            mine = yield from self.claimed(mover, mine)
+        if mine:
             self._mark(mover, mine, True)
         theirs += self._theirs
         if theirs and not holes.finished:
-            self._mark(1 - mover, theirs, False)
+            theirs = yield from self.claimed(1 - mover, theirs)
+            if theirs:
+                self._mark(1 - mover, theirs, False)
+        yield from self.schools_last()
         if holes.finished:
             return END
         return ON
-        yield
 
     def on_all_off(self) -> None:
         self.holes.reset_men()
@@ -268,6 +284,7 @@ class HolesPlay(Ladder):
 
     def state(self, player: int) -> dict:
         out = holes_state(self.holes, player)
+        out.update(self.school_state())
         out["kind"] = "holes"
         out["holes_to_win"] = self.model.holes_to_win
         return out

@@ -1,0 +1,97 @@
+"""The notations of the points (interpreter/notation.py): every label names its point back, and
+every legal play of random positions of every variant, written in every notation the variant
+has, reads back as the same play (trictrac.md's numbering tables, checked point by point)."""
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from interpreter.engine.game import Game
+from interpreter.notation import LETTERS, Notation, notation_for, notations_of
+from interpreter.players.bots import RandomBot
+from interpreter.resources import variants_dir
+from interpreter.variant.build import load_variant
+
+VARIANTS = sorted(p.stem for p in variants_dir().glob("*.toml") if p.stem != "trictrac")
+
+
+@pytest.mark.parametrize("name", ["pips", "guiton", "malfilatre", "magriel", "lepeintre"])
+@pytest.mark.parametrize("side", [0, 1])
+def test_every_label_names_its_point_back(name: str, side: int) -> None:
+    n = Notation(name)
+    labels = [n.label(p, side) for p in range(1, 25)]
+    assert len(set(labels)) == 24
+    assert all(n.pip_of(label, side) == p for p, label in zip(range(1, 25), labels))
+
+
+def test_the_treatises_numbering_of_the_trictrac_board() -> None:
+    """The talon is the treatises' point 1 (pip 24), the coin de repos point 12 (pip 13)."""
+    g, m, lp = Notation("guiton"), Notation("malfilatre"), Notation("lepeintre")
+    for M in range(1, 25):
+        pip = 25 - M
+        assert g.label(pip) == (("T" if M == 1 else str(M - 1)) if M <= 12
+                                else ("T'" if M == 24 else f"{24 - M}'"))
+        assert m.label(pip) == (str(M) if M <= 12 else f"{25 - M}'")
+        assert lp.label(pip, 0) == LETTERS[M - 1]           # white: A is his talon
+        assert lp.label(pip, 1) == LETTERS[24 - M]          # black: his talon is Y
+    assert Notation("magriel").label(13) == "13"
+    assert m.pip_of("B1", 0) == 24 and m.pip_of("N1", 0) == 1 and m.pip_of("N1", 1) == 24
+
+
+def test_a_family_without_a_notation_refuses_it_naming_those_it_has() -> None:
+    v = load_variant("backgammon")
+    assert notations_of(v) == ("pips",)
+    with pytest.raises(Exception, match="has no 'guiton' notation; it has pips"):
+        notation_for(v, "guiton")
+    assert "lepeintre" in notations_of(load_variant("triktrak"))
+
+
+@pytest.mark.parametrize("variant_id", VARIANTS)
+def test_format_then_parse_gives_the_same_play(variant_id: str) -> None:
+    v = load_variant(variant_id)
+    notations = [notation_for(v, name) for name in notations_of(v)]
+    rng = random.Random(variant_id)
+    seen = 0
+    for game_no in range(3):
+        g = Game(v, f"{game_no}/0", max_turns=60)
+        bots = [RandomBot(rng.random()), RandomBot(rng.random())]
+        gen = g.play()
+        try:
+            d = next(gen)
+            while True:
+                if d.kind == "play":
+                    base = g.choice_base
+                    for p in g.legal_plays(d):
+                        for path in p.paths[:2]:
+                            want = Counter((s.src, s.dst) for s in path)
+                            for n in notations:
+                                for side in (0, 1):
+                                    text = n.play_text(base, path, side)
+                                    assert Counter(n.parse(text, side)) == want, (n.name, text)
+                                    seen += 1
+                    # the play a notation names is the legal play it was written from
+                    n = notations[-1]
+                    i = rng.randrange(len(d.choices))
+                    path = g.legal_plays(d)[i].paths[0]
+                    pips = Notation("pips").play_text(base, n.parse(
+                        n.play_text(base, path, d.player), d.player), d.player)
+                    assert d.index(pips) == i
+                d = gen.send(bots[d.player].answer(d))
+        except StopIteration:
+            pass
+    assert seen > 50
+
+
+def test_a_recorded_pip_play_is_written_in_each_notation() -> None:
+    assert Notation("guiton").from_pips("24/18 13/11*(2) 6/0", 0) == "T/6 11/10'*(2) 5'/off"
+    assert Notation("lepeintre").from_pips("24/18/12", 1) == "Y/R/L"
+
+
+@pytest.mark.parametrize("text,why", [("zz/9", "unexpected"), ("1/24", "moves backwards"),
+                                      ("13/", "ends with '/'"), ("13", "no destination"),
+                                      ("24/18(9)", "repeat count")])
+def test_an_unreadable_play_is_named_with_its_reason(text: str, why: str) -> None:
+    with pytest.raises(Exception, match=why):
+        Notation("pips").parse(text)
