@@ -651,7 +651,7 @@ class EcrirePlay(Schools, Ladder):
         decision = None
         news = None
         may_go = False
-        if mine:
+        if mine and self.schools_on:
             mine = yield from self.claimed(mover, mine)
         if mine:
             won, may_go, news = self._mark(mover, mine, True)
@@ -668,7 +668,8 @@ class EcrirePlay(Schools, Ladder):
             else:
                 self._pickups += 1
             if not ended:
-                yield from self.schools_last()
+                if self._schools:
+                    yield from self.schools_last()
             else:
                 self._schools = []      # the mark is settled: its schools are void with it
             if self.finished:
@@ -689,12 +690,14 @@ class EcrirePlay(Schools, Ladder):
         theirs = self._theirs
         if theirs:
             other = 1 - g.mover
-            theirs = yield from self.claimed(other, theirs)
+            if self.schools_on:
+                theirs = yield from self.claimed(other, theirs)
             if theirs:
                 won, _, _ = self._mark(other, theirs, False)
                 if won:
                     yield from self._claims(other)
-        yield from self.schools_last()
+        if self._schools:
+            yield from self.schools_last()
         return ON
 
     def school_mark(self, side: int, n: int) -> Gen:

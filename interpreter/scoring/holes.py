@@ -229,7 +229,7 @@ class HolesPlay(Schools, Ladder):
         mover = g.mover
         self._theirs = theirs
         may_go = False
-        if mine:
+        if mine and self.schools_on:
             mine = yield from self.claimed(mover, mine)
         if mine:
             _won, may_go = self._mark(mover, mine, True)
@@ -240,7 +240,8 @@ class HolesPlay(Schools, Ladder):
             if g.answered(d, (yield d)) == 1:
                 self.holes.go(mover)
                 self.goes[mover] += 1
-                yield from self.schools_last()
+                if self._schools:
+                    yield from self.schools_last()
                 return END if self.holes.finished else Next("releve", mover)
         return None
 
@@ -253,16 +254,18 @@ class HolesPlay(Schools, Ladder):
         g = self.game
         mover = g.mover
         holes = self.holes
-        if mine:
+        if mine and self.schools_on:
             mine = yield from self.claimed(mover, mine)
         if mine:
             self._mark(mover, mine, True)
         theirs += self._theirs
         if theirs and not holes.finished:
-            theirs = yield from self.claimed(1 - mover, theirs)
+            if self.schools_on:
+                theirs = yield from self.claimed(1 - mover, theirs)
             if theirs:
                 self._mark(1 - mover, theirs, False)
-        yield from self.schools_last()
+        if self._schools:
+            yield from self.schools_last()
         if holes.finished:
             return END
         return ON
