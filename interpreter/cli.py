@@ -345,7 +345,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
             raise TablierError(f"cannot resume {args.resume!r}: {exc}") from None
         game = run.game
         if session is not None:
-            session.shown = len(game.log)
+            session.resumed(game)
             session.say(f"resuming {args.resume}: {variant.name}, seed {seed}, white "
                         f"{kinds[0]}, black {kinds[1]}, after {game.turns} throws")
         play = partial(run.resume, players)

@@ -100,6 +100,9 @@ class Session:
 
     def say(self, text: Any = "") -> None:
         if isinstance(text, str):
+            # names from a variant file reach the terminal: no control characters (escapes)
+            if not text.isprintable():
+                text = "".join(c if c.isprintable() or c == "\n" else "?" for c in text)
             self.out.write(text + "\n")
         else:
             self.console.print(text, end="")
@@ -128,6 +131,12 @@ class Session:
                 self.say(f"{SIDE_NAMES[e[1]]} declines the resignation ({e[2]}): play goes on")
         for line in self.writer.feed(new):
             self.say(line)
+
+    def resumed(self, game: Any) -> None:
+        """A game taken up from its save: what was played before is not shown again, and the
+        log goes on counting its throws."""
+        self.writer.feed(game.log)
+        self.shown = len(game.log)
 
     def finish(self, game: Any) -> None:
         """At the end of the play: the rest of the log."""
@@ -628,10 +637,9 @@ def explain(session: Session, decision: Any, steps: list[tuple[int, int]], base:
         if rule_id is not None:
             return f"{shown}: {_rule_words(variant, rule_id)}"
         return f"{shown}: not a legal play with {roll} (list shows them)"
-    if steps and len(steps) >= 1:
+    if steps:
         corner = variant.move_rules.own_corner
-        if corner is not None and 0 < board[corner] == 1 or (corner is not None
-                                                              and board[corner] == 1):
+        if corner is not None and board[corner] == 1:
             return (f"{shown}: your corner ({n.described(corner, side)}) is taken and left by "
                     f"two checkers at once")
         # the first step no way of playing can make

@@ -337,8 +337,10 @@ class NotationTable(Strict):
             if not (key.isdigit() and 1 <= int(key) <= 24):
                 raise ValueError(f"a point of `notation.names` is a pip \"1\" to \"24\", not "
                                  f"{key!r}")
-            if not name.strip() or len(name) > 40:
-                raise ValueError(f"the name of pip {key} must be 1 to 40 characters")
+            if not name.strip() or len(name) > 40 or not name.isprintable():
+                # a name reaches the terminal: no control characters (escape sequences)
+                raise ValueError(f"the name of pip {key} must be 1 to 40 printable "
+                                 f"characters")
         return names
 
 
