@@ -86,7 +86,7 @@ def test_defaults_of_the_shipped_triktrak() -> None:
     assert m.options == {"sum_rest_closed_by": "two_or_more", "two_missing_fill_ways": "one",
                          "opponent_jan_fillable": "count_only",
                          "sortie_obligation": "compulsory", "opening_jans": "every_releve",
-                         "pile_de_misere": "off"}
+                         "pile_de_misere": "off", "schools": "off"}
     ladder = v.ladder
     assert (ladder.second_marker_bredouille, ladder.sortie_bredouille, ladder.last_hole,
             ladder.match_lurch, ladder.holes_to_win, ladder.points_per_hole) == (
@@ -104,6 +104,7 @@ def test_defaults_of_the_shipped_triktrak() -> None:
     ("sortie_obligation", ["compulsory", "optional"]),                     # T-A13
     ("opening_jans", ["every_releve", "game_start_only"]),                 # T-A10
     ("pile_de_misere", ["off", "on"]),                                     # T-A7
+    ("schools", ["off", "on"]),                                            # §5.7, off for a computer
 ])
 def test_option_choices_are_the_spec_s(key: str, choices: list[str]) -> None:
     assert variant().model.option_choices[key] == choices
