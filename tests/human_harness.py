@@ -106,7 +106,7 @@ class Driver:
         """The next answer (and the ones to follow it) for a prompt of `kind`."""
         if self.simple:
             return {"confirm": "ok", "mark": "", "resign": "cancel"}.get(kind, "1"), []
-        if kind == "play":
+        if kind in ("play", "enter"):
             self.n_play += 1
             k = self.n_play
             if not listed or "list" not in self.t.answers[-1:]:

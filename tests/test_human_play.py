@@ -51,6 +51,16 @@ def test_a_person_plays_every_variant_to_its_end_through_stdin(variant: str) -> 
     assert t.prompts > 10
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", ["triktrak", "trictrac-ecrire", "trictrac-combine",
+                                     "tric-trac-12"])
+def test_a_person_plays_a_whole_partie_of_the_default_length(variant: str) -> None:
+    t = Driver([variant, "--white", "human", "--black", "greedy", "--seed", "8"],
+               timeout=1800).run()
+    assert t.returncode == 0, t.out[-2000:]
+    assert any(w in t.out.strip().splitlines()[-1] for w in END_WORDS)
+
+
 def test_a_play_entered_in_parts_is_shown_undone_and_confirmed() -> None:
     t = Driver(["backgammon", "--white", "human", "--black", "greedy", "--seed", "4"]).run()
     assert t.returncode == 0

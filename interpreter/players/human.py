@@ -377,7 +377,8 @@ class HumanPlayer:
         entry = Entry(self, decision, plays, base, dice)
         levels = ", ".join(game.ladder.resign_levels)
         while True:
-            prompt = f"{SIDE_NAMES[side]} {'confirm' if entry.complete is not None else 'play'}> "
+            prompt = f"{SIDE_NAMES[side]} " \
+                f"{'confirm' if entry.complete is not None else decision.kind}> "
             line = s.ask(prompt)
             if line is None:
                 raise EndOfInput(decision)
