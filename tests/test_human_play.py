@@ -274,3 +274,19 @@ def test_schools_are_off_by_default_and_never_asked() -> None:
     t = Driver(["triktrak", "--set", "ladder.holes_to_win=1", "--white", "human", "--black",
                 "greedy", "--seed", "4"], simple=True).run()
     assert t.returncode == 0 and "mark> " not in t.out
+
+
+def test_two_persons_a_resignation_is_put_to_the_other_who_may_decline() -> None:
+    v = load_variant("hypergammon")
+    out = io.StringIO()
+    s = Session(v, notation_for(v), inp=io.StringIO("resign single\nresign\ndecline\n"),
+                out=out, echo=True)
+    players = [HumanPlayer(0, s), HumanPlayer(1, s)]
+    g = Game(v, "2/0", resigns=True, doubles=(True, True))
+    with pytest.raises(EndOfInput) as stop:
+        g.run(players)
+    text = out.getvalue()
+    # the one asked may not resign a resignation; he declines it, and play goes on
+    assert "resign> resign\n'resign' is not an answer here" in text
+    assert "declines the resignation (single): play goes on" in text
+    assert stop.value.decision.kind != "resign"

@@ -319,7 +319,7 @@ class HumanPlayer:
             if low == "help":
                 s.say(HELP_WORD)
                 continue
-            if low == "resign" or low.startswith("resign "):
+            if (low == "resign" or low.startswith("resign ")) and decision.kind != "resign":
                 r = self._resign(decision, line)
                 if r is not None:
                     return r
