@@ -5,9 +5,11 @@ Everything is built as rich `Text` (styled spans over plain text): printed throu
 `Console` it is in colour where the terminal has colour, and plain when the output is not a
 terminal or `NO_COLOR` is set; `.plain` is the same text without styles (tests, pipes).
 
-The board is drawn from the side of the player on roll, as the position JSON holds it: his pips
-13..24 above from left to right, 12..1 below, so that both starting ends (the talons of
-trictrac, the backgammon player's back men and home board) are on the right. `X` are white's
+The board is drawn from the side of the player on roll, as the position JSON holds it, and laid
+out as the web board lays it out (`rows_of`): backgammon as gnubg draws it, his pips 13..24
+above and 12..1 below, his home board at the lower right; the trictrac family and the 12-point
+Tric-Trac as their boards are, his own row below from his talon at the left to his coin de
+repos at the right, the opponent's row above, both talons at the left. `X` are white's
 checkers and `O` black's, with their count; the points are named in the chosen notation.
 """
 from __future__ import annotations
@@ -77,7 +79,7 @@ def draw_board(variant: Any, board: Any, side: int, notation: Notation,
                 out.append_text(_label(notation, p, side))
         out.append("\n")
 
-    top, bottom = range(13, 25), range(12, 0, -1)
+    top, bottom = rows_of(variant)
     row(top, False)
     row(top, True)
     row(bottom, True)
@@ -94,6 +96,18 @@ def draw_board(variant: Any, board: Any, side: int, notation: Notation,
     if legend:
         out.append(legend + "\n", style=STYLES["dim"])
     return out
+
+
+def rows_of(variant: Any) -> tuple[range, range]:
+    """The pips of the upper and the lower row, left to right, as the web board lays them out
+    (interpreter/svg.py): backgammon as gnubg, the player's pips 13..24 above and 12..1 below,
+    his home board at the lower right; a board with coins (the trictrac family, the 12-point
+    Tric-Trac) with the player's own row below, from his talon (Start) at the left to his coin
+    at the right, and the opponent's row above, from his talon at the left."""
+    mr = variant.move_rules
+    if mr.own_corner is not None or mr.opp_corner is not None:
+        return range(1, 13), range(24, 12, -1)
+    return range(13, 25), range(12, 0, -1)
 
 
 def named_points(notation: Notation, side: int) -> str:
