@@ -9,17 +9,12 @@ from __future__ import annotations
 
 import json
 import time
-from concurrent.futures import ProcessPoolExecutor
-from typing import IO, Any, Iterator, Sequence
+from typing import IO, Any, Sequence
 
 from interpreter.engine.contract import SIDE_NAMES
 from interpreter.engine.game import Game, GameResult
 from interpreter.players.base import capabilities_of
 from interpreter.players.bots import make_player
-
-#: games handed to a worker process at a time (small: lines come back in order, memory flat)
-CHUNK = 200
-
 
 def game_seed(seed: int, index: int) -> str:
     return f"{seed}/{index}"
@@ -45,6 +40,9 @@ def game_line(index: int, seed: int, result: GameResult) -> dict[str, Any]:
         "points": {"white": result.scored[0], "black": result.scored[1]},
         "fired": {rule: {"white": n[0], "black": n[1]}
                   for rule, n in sorted(result.fired.items())},
+        "rule_points": {rule: {"white": n[0], "black": n[1]}
+                        for rule, n in sorted(result.rule_points.items()) if n[0] or n[1]},
+        "won": {"white": result.points[0], "black": result.points[1]},
         "lead_changes": result.lead_changes,
     }
     for key, value in result.figures.items():
@@ -55,8 +53,9 @@ def game_line(index: int, seed: int, result: GameResult) -> dict[str, Any]:
 class Tally:
     """What `simulate` reports, summed up game by game (nothing kept per game)."""
 
-    def __init__(self, value_names: dict[str, str]):
+    def __init__(self, value_names: dict[str, str], unit: str = "points"):
         self.names = value_names
+        self.unit = unit
         self.games = self.draws = self.unfinished = 0
         self.wins = {"white": 0, "black": 0}
         self.first = {"white": 0, "black": 0}
@@ -66,13 +65,16 @@ class Tally:
         self.cubes: dict[str, int] = {}
         self.fired: dict[str, dict[str, int]] = {}
         self.points = {"white": 0, "black": 0}
+        self.won = {"white": 0, "black": 0}
 
     def add(self, line: dict[str, Any]) -> None:
         self.games += 1
         self.turns += line["turns"]
         self.first[line["first"]] += 1
+        won = line.get("won") or {"white": 0, "black": 0}
         for side in ("white", "black"):
             self.points[side] += line["points"][side]
+            self.won[side] += won[side]
         for rule, by_side in line["fired"].items():
             acc = self.fired.setdefault(rule, {"white": 0, "black": 0})
             acc["white"] += by_side["white"]
@@ -102,6 +104,8 @@ class Tally:
         out: dict[str, Any] = {
             "wins": dict(self.wins), "draws": self.draws, "unfinished": self.unfinished,
             "first": dict(self.first),
+            "first_player_wins": self.first_wins,
+            "second_player_wins": decided - self.first_wins,
             "first_player_win_rate": round(self.first_wins / decided, 4) if decided else None,
             "mean_turns": round(self.turns / self.games, 2) if self.games else 0.0,
             "values": dict(sorted(self.values.items(), key=lambda kv: -kv[1])),
@@ -112,7 +116,12 @@ class Tally:
             if name != "single":
                 out[f"{name}_rate"] = round(self.values.get(name, 0) / counted, 4) \
                     if counted else 0.0
-        out["points"] = dict(self.points)
+        # what the players won on the ladder (points at the cube's stake, holes, jetons...),
+        # and the points the scoring rules gave (none in backgammon)
+        out["points"] = dict(self.won)
+        out["points_unit"] = self.unit
+        if self.points["white"] or self.points["black"]:
+            out["points_scored"] = dict(self.points)
         if self.fired:
             out["rule_firings"] = {rule: {"white": n["white"], "black": n["black"],
                                           "total": n["white"] + n["black"]}
@@ -120,56 +129,50 @@ class Tally:
         return out
 
 
-# -- worker processes -------------------------------------------------------------------------
-
-_WORKER: dict[str, Any] = {}
-
-
-def _init_worker(ref: str, overrides: Sequence[str]) -> None:
-    from interpreter.variant.build import load_variant
-    _WORKER["variant"] = load_variant(ref, overrides)
-
-
-def _run_chunk(args: tuple[int, int, int, str, str]) -> list[dict[str, Any]]:
-    seed, start, stop, white, black = args
-    variant = _WORKER["variant"]
-    return [game_line(i, seed, play_game(variant, seed, i, white, black))
-            for i in range(start, stop)]
-
-
-def lines(variant: Any, ref: str, overrides: Sequence[str], games: int, seed: int,
-          white: str, black: str, jobs: int) -> Iterator[dict[str, Any]]:
-    """The line of each game, in the order of the games, as they finish."""
-    if jobs <= 1 or games < 2:
-        for i in range(games):
-            yield game_line(i, seed, play_game(variant, seed, i, white, black))
-        return
-    chunks = [(seed, k, min(k + CHUNK, games), white, black) for k in range(0, games, CHUNK)]
-    with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker,
-                             initargs=(ref, tuple(overrides))) as pool:
-        for chunk in pool.map(_run_chunk, chunks):
-            yield from chunk
-
-
 def simulate(variant: Any, ref: str, overrides: Sequence[str], games: int, seed: int,
              white: str = "random", black: str = "random", jobs: int = 1,
-             games_out: IO[str] | None = None) -> dict[str, Any]:
+             games_out: IO[str] | None = None, dask: str | None = None,
+             progress: Any = None) -> dict[str, Any]:
     """Play `games` games and summarise them (the `tablier simulate --json` object); with
-    `games_out`, write each game's line to it as JSON."""
+    `games_out`, write each game's line to it as JSON. Interrupted (Ctrl-C), the summary is of
+    the games finished, with `"interrupted": true`."""
+    from interpreter.runner import Arm, run
+
     t0 = time.perf_counter()
-    tally = Tally(_value_names(variant))
-    for line in lines(variant, ref, overrides, games, seed, white, black, jobs):
-        tally.add(line)
-        if games_out is not None:
-            games_out.write(json.dumps(line, separators=(",", ":")) + "\n")
+    tally = Tally(_value_names(variant), points_unit(variant))
+    arm = Arm(ref, tuple(overrides), seed, games, white, black)
+    interrupted = False
+    try:
+        for _a, chunk in run([arm], [variant], jobs, dask):
+            for line in chunk:
+                tally.add(line)
+                if games_out is not None:
+                    games_out.write(json.dumps(line, separators=(",", ":")) + "\n")
+            if progress is not None:
+                progress.advance(len(chunk))
+    except KeyboardInterrupt:
+        interrupted = True
     seconds = time.perf_counter() - t0
     out: dict[str, Any] = {
-        "variant": variant.id, "games": games, "seed": seed, "white": white, "black": black,
-        "jobs": jobs, "seconds": round(seconds, 3),
-        "games_per_second": round(games / seconds, 1) if seconds > 0 else None,
+        "variant": variant.id, "games": tally.games, "seed": seed, "white": white,
+        "black": black, "jobs": jobs, "seconds": round(seconds, 3),
+        "games_per_second": round(tally.games / seconds, 1) if seconds > 0 else None,
     }
+    if dask is not None:
+        out["dask"] = dask
+    if interrupted:
+        out["interrupted"] = True
+        out["games_asked"] = games
     out.update(tally.summary())
     return out
+
+
+#: what a ladder's score counts (`"won"` of a game's line)
+_UNITS = {"holes": "holes", "ecrire": "jetons", "combine": "jetons"}
+
+
+def points_unit(variant: Any) -> str:
+    return _UNITS.get(getattr(variant.ladder, "kind", "game"), "points")
 
 
 def _value_names(variant: Any) -> dict[str, str]:
@@ -186,15 +189,24 @@ def _value_names(variant: Any) -> dict[str, str]:
 def summary_text(summary: dict[str, Any]) -> str:
     """`simulate`'s summary as a readable table."""
     lines: list[str] = []
-    head = ("variant", "games", "seed", "white", "black", "jobs", "seconds", "games_per_second",
-            "draws", "unfinished", "mean_turns", "first_player_win_rate")
+    head = ("variant", "games", "seed", "white", "black", "jobs", "dask", "seconds",
+            "games_per_second", "draws", "unfinished", "mean_turns", "first_player_win_rate")
+    if summary.get("interrupted"):
+        lines.append(f"interrupted: {summary['games']} of {summary['games_asked']} games "
+                     f"finished; the figures are over those")
     for key in head:
         if key in summary:
             lines.append(f"{key.replace('_', ' '):>22}  {summary[key]}")
-    for key in ("wins", "first", "points"):
+    titles = {"wins": "wins", "first": "threw first",
+              "points": f"{summary.get('points_unit', 'points')} won",
+              "points_scored": "points scored"}
+    for key, title in titles.items():
         if key in summary:
             v = summary[key]
-            lines.append(f"{key:>22}  white {v['white']}, black {v['black']}")
+            lines.append(f"{title:>22}  white {v['white']}, black {v['black']}")
+    if "first_player_wins" in summary:
+        lines.append(f"{'wins by turn order':>22}  first {summary['first_player_wins']}, "
+                     f"second {summary['second_player_wins']}")
     for key, title in (("values", "game values"), ("cube_levels", "cube levels")):
         if summary.get(key):
             total = sum(summary[key].values()) or 1

@@ -210,6 +210,8 @@ class GameResult:
     first: int = WHITE
     scored: list[int] = field(default_factory=lambda: [0, 0])
     lead_changes: int = 0
+    #: the points each scoring rule gave, by side: {rule: [white, black]}
+    rule_points: dict[str, list[int]] = field(default_factory=dict)
     #: the ladder that played it (its ledgers: `.ledger`, `.combine`, `.match`)
     ladder: Any = None
 

@@ -89,6 +89,8 @@ class Game:
         self.pending: tuple[int, int] = (0, 0)
         #: firings of each scoring rule, by the side that scored: {rule: [white, black]}
         self.fired: dict[str, list[int]] = {}
+        #: the points each scoring rule gave, by the side that scored: {rule: [white, black]}
+        self.rule_points: dict[str, list[int]] = {}
         self.scored = [0, 0]
         self._leader = -1
         self.lead_changes = 0
@@ -179,12 +181,15 @@ class Game:
         """Count the scoring items' firings and points; (mover's points, opponent's)."""
         mine = theirs = 0
         fired = self.fired
+        rule_points = self.rule_points
         for rule_id, to, pts, _ways in items:
             side = mover if to == "mover" else 1 - mover
             per = fired.get(rule_id)
             if per is None:
                 per = fired[rule_id] = [0, 0]
+                rule_points[rule_id] = [0, 0]
             per[side] += 1
+            rule_points[rule_id][side] += pts
             if side == mover:
                 mine += pts
             else:
@@ -514,6 +519,7 @@ class Game:
         result.ladder = L
         result.first = self.first
         result.scored = self.scored
+        result.rule_points = self.rule_points
         result.lead_changes = self.lead_changes
         return result
 

@@ -746,9 +746,14 @@ class EcrirePlay(Schools, Ladder):
     def figures(self) -> dict[str, Any]:
         ledger = self.ledger
         kinds: dict[str, int] = {}
+        # lurches by the pick-up status that set their rate (with or without pick-up)
+        lurches = {kind: {"pickup": 0, "no_pickup": 0} for kind in ("petty-lurch", "grand-lurch")}
         for r in ledger.results if ledger is not None else ():
             kinds[r.kind] = kinds.get(r.kind, 0) + 1
+            if r.kind in lurches:
+                lurches[r.kind]["pickup" if r.pickup else "no_pickup"] += 1
         return {"marks": ledger.marks_won if ledger else 0, "mark_kinds": kinds,
+                "lurches": lurches,
                 "refaits": kinds.get("refait", 0), "concessions": kinds.get("conceded", 0),
                 "bredouilles": {"white": self.bredouilles[0], "black": self.bredouilles[1]},
                 "holes": {"white": sum(r.holes[0] for r in ledger.results) if ledger else 0,

@@ -1,0 +1,203 @@
+"""Where the games of `simulate` and `compare` are played: in this process, in worker processes
+(`--jobs`), or on a Dask distributed scheduler (`--dask ADDRESS`).
+
+The games to play are `Arm`s (a variant with its `--set`s, a seed, a number of games and two
+player kinds). Game i of an arm is seeded from the arm's seed and i alone
+(`sim.game_seed`), so what a game does never depends on where, or next to what, it is played:
+`--jobs 4` and `--dask` give what `--jobs 1` gives. The games are cut into chunks, the chunks
+of several arms interleaved (an interrupted comparison has played about as many games in each
+arm), and at most a few chunks per worker are in flight, handed back in the order they were
+made: memory stays flat whatever the number of games.
+
+Ctrl-C: the worker processes ignore SIGINT (the terminal sends it to the whole process group),
+and the process that reads the results terminates them (or cancels the Dask tasks) before the
+interrupt goes on up to the command, which reports the games finished.
+"""
+from __future__ import annotations
+
+import os
+import signal
+from collections import deque
+from dataclasses import dataclass
+from typing import Any, Callable, Iterator, Sequence
+
+#: the largest chunk handed to a worker at a time
+CHUNK = 200
+#: chunks in flight per worker
+WINDOW = 3
+
+
+@dataclass(frozen=True)
+class Arm:
+    """The games to play of one variant: `games` games seeded from `seed`."""
+
+    ref: str
+    overrides: tuple[str, ...]
+    seed: int
+    games: int
+    white: str = "random"
+    black: str = "random"
+    max_turns: int = 20000
+
+
+def default_jobs() -> int:
+    """The number of cores this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):         # not every platform has affinity
+        return max(1, os.cpu_count() or 1)
+
+
+def chunk_size(total: int, workers: int) -> int:
+    """Chunks small enough that every worker gets several (and the progress bar moves), large
+    enough that handing them out costs little."""
+    return max(1, min(CHUNK, total // max(1, 8 * workers) or 1))
+
+
+def chunks(arms: Sequence[Arm], size: int) -> list[tuple[int, int, int]]:
+    """(arm, first game, stop) of every chunk, the arms interleaved."""
+    per_arm = [[(a, k, min(k + size, arm.games)) for k in range(0, arm.games, size)]
+               for a, arm in enumerate(arms)]
+    out: list[tuple[int, int, int]] = []
+    for i in range(max((len(c) for c in per_arm), default=0)):
+        out += [c[i] for c in per_arm if i < len(c)]
+    return out
+
+
+def play_lines(variant: Any, arm: Arm, start: int, stop: int) -> list[dict[str, Any]]:
+    """The lines of games start..stop-1 of `arm`."""
+    from interpreter.sim import game_line, play_game
+
+    return [game_line(i, arm.seed, play_game(variant, arm.seed, i, arm.white, arm.black,
+                                             max_turns=arm.max_turns))
+            for i in range(start, stop)]
+
+
+# -- worker processes -------------------------------------------------------------------------
+
+#: in a worker: the arms and their loaded variants (inherited through fork, or loaded)
+_WORKER: dict[str, Any] = {}
+
+
+def _init_worker(arms: tuple[Arm, ...]) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if _WORKER.get("arms") != arms:
+        from interpreter.variant.build import load_variant
+
+        _WORKER["variants"] = [load_variant(a.ref, a.overrides) for a in arms]
+        _WORKER["arms"] = arms
+
+
+def _run_chunk(task: tuple[int, int, int]) -> list[dict[str, Any]]:
+    a, start, stop = task
+    return play_lines(_WORKER["variants"][a], _WORKER["arms"][a], start, stop)
+
+
+def _windowed(tasks: list[tuple[int, int, int]], submit: Callable[[tuple[int, int, int]], Any],
+              get: Callable[[Any], list[dict[str, Any]]], window: int
+              ) -> Iterator[tuple[int, list[dict[str, Any]]]]:
+    """Submit at most `window` tasks ahead; hand back each one's lines in submission order."""
+    pending: deque[tuple[int, Any]] = deque()
+    todo = iter(tasks)
+    for task in todo:
+        pending.append((task[0], submit(task)))
+        if len(pending) >= window:
+            break
+    while pending:
+        a, handle = pending.popleft()
+        lines = get(handle)
+        task = next(todo, None)
+        if task is not None:
+            pending.append((task[0], submit(task)))
+        yield a, lines
+
+
+def run(arms: Sequence[Arm], variants: Sequence[Any], jobs: int = 1,
+        dask: str | None = None) -> Iterator[tuple[int, list[dict[str, Any]]]]:
+    """(arm index, lines of a chunk of its games), each arm's games in the order of their
+    numbers. `variants` are the arms' loaded variants (played here with one job)."""
+    arms = tuple(arms)
+    total = sum(a.games for a in arms)
+    if dask is not None:
+        yield from _run_dask(arms, dask)
+        return
+    if jobs <= 1 or total < 2:
+        for a, start, stop in chunks(arms, chunk_size(total, 1)):
+            yield a, play_lines(variants[a], arms[a], start, stop)
+        return
+    import multiprocessing
+
+    ctx = multiprocessing.get_context()
+    if ctx.get_start_method() == "fork":
+        # the children inherit the variants already loaded here
+        _WORKER["arms"], _WORKER["variants"] = arms, list(variants)
+    pool = ctx.Pool(jobs, initializer=_init_worker, initargs=(arms,))
+    try:
+        yield from _windowed(chunks(arms, chunk_size(total, jobs)),
+                             lambda t: pool.apply_async(_run_chunk, (t,)),
+                             lambda h: h.get(), WINDOW * jobs)
+        pool.close()
+        pool.join()
+    finally:
+        # on Ctrl-C (or any error) the workers are stopped at once
+        pool.terminate()
+        pool.join()
+        _WORKER.clear()
+
+
+# -- Dask -------------------------------------------------------------------------------------
+
+def _dask_chunk(arm: Arm, start: int, stop: int) -> list[dict[str, Any]]:
+    """Run on a Dask worker: the variant is loaded once per worker process and kept."""
+    cache = _WORKER.setdefault("dask", {})
+    key = (arm.ref, arm.overrides)
+    variant = cache.get(key)
+    if variant is None:
+        from interpreter.variant.build import load_variant
+
+        variant = cache[key] = load_variant(arm.ref, arm.overrides)
+    return play_lines(variant, arm, start, stop)
+
+
+def _run_dask(arms: tuple[Arm, ...], address: str
+              ) -> Iterator[tuple[int, list[dict[str, Any]]]]:
+    from interpreter.errors import TablierError
+
+    try:
+        from distributed import Client
+    except ImportError:
+        raise TablierError("--dask needs the `distributed` package: pip install "
+                           "'tablier[dask]'") from None
+    try:
+        client = Client(address, timeout="10s", set_as_default=False)
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise TablierError(f"cannot reach the Dask scheduler at {address!r}: {exc}") from None
+    futures: list[Any] = []
+    try:
+        workers = max(1, len(client.scheduler_info().get("workers", {})))
+        total = sum(a.games for a in arms)
+
+        def submit(task: tuple[int, int, int]) -> Any:
+            a, start, stop = task
+            # pure=False: a chunk is never taken for another with the same arguments' hash
+            f = client.submit(_dask_chunk, arms[a], start, stop, pure=False)
+            futures.append(f)
+            return f
+
+        def get(f: Any) -> list[dict[str, Any]]:
+            try:
+                return f.result()
+            except Exception as exc:  # a worker's error comes back as itself
+                if isinstance(exc, TablierError):
+                    raise
+                raise TablierError(f"a Dask worker failed: {type(exc).__name__}: "
+                                   f"{exc}") from None
+            finally:
+                futures.remove(f)
+
+        yield from _windowed(chunks(arms, chunk_size(total, workers)), submit, get,
+                             WINDOW * workers)
+    finally:
+        if futures:
+            client.cancel(futures)
+        client.close()
