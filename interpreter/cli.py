@@ -50,6 +50,16 @@ def _add_variant(p: argparse.ArgumentParser) -> None:
                    help="override an option of the variant file by its dotted key (repeatable)")
 
 
+def _add_runs(p: argparse.ArgumentParser) -> None:
+    """The players and where the games run (simulate, compare)."""
+    p.add_argument("--white", default="random", choices=BOT_KINDS)
+    p.add_argument("--black", default="random", choices=BOT_KINDS)
+    p.add_argument("--jobs", type=JOBS, default=None,
+                   help="worker processes (default: the number of cores)")
+    p.add_argument("--dask", metavar="ADDRESS", default=None,
+                   help="run the games on this Dask distributed scheduler (tcp://host:8786)")
+
+
 def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="tablier", description="Play, check and compare the "
                                  "tables games (backgammon, trictrac and relatives) from their "
@@ -122,14 +132,32 @@ def _parser() -> argparse.ArgumentParser:
     _add_variant(p)
     p.add_argument("--games", type=GAMES, default=1000)
     p.add_argument("--seed", type=SEED, default=1)
-    p.add_argument("--white", default="random", choices=BOT_KINDS)
-    p.add_argument("--black", default="random", choices=BOT_KINDS)
-    p.add_argument("--jobs", type=JOBS, default=1)
+    _add_runs(p)
     p.add_argument("--json", action="store_true")
     p.add_argument("--games-out", metavar="FILE.jsonl", default=None,
                    help="write one JSON line per game (its seed, first player, winner, value, "
                         "length, points, rule firings by side and the ladder's figures)")
 
+    p = sub.add_parser("compare", help="variants side by side: figures with 95 %% intervals, "
+                       "differences with tests, games needed")
+    p.add_argument("variants", nargs="+", metavar="VARIANT",
+                   help="built-in variant ids or variant files, one arm each (one with --vary)")
+    p.add_argument("--set", dest="overrides", action="append", default=[],
+                   metavar="[V:]KEY=VALUE",
+                   help="override a key in every arm; `V:KEY=VALUE` in the arm(s) of variant "
+                        "V, `N:KEY=VALUE` in the N-th arm (repeatable)")
+    p.add_argument("--vary", default=None, metavar="KEY=A,B,...",
+                   help="one arm per value of KEY, of a single variant")
+    p.add_argument("--games", type=GAMES, default=1000, help="games of each arm")
+    p.add_argument("--seed", type=SEED, default=1,
+                   help="arm i (from 0) plays the games of `simulate --seed SEED+i`")
+    _add_runs(p)
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--html", metavar="FILE", default=None, help="write the HTML report")
+    p.add_argument("--csv", metavar="FILE", default=None,
+                   help="write the figures as CSV: arm, figure, value, lo, hi, n, ...")
+    p.add_argument("--games-out", metavar="PREFIX", default=None,
+                   help="write each arm's games as JSON lines to PREFIX-N-LABEL.jsonl")
 
     p = sub.add_parser("sheet", help="the score sheet of a game played on a real board")
     p.add_argument("record", help="a record file (TOML): variant, players, events")
@@ -471,12 +499,22 @@ def _write_mat(variant: Any, result: Any, seed: Any, kinds: tuple[str, str], pat
         raise TablierError(f"cannot write {path!r}: {exc.strerror}") from None
 
 
+def _jobs(args: argparse.Namespace) -> int:
+    from interpreter.runner import default_jobs
+
+    return default_jobs() if args.jobs is None else args.jobs
+
+
 def _cmd_simulate(args: argparse.Namespace) -> int:
     from interpreter.errors import TablierError
+    from interpreter.progress import progress
     from interpreter.sim import simulate, summary_text
     from interpreter.variant.build import load_variant
 
     variant = load_variant(args.variant, args.overrides)
+    if variant.abstract:
+        raise TablierError(f"{variant.id!r} is an abstract base; simulate a variant that "
+                           f"extends it")
     out = None
     if args.games_out is not None:
         try:
@@ -484,8 +522,10 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         except OSError as exc:
             raise TablierError(f"cannot write {args.games_out!r}: {exc.strerror}") from None
     try:
-        summary = simulate(variant, args.variant, args.overrides, args.games, args.seed,
-                           args.white or "random", args.black or "random", args.jobs, out)
+        with progress(args.games, f"simulate {variant.id}") as bar:
+            summary = simulate(variant, args.variant, args.overrides, args.games, args.seed,
+                               args.white or "random", args.black or "random", _jobs(args),
+                               out, dask=args.dask, progress=bar)
     finally:
         if out is not None:
             out.close()
@@ -493,7 +533,44 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         _out(summary)
     else:
         print(summary_text(summary))
-    return 0
+    return 130 if summary.get("interrupted") else 0
+
+
+def _cmd_compare(args: argparse.Namespace) -> int:
+    from interpreter.compare.arms import parse_arms
+    from interpreter.compare.core import compare
+    from interpreter.compare.report import render_csv, render_text
+    from interpreter.errors import TablierError
+    from interpreter.progress import progress
+
+    specs = parse_arms(args.variants, args.overrides, args.vary)
+    figures: list = []
+    if args.html is not None:
+        from interpreter.compare.html import check_available
+        check_available()
+    with progress(args.games * len(specs), "compare " + " | ".join(s.label for s in specs)) \
+            as bar:
+        result = compare(specs, args.games, args.seed, args.white or "random",
+                         args.black or "random", _jobs(args), args.dask, args.games_out, bar,
+                         keep_figures=figures)
+    for path, render in ((args.csv, lambda: render_csv(result, figures)),
+                         (args.html, lambda: _html(specs, result, figures))):
+        if path is not None:
+            try:
+                Path(path).write_text(render(), encoding="utf-8")
+            except OSError as exc:
+                raise TablierError(f"cannot write {path!r}: {exc.strerror}") from None
+    if args.json:
+        _out(result)
+    else:
+        print(render_text(result, figures))
+    return 130 if result.get("interrupted") else 0
+
+
+def _html(specs: Any, result: Any, figures: Any) -> str:
+    from interpreter.compare.html import render_html
+
+    return render_html(specs, result, figures)
 
 
 def _ladder_for(variant: str, options: dict) -> Any:

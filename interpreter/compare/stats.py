@@ -16,7 +16,8 @@ with z = 1.959964 (tests/test_compare_stats.py checks it against the formula wri
 - a difference of means: d ± z·√(s₁²/n₁ + s₂²/n₂), and the p-value of Welch's t test;
 - a difference of ratios: d ± z·√(se₁² + se₂²), and the two-sided z test of d/se.
 
-Games needed: for a proportion p, ⌈z²·p(1 − p)/0.01²⌉ games give ±1 percentage point; for a
+Games needed: for a proportion p, the smallest n whose Wilson interval at p is ±1 percentage
+point (≈ z²·p(1 − p)/0.01²); for a
 mean m with standard deviation s, ⌈(z·s/(0.01·|m|))²⌉ give ±1 % of the mean; for a ratio, the
 same with its standard error scaled to one game; for a difference, the games of each arm that
 give ±1 point (±1 % of the first arm's figure) on the difference.
@@ -126,16 +127,23 @@ def ratio_interval(r: RatioSums) -> Interval | None:
 
 
 def needed_proportion(p: float | None) -> int | None:
-    """Games for ±1 percentage point at proportion p (normal approximation)."""
+    """Games for ±1 percentage point at proportion p: the smallest n whose Wilson interval
+    at p is at most two points wide. The width 2z·√(npq + z²/4)/(n + z²) is at most 2ε when
+    ε²n² + (2ε²z² − z²pq)·n + ε²z⁴ − z⁴/4 ≥ 0: n is the larger root, rounded up (≈ z²pq/ε²
+    away from 0 and 1; 189 at p = 0, where the normal approximation would say 0)."""
     if p is None:
         return None
-    return math.ceil(Z * Z * p * (1 - p) / PRECISION ** 2)
+    e2, z2, pq = PRECISION ** 2, Z * Z, p * (1 - p)
+    b = 2 * e2 * z2 - z2 * pq
+    c = e2 * z2 * z2 - z2 * z2 / 4
+    root = (-b + math.sqrt(b * b - 4 * e2 * c)) / (2 * e2)
+    return max(1, math.ceil(root - 1e-9))
 
 
 def needed_mean(m: Moments) -> int | None:
-    """Games for ±1 % of the mean."""
+    """Games for ±1 % of the mean (None for a mean of 0 or a sample without spread)."""
     mean, sd = m.mean, m.sd
-    if mean is None or sd is None or mean == 0:
+    if mean is None or not sd or mean == 0:
         return None
     return math.ceil((Z * sd / (PRECISION * abs(mean))) ** 2)
 
@@ -143,7 +151,7 @@ def needed_mean(m: Moments) -> int | None:
 def needed_ratio(r: RatioSums) -> int | None:
     """Games for ±1 % of a ratio (its standard error scaled to one game)."""
     value, se = r.value, r.se()
-    if value is None or se is None or value == 0:
+    if value is None or not se or value == 0:
         return None
     return math.ceil(r.n * (Z * se / (PRECISION * abs(value))) ** 2)
 
@@ -178,7 +186,8 @@ def diff_proportions(k1: int, n1: int, k2: int, n2: int) -> Difference:
     else:
         table = [[k1, n1 - k1], [k2, n2 - k2]]
         p = float(_st.chi2_contingency(table, correction=False).pvalue)
-    needed = math.ceil(Z * Z * (p1 * (1 - p1) + p2 * (1 - p2)) / PRECISION ** 2)
+    spread = p1 * (1 - p1) + p2 * (1 - p2)
+    needed = math.ceil(Z * Z * spread / PRECISION ** 2) if spread else None
     return Difference(d, (lo, hi), p, test, needed)
 
 

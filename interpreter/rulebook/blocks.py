@@ -89,7 +89,7 @@ def to_markdown(blocks: list[Block]) -> str:
 
 _INLINE = re.compile(r"(``\s?(?P<c2>.*?)\s?``|`(?P<c1>[^`]*)`|\*\*(?P<b>.+?)\*\*)")
 
-_CSS = """
+CSS = """
 body { font-family: Georgia, 'Times New Roman', serif; max-width: 52rem; margin: 2rem auto;
        padding: 0 1rem; line-height: 1.45; color: #222; background: #fffdf8; }
 h1, h2, h3, h4 { font-family: 'Palatino Linotype', Palatino, Georgia, serif; color: #5a2d0c;
@@ -124,6 +124,13 @@ def _inline(text: str) -> str:
 
 def to_html(blocks: list[Block], title: str) -> str:
     """One self-contained page: inline CSS, no scripts, no external resources."""
+    return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+            f"<title>{html.escape(title)}</title>\n<style>{CSS}</style>\n</head>\n<body>\n"
+            + html_body(blocks) + "\n</body>\n</html>\n")
+
+
+def html_body(blocks: list[Block]) -> str:
+    """The blocks as HTML elements (for pages that add their own, e.g. the compare report)."""
     body: list[str] = []
     for b in blocks:
         if isinstance(b, Heading):
@@ -148,6 +155,4 @@ def to_html(blocks: list[Block], title: str) -> str:
                         f"</table>")
         elif isinstance(b, Code):
             body.append(f"<pre><code>{html.escape(b.text.rstrip())}</code></pre>")
-    return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-            f"<title>{html.escape(title)}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n"
-            + "\n".join(body) + "\n</body>\n</html>\n")
+    return "\n".join(body)
