@@ -57,20 +57,41 @@ def _calls_per_second(fn: Any, positions: list[tuple], runs: int) -> float:
 
 
 def run_bench(variant_ids: Sequence[str], games: int = 300, runs: int = 3,
-              seed: int = 1, budget: float = 3.0) -> dict[str, dict[str, Any]]:
+              seed: int = 1, budget: float = 3.0,
+              progress: Any = None) -> dict[str, dict[str, Any]]:
     """Figures per variant: games (each `play`: a game, a partie or a match, as the ladder says)
     and turns per second over `runs` runs of `games` games each (a run stops early after `budget`
-    seconds), legal-play generations per second over positions of random play, and load time."""
-    from interpreter.errors import TablierError
-    from interpreter.sim import play_game
-    from interpreter.variant.build import load_variant
-
+    seconds), legal-play generations per second over positions of random play, and load time.
+    Ctrl-C raises `BenchInterrupted` with the figures of the variants measured so far."""
     import interpreter.variant.loader  # noqa: F401  (imports are not part of a load's time)
     from interpreter.dsl.parser import _parser
 
     _parser()                            # built once per process, as in any long-lived use
     report: dict[str, dict[str, Any]] = {}
+    try:
+        _bench_each(report, variant_ids, games, runs, seed, budget, progress)
+    except KeyboardInterrupt:
+        raise BenchInterrupted(report) from None
+    return report
+
+
+class BenchInterrupted(KeyboardInterrupt):
+    """Ctrl-C during `bench`: the figures of the variants measured so far in `report`."""
+
+    def __init__(self, report: dict[str, dict[str, Any]]):
+        super().__init__()
+        self.report = report
+
+
+def _bench_each(report: dict[str, dict[str, Any]], variant_ids: Sequence[str], games: int,
+                runs: int, seed: int, budget: float, progress: Any) -> None:
+    from interpreter.errors import TablierError
+    from interpreter.sim import play_game
+    from interpreter.variant.build import load_variant
+
     for vid in variant_ids or _playable_builtins():
+        if progress is not None:
+            progress.describe(f"bench {vid}")
         t0 = time.perf_counter()
         variant = load_variant(vid)
         load_ms = (time.perf_counter() - t0) * 1000
@@ -79,6 +100,8 @@ def run_bench(variant_ids: Sequence[str], games: int = 300, runs: int = 3,
             play_game(variant, seed, 0, max_turns=1)
         except TablierError as exc:          # a variant that keeps score but cannot be played
             report[vid] = {"skipped": str(exc), "load_ms": round(load_ms, 1)}
+            if progress is not None:
+                progress.advance(runs + 1)
             continue
         games_rates, turn_rates = [], []
         played = 0
@@ -93,6 +116,8 @@ def run_bench(variant_ids: Sequence[str], games: int = 300, runs: int = 3,
             played += n
             games_rates.append(n / dt)
             turn_rates.append(turns / dt)
+            if progress is not None:
+                progress.advance(1)
         positions = _sample_positions(variant, 2000, seed)
         gen = variant.generator
         report[vid] = {
@@ -103,4 +128,5 @@ def run_bench(variant_ids: Sequence[str], games: int = 300, runs: int = 3,
             "load_ms": round(load_ms, 1),
             "games": played, "runs": runs,
         }
-    return report
+        if progress is not None:
+            progress.advance(1)

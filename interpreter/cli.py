@@ -543,6 +543,11 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     from interpreter.errors import TablierError
     from interpreter.progress import progress
 
+    try:
+        import scipy  # noqa: F401
+    except ImportError:
+        raise TablierError("compare computes its intervals and tests with scipy: pip install "
+                           "'tablier[stats]'") from None
     specs = parse_arms(args.variants, args.overrides, args.vary)
     figures: list = []
     if args.html is not None:
@@ -672,9 +677,20 @@ def _cmd_import(args: argparse.Namespace) -> int:
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
-    from interpreter.bench import run_bench
+    from interpreter.bench import BenchInterrupted, _playable_builtins, run_bench
+    from interpreter.progress import progress
 
-    report = run_bench(args.variants, games=args.games, runs=args.runs, seed=args.seed)
+    ids = args.variants or _playable_builtins()
+    status = 0
+    try:
+        # each variant: its runs of games, then its legal-play timings
+        with progress(len(ids) * (args.runs + 1), "bench") as bar:
+            report = run_bench(ids, games=args.games, runs=args.runs, seed=args.seed,
+                               progress=bar)
+    except BenchInterrupted as stop:
+        report, status = stop.report, 130
+        print(f"tablier bench: interrupted; the figures of the {len(report)} variant"
+              f"{'s' if len(report) != 1 else ''} measured so far", file=sys.stderr)
     if args.json:
         _out(report)
     else:
@@ -682,7 +698,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
             print(vid)
             for key, value in figures.items():
                 print(f"  {key:>24}: {value}")
-    return 0
+    return status
 
 
 if __name__ == "__main__":  # pragma: no cover

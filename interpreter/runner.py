@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import os
 import signal
+import time
 from collections import deque
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Sequence
 
@@ -25,6 +27,8 @@ from typing import Any, Callable, Iterator, Sequence
 CHUNK = 200
 #: chunks in flight per worker
 WINDOW = 3
+#: about how long one chunk should take, in seconds
+SECONDS = 0.5
 
 
 @dataclass(frozen=True)
@@ -48,15 +52,19 @@ def default_jobs() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def chunk_size(total: int, workers: int) -> int:
-    """Chunks small enough that every worker gets several (and the progress bar moves), large
-    enough that handing them out costs little."""
-    return max(1, min(CHUNK, total // max(1, 8 * workers) or 1))
+def chunk_size(total: int, workers: int, seconds_per_game: float = 0.0) -> int:
+    """Chunks small enough that every worker gets several, that one takes about `SECONDS`
+    (the progress bar moves, Ctrl-C loses little), large enough that handing them out costs
+    little."""
+    size = min(CHUNK, total // max(1, 8 * workers) or 1)
+    if seconds_per_game > 0:
+        size = min(size, int(SECONDS / seconds_per_game))
+    return max(1, size)
 
 
-def chunks(arms: Sequence[Arm], size: int) -> list[tuple[int, int, int]]:
-    """(arm, first game, stop) of every chunk, the arms interleaved."""
-    per_arm = [[(a, k, min(k + size, arm.games)) for k in range(0, arm.games, size)]
+def chunks(arms: Sequence[Arm], size: int, start: int = 0) -> list[tuple[int, int, int]]:
+    """(arm, first game, stop) of every chunk from game `start`, the arms interleaved."""
+    per_arm = [[(a, k, min(k + size, arm.games)) for k in range(start, arm.games, size)]
                for a, arm in enumerate(arms)]
     out: list[tuple[int, int, int]] = []
     for i in range(max((len(c) for c in per_arm), default=0)):
@@ -71,6 +79,53 @@ def play_lines(variant: Any, arm: Arm, start: int, stop: int) -> list[dict[str, 
     return [game_line(i, arm.seed, play_game(variant, arm.seed, i, arm.white, arm.black,
                                              max_turns=arm.max_turns))
             for i in range(start, stop)]
+
+
+class Interrupts:
+    """Ctrl-C while the lines of a chunk are being summed up and written waits until they are
+    all done, so the figures and the `--games-out` files always cover the same games:
+
+        with Interrupts() as guard:
+            for a, chunk in run(...):
+                with guard.held():
+                    ...
+
+    Outside `held()` Ctrl-C raises KeyboardInterrupt at once (a wait for workers is cut
+    short). Only the main thread can take signals: elsewhere this does nothing."""
+
+    def __init__(self) -> None:
+        self.holding = False
+        self.pending = False
+        self._old: Any = None
+
+    def _handler(self, signum: int, frame: Any) -> None:
+        if self.holding:
+            self.pending = True
+        else:
+            raise KeyboardInterrupt
+
+    def __enter__(self) -> Interrupts:
+        import threading
+
+        if threading.current_thread() is threading.main_thread():
+            self._old = signal.signal(signal.SIGINT, self._handler)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self._old is not None:
+            signal.signal(signal.SIGINT, self._old)
+            self._old = None
+
+    @contextmanager
+    def held(self) -> Iterator[None]:
+        self.holding = True
+        try:
+            yield
+        finally:
+            self.holding = False
+        if self.pending:
+            self.pending = False
+            raise KeyboardInterrupt
 
 
 # -- worker processes -------------------------------------------------------------------------
@@ -112,6 +167,18 @@ def _windowed(tasks: list[tuple[int, int, int]], submit: Callable[[tuple[int, in
         yield a, lines
 
 
+def _first_games(arms: Sequence[Arm], variants: Sequence[Any], timing: list[float]
+                 ) -> Iterator[tuple[int, list[dict[str, Any]]]]:
+    """The first game of each arm, played here: how long each takes (in `timing`) sizes the
+    chunks handed to the workers."""
+    for a, arm in enumerate(arms):
+        if arm.games:
+            t0 = time.perf_counter()
+            first = play_lines(variants[a], arm, 0, 1)
+            timing.append(time.perf_counter() - t0)
+            yield a, first
+
+
 def run(arms: Sequence[Arm], variants: Sequence[Any], jobs: int = 1,
         dask: str | None = None) -> Iterator[tuple[int, list[dict[str, Any]]]]:
     """(arm index, lines of a chunk of its games), each arm's games in the order of their
@@ -119,12 +186,15 @@ def run(arms: Sequence[Arm], variants: Sequence[Any], jobs: int = 1,
     arms = tuple(arms)
     total = sum(a.games for a in arms)
     if dask is not None:
-        yield from _run_dask(arms, dask)
+        yield from _run_dask(arms, variants, dask)
         return
     if jobs <= 1 or total < 2:
         for a, start, stop in chunks(arms, chunk_size(total, 1)):
             yield a, play_lines(variants[a], arms[a], start, stop)
         return
+    timing: list[float] = []
+    yield from _first_games(arms, variants, timing)
+    size = chunk_size(total, jobs, max(timing, default=0.0))
     import multiprocessing
 
     ctx = multiprocessing.get_context()
@@ -133,7 +203,7 @@ def run(arms: Sequence[Arm], variants: Sequence[Any], jobs: int = 1,
         _WORKER["arms"], _WORKER["variants"] = arms, list(variants)
     pool = ctx.Pool(jobs, initializer=_init_worker, initargs=(arms,))
     try:
-        yield from _windowed(chunks(arms, chunk_size(total, jobs)),
+        yield from _windowed(chunks(arms, size, start=1),
                              lambda t: pool.apply_async(_run_chunk, (t,)),
                              lambda h: h.get(), WINDOW * jobs)
         pool.close()
@@ -159,7 +229,7 @@ def _dask_chunk(arm: Arm, start: int, stop: int) -> list[dict[str, Any]]:
     return play_lines(variant, arm, start, stop)
 
 
-def _run_dask(arms: tuple[Arm, ...], address: str
+def _run_dask(arms: tuple[Arm, ...], variants: Sequence[Any], address: str
               ) -> Iterator[tuple[int, list[dict[str, Any]]]]:
     from interpreter.errors import TablierError
 
@@ -195,8 +265,10 @@ def _run_dask(arms: tuple[Arm, ...], address: str
             finally:
                 futures.remove(f)
 
-        yield from _windowed(chunks(arms, chunk_size(total, workers)), submit, get,
-                             WINDOW * workers)
+        timing: list[float] = []
+        yield from _first_games(arms, variants, timing)
+        size = chunk_size(total, workers, max(timing, default=0.0))
+        yield from _windowed(chunks(arms, size, start=1), submit, get, WINDOW * workers)
     finally:
         if futures:
             client.cancel(futures)

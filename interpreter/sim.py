@@ -136,26 +136,28 @@ def simulate(variant: Any, ref: str, overrides: Sequence[str], games: int, seed:
     """Play `games` games and summarise them (the `tablier simulate --json` object); with
     `games_out`, write each game's line to it as JSON. Interrupted (Ctrl-C), the summary is of
     the games finished, with `"interrupted": true`."""
-    from interpreter.runner import Arm, run
+    from interpreter.runner import Arm, Interrupts, run
 
     t0 = time.perf_counter()
     tally = Tally(_value_names(variant), points_unit(variant))
     arm = Arm(ref, tuple(overrides), seed, games, white, black)
     interrupted = False
     try:
-        for _a, chunk in run([arm], [variant], jobs, dask):
-            for line in chunk:
-                tally.add(line)
-                if games_out is not None:
-                    games_out.write(json.dumps(line, separators=(",", ":")) + "\n")
-            if progress is not None:
-                progress.advance(len(chunk))
+        with Interrupts() as guard:
+            for _a, chunk in run([arm], [variant], jobs, dask):
+                with guard.held():
+                    for line in chunk:
+                        tally.add(line)
+                        if games_out is not None:
+                            games_out.write(json.dumps(line, separators=(",", ":")) + "\n")
+                    if progress is not None:
+                        progress.advance(len(chunk))
     except KeyboardInterrupt:
         interrupted = True
     seconds = time.perf_counter() - t0
     out: dict[str, Any] = {
         "variant": variant.id, "games": tally.games, "seed": seed, "white": white,
-        "black": black, "jobs": jobs, "seconds": round(seconds, 3),
+        "black": black, "jobs": None if dask else jobs, "seconds": round(seconds, 3),
         "games_per_second": round(tally.games / seconds, 1) if seconds > 0 else None,
     }
     if dask is not None:

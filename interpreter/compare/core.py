@@ -148,7 +148,7 @@ def compare(specs: Sequence[ArmSpec], games: int, seed: int, white: str = "rando
     `simulate --seed SEED+i`, so its games are independent of the other arms'. Interrupted
     (Ctrl-C), the object is over the games finished, with `"interrupted": true`."""
     from interpreter.errors import TablierError
-    from interpreter.runner import Arm, run
+    from interpreter.runner import Arm, Interrupts, run
     from interpreter.sim import _value_names
     from interpreter.variant.build import load_variant
 
@@ -172,14 +172,16 @@ def compare(specs: Sequence[ArmSpec], games: int, seed: int, white: str = "rando
             except OSError as exc:
                 raise TablierError(f"cannot write {p!r}: {exc.strerror}") from None
         try:
-            for a, chunk in run(arms, variants, jobs, dask):
-                out = handles[a]
-                for line in chunk:
-                    tallies[a].add(line)
-                    if out is not None:
-                        out.write(json.dumps(line, separators=(",", ":")) + "\n")
-                if progress is not None:
-                    progress.advance(len(chunk))
+            with Interrupts() as guard:
+                for a, chunk in run(arms, variants, jobs, dask):
+                    with guard.held():
+                        out = handles[a]
+                        for line in chunk:
+                            tallies[a].add(line)
+                            if out is not None:
+                                out.write(json.dumps(line, separators=(",", ":")) + "\n")
+                        if progress is not None:
+                            progress.advance(len(chunk))
         except KeyboardInterrupt:
             interrupted = True
     finally:
@@ -193,7 +195,8 @@ def compare(specs: Sequence[ArmSpec], games: int, seed: int, white: str = "rando
     arm_objs = [arm_json(s, v.id, t, f, games, p)
                 for s, v, t, f, p in zip(specs, variants, tallies, figures, paths)]
     out: dict[str, Any] = {
-        "games": games, "seed": seed, "white": white, "black": black, "jobs": jobs,
+        "games": games, "seed": seed, "white": white, "black": black,
+        "jobs": None if dask else jobs,
         "seconds": round(seconds, 3), "confidence": 0.95, "z": stats.Z,
         "against": "the first arm", "arms": arm_objs,
         "differences": differences([s.label for s in specs], figures),
