@@ -239,7 +239,7 @@ def _run_dask(arms: tuple[Arm, ...], variants: Sequence[Any], address: str
         raise TablierError("--dask needs the `distributed` package: pip install "
                            "'tablier[dask]'") from None
     try:
-        client = Client(address, timeout="10s", set_as_default=False)
+        client = Client(address, timeout="5s", set_as_default=False)
     except (OSError, TimeoutError, ValueError) as exc:
         raise TablierError(f"cannot reach the Dask scheduler at {address!r}: {exc}") from None
     futures: list[Any] = []

@@ -5,7 +5,8 @@ that start with `tablier` or pipe into it (a line ending in `\\` goes on on the 
 runs in a shell, from a scratch folder that sees the clone's files (`variants/`, `tests/`, ...)
 and the files the page itself writes in its `toml` blocks (`# quick-trictrac.toml: ...` as the
 first line of a block), and must exit as the page says: 0, unless the line's comment says
-"exits N". Commands that play thousands of games, and `bench`, are in the `slow` set.
+"exits N". Commands that play thousands of games, need a Dask scheduler, and `bench`, are in the
+`slow` set.
 """
 from __future__ import annotations
 
@@ -47,9 +48,9 @@ class Example:
         words = self.command.split("#")[0].split()
         if "bench" in words[1:2]:
             return True
-        if "simulate" in words:
+        if "simulate" in words or "compare" in words:
             games = words[words.index("--games") + 1] if "--games" in words else "1000"
-            return int(games) >= 500
+            return int(games) >= 500 or "--dask" in words
         return False
 
 

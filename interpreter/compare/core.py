@@ -63,7 +63,7 @@ def arm_json(spec: ArmSpec, variant_id: str, tally: ArmTally, figures: list[Figu
         "win_rate": {s: ev[f"win_rate.{s}"] for s in ("white", "black")},
         "draw_rate": ev["draw_rate"], "unfinished_rate": ev["unfinished_rate"],
         "length_throws": ev["length_throws"],
-        "length": {}, "lead_changes": ev["lead_changes"],
+        "length": {}, "lead_changes": ev.get("lead_changes"),
         "values": {}, "cube_levels": {}, "ladder": {}, "rules": {},
     }
     for f in figures:

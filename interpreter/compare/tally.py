@@ -253,8 +253,10 @@ class ArmTally:
             if max(hist.counts, default=0) > 1 or unit != "games":
                 out.append(Figure(f"length.{unit}", "mean", f"length in {unit}",
                                   moments=hist.moments(), histogram=hist))
-        out.append(Figure("lead_changes", "mean", "lead changes per game",
-                          moments=self.lead_changes.moments(), histogram=self.lead_changes))
+        if self.points:             # the lead is the points the rules gave: none, no lead
+            out.append(Figure("lead_changes", "mean", "lead changes per game",
+                              moments=self.lead_changes.moments(),
+                              histogram=self.lead_changes))
         total_values = sum(self.values.values())
         for name, k in sorted(self.values.items(), key=lambda kv: -kv[1]):
             out.append(Figure(f"values.{name}", "proportion", f"game value: {name}",
