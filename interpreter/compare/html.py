@@ -11,7 +11,7 @@ import io
 import re
 from typing import Any, Sequence
 
-from interpreter.compare.report import _by_figure, _cell, _num, _p
+from interpreter.compare.report import _by_figure, _cell, _num, _p, shown_differences
 from interpreter.compare.tally import Figure
 from interpreter.errors import TablierError
 
@@ -30,6 +30,7 @@ td.num { text-align: right; white-space: nowrap; }
 td:first-child { white-space: nowrap; }
 .note { font-size: .9em; color: #555; }
 summary h3 { display: inline; }
+.wide { overflow-x: auto; }
 details { margin: .6rem 0 1.2rem; }
 """
 
@@ -101,7 +102,7 @@ def plot_win_rates(result: dict[str, Any]) -> str:
     ax.axvline(50, color="#999", lw=0.8, ls="--")
     ax.set_yticks(ticks, names)
     ax.set_xlabel("% of games, with 95 % Wilson intervals")
-    ax.legend(loc="best", fontsize=8)
+    ax.legend(fontsize=8, loc="lower left", bbox_to_anchor=(0, 1.0), ncol=2, frameon=False)
     ax.grid(axis="x", color="#eee")
     return _svg(fig, "winrates")
 
@@ -133,7 +134,7 @@ def plot_lengths(result: dict[str, Any], figures: Sequence[list[Figure]], name: 
             ax.axvline(mean, color=_colour(i), lw=0.8, ls=":")
     ax.set_xlabel(f"length in {unit} (dotted: the mean)")
     ax.set_ylabel("% of games")
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=8, loc="lower left", bbox_to_anchor=(0, 1.0), ncol=2, frameon=False)
     ax.grid(axis="y", color="#eee")
     return _svg(fig, f"len-{re.sub(r'[^a-z0-9]+', '-', name)}")
 
@@ -152,7 +153,8 @@ def plot_rules(result: dict[str, Any], what: str) -> str | None:
     a rule an arm does not have gets no bar there. Rates spread over several orders of
     magnitude are drawn on a logarithmic axis."""
     arms = result["arms"]
-    rules = _rules_union(result, what)
+    rules = [r for r in _rules_union(result, what)
+             if any(sum(a["rules"][r]["fired"].values()) for a in arms if r in a["rules"])]
     if what == "share":
         rules = [r for r in rules if any((a["rules"].get(r) or {}).get("share") for a in arms)]
     if not rules:
@@ -197,7 +199,7 @@ def plot_rules(result: dict[str, Any], what: str) -> str | None:
     ax.set_xlabel(("% of all the points the rules gave, with 95 % intervals" if what == "share"
                    else "firings per game (both sides), with 95 % intervals") +
                   (" (log scale; 0 not drawn)" if log else ""))
-    ax.legend(fontsize=8, loc="lower right")
+    ax.legend(fontsize=8, loc="lower left", bbox_to_anchor=(0, 1.0), ncol=2, frameon=False)
     ax.grid(axis="x", color="#eee")
     return _svg(fig, f"rules-{what}")
 
@@ -226,13 +228,27 @@ def plot_differences(result: dict[str, Any]) -> str | None:
 
 # -- the page ---------------------------------------------------------------------------------
 
+def _short(value: float | None, ci: Sequence[float] | None) -> str:
+    """A value and its interval with four significant digits (the CSV and JSON have all)."""
+    def f(x: float) -> str:
+        return f"{x:,.0f}" if abs(x) >= 1000 else f"{x:.4g}"
+    if value is None:
+        return "—"
+    return f(value) if not ci else f"{f(value)} [{f(ci[0])}, {f(ci[1])}]"
+
+
+def _letter(i: int) -> str:
+    return chr(ord("A") + i) if i < 26 else f"A{i}"
+
+
 def _table(header: Sequence[str], rows: Sequence[Sequence[str]], numeric_from: int = 1,
            text_from: int = 10 ** 6) -> str:
     head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
     body = "\n".join("<tr>" + "".join(
         f'<td class="num">{html.escape(c)}</td>' if numeric_from <= j < text_from else
         f"<td>{html.escape(c)}</td>" for j, c in enumerate(r)) + "</tr>" for r in rows)
-    return f"<table>\n<thead><tr>{head}</tr></thead>\n<tbody>\n{body}\n</tbody>\n</table>"
+    return (f'<div class="wide"><table>\n<thead><tr>{head}</tr></thead>\n<tbody>\n{body}\n'
+            f"</tbody>\n</table></div>")
 
 
 def _diffs_html(specs: Sequence[Any]) -> str:
@@ -268,9 +284,11 @@ def render_html(specs: Sequence[Any], result: dict[str, Any],
                f"<code>tablier simulate --seed {result['seed']}+i</code>). Every interval is a "
                f"95 % interval (z = {result['z']}); every figure can be recomputed from the "
                f"games' lines.</p>")
-    out.append(_table(("arm", "variant", "options", "games", "lines"), [
-        (a["label"], a["variant"], " ".join(a["options"]) or "—", str(a["games"]),
-         a.get("games_out") or "—") for a in arms], numeric_from=3))
+    letters = [_letter(i) for i in range(len(arms))]
+    out.append(_table(("", "arm", "variant", "options", "games", "lines"), [
+        (letters[i], a["label"], a["variant"], " ".join(a["options"]) or "—", str(a["games"]),
+         a.get("games_out") or "—") for i, a in enumerate(arms)], numeric_from=4,
+        text_from=5))
     out.append("<h2>What differs</h2>")
     out.append(_diffs_html(specs))
     out.append("<h2>Figures</h2>")
@@ -287,21 +305,27 @@ def render_html(specs: Sequence[Any], result: dict[str, Any],
                "the rules gave (ratio estimators with linearised intervals); — where the arm "
                "has no such rule.</p>")
     rules = _rules_union(result, "per_game")
-    head = ["rule"] + [f"{lab}: {what}" for lab in labels
-                       for what in ("per game", "per throw", "share")]
+    silent = [r for r in rules if all(not sum(a["rules"][r]["fired"].values())
+                                      for a in arms if r in a["rules"])]
+    rules = [r for r in rules if r not in silent]
+    head = ["rule"] + [f"{what} ({letter})" for what in ("per game", "per throw", "share")
+                       for letter in letters]
     rows = []
     for rule in rules:
         row = [rule]
-        for a in arms:
-            r = a["rules"].get(rule)
-            if r is None:
-                row += ["—", "—", "—"]
-                continue
-            row.append(_cell(r["per_game"]["value"], *(r["per_game"]["ci"] or (None, None))))
-            row.append(_cell(r["per_throw"]["value"], *(r["per_throw"]["ci"] or (None, None))))
-            row.append(_cell(r["share"], *(r["share_ci"] or (None, None))))
+        for what in ("per_game", "per_throw", "share"):
+            for a in arms:
+                r = a["rules"].get(rule)
+                if r is None:
+                    row.append("—")
+                elif what == "share":
+                    row.append(_short(r["share"], r["share_ci"]))
+                else:
+                    row.append(_short(r[what]["value"], r[what]["ci"]))
         rows.append(row)
     out.append(_table(head, rows))
+    if silent:
+        out.append(f"<p>Never fired in any arm: {esc(', '.join(silent))}.</p>")
     out.append("<h2>Plots</h2>")
     out.append(_figure("win rates", plot_win_rates(result),
                        "Win rates with their 95 % Wilson intervals; the dashed line is 50 %."))
@@ -339,7 +363,7 @@ def render_html(specs: Sequence[Any], result: dict[str, Any],
                        "B − A [95 % interval]", "p", "games needed", "test"), [
         (d["title"], d["b"], _num(d["value_a"]), _num(d["value_b"]),
          _cell(d["difference"], *(d["ci"] or (None, None))), _p(d["p"]),
-         _num(d["games_needed"]), d["test"]) for d in result["differences"]],
+         _num(d["games_needed"]), d["test"]) for d in shown_differences(result)],
         numeric_from=2, text_from=7))
     out.append("<h2>Games needed</h2>")
     out.append("<p class=\"note\">For each figure of each arm, the games that would give "

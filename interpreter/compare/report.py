@@ -42,6 +42,13 @@ def _p(p: float | None) -> str:
     return "< 1e-12" if p < 1e-12 else f"{p:.3g}"
 
 
+def shown_differences(result: dict[str, Any]) -> list[dict[str, Any]]:
+    """The differences worth a row: not those of a figure that is the same constant in both
+    arms (a rule that never fires, games that all end)."""
+    return [d for d in result["differences"]
+            if not (d["difference"] == 0 and d["ci"] is not None and d["ci"][0] == d["ci"][1])]
+
+
 # -- text -------------------------------------------------------------------------------------
 
 def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
@@ -84,7 +91,7 @@ def render_text(result: dict[str, Any], figures: Sequence[list[Figure]]) -> str:
     names, cells, titles = _by_figure(result, figures)
     rows = [[titles[n]] + [cells[n].get(lab, "") for lab in labels] for n in names]
     lines += _table(["figure"] + labels, rows)
-    diffs = result["differences"]
+    diffs = shown_differences(result)
     if diffs:
         lines += ["", f"differences against {labels[0]} (B − A), two-sided tests; "
                   f"games needed: per arm, for ±1 point (±1 % of A for means and rates)", ""]

@@ -172,7 +172,7 @@ class Difference:
 
 def diff_proportions(k1: int, n1: int, k2: int, n2: int) -> Difference:
     """p₂ − p₁: Newcombe's hybrid score interval and the χ² test of the 2×2 table."""
-    test = "chi-square (2x2, no continuity correction)"
+    test = "chi-square (2x2)"
     w1, w2 = wilson(k1, n1), wilson(k2, n2)
     if w1 is None or w2 is None:
         return Difference(None, None, None, test, None)

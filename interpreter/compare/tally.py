@@ -230,7 +230,7 @@ class ArmTally:
             self._count("goes", sum(int(goes.get(s, 0)) for s in SIDES))
             self._count("releves", int(line.get("releves", 0)))
             if line.get("multiplier") is not None:
-                self._value(f"x{int(line['multiplier'])}")
+                self._value(f"stake x{int(line['multiplier'])}")
         elif line.get("finished") and line.get("winner") is not None:   # one game
             v = str(line.get("value"))
             self._value(self.value_names.get(v, v))
