@@ -51,9 +51,12 @@ def _add_variant(p: argparse.ArgumentParser) -> None:
 
 
 def _add_runs(p: argparse.ArgumentParser) -> None:
-    """The players and where the games run (simulate, compare)."""
-    p.add_argument("--white", default="random", choices=BOT_KINDS)
-    p.add_argument("--black", default="random", choices=BOT_KINDS)
+    """The players and where the games run (simulate, compare). Any kind of player the bots
+    module makes is accepted (checked before the games start)."""
+    p.add_argument("--white", default="random", metavar="KIND",
+                   help="the white player: random (default), greedy, or any bot kind")
+    p.add_argument("--black", default="random", metavar="KIND",
+                   help="the black player (default random)")
     p.add_argument("--jobs", type=JOBS, default=None,
                    help="worker processes (default: the number of cores)")
     p.add_argument("--dask", metavar="ADDRESS", default=None,
@@ -499,6 +502,14 @@ def _write_mat(variant: Any, result: Any, seed: Any, kinds: tuple[str, str], pat
         raise TablierError(f"cannot write {path!r}: {exc.strerror}") from None
 
 
+def _check_players(args: argparse.Namespace) -> None:
+    """An unknown player kind is refused before any game is played."""
+    from interpreter.players.bots import make_player
+
+    for kind in (args.white, args.black):
+        make_player(kind, "0/0:check")
+
+
 def _jobs(args: argparse.Namespace) -> int:
     from interpreter.runner import default_jobs
 
@@ -515,6 +526,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     if variant.abstract:
         raise TablierError(f"{variant.id!r} is an abstract base; simulate a variant that "
                            f"extends it")
+    _check_players(args)
     out = None
     if args.games_out is not None:
         try:
@@ -549,6 +561,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
         raise TablierError("compare computes its intervals and tests with scipy: pip install "
                            "'tablier[stats]'") from None
     specs = parse_arms(args.variants, args.overrides, args.vary)
+    _check_players(args)
     figures: list = []
     if args.html is not None:
         from interpreter.compare.html import check_available
