@@ -194,7 +194,13 @@ def run(arms: Sequence[Arm], variants: Sequence[Any], jobs: int = 1,
         return
     timing: list[float] = []
     yield from _first_games(arms, variants, timing)
-    size = chunk_size(total, jobs, max(timing, default=0.0))
+    slowest = max(timing, default=0.0)
+    if slowest * (total - len(timing)) < SECONDS:
+        # less work left than it takes to start the workers: play it here
+        for a, start, stop in chunks(arms, chunk_size(total, 1), start=1):
+            yield a, play_lines(variants[a], arms[a], start, stop)
+        return
+    size = chunk_size(total, jobs, slowest)
     import multiprocessing
 
     ctx = multiprocessing.get_context()

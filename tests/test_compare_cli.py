@@ -106,7 +106,11 @@ def test_vary_an_option_of_triktrak_agrees_with_its_lines(capsys, tmp_path) -> N
         _check_against_lines(arm)
 
 
-def test_results_do_not_depend_on_jobs(capsys, tmp_path) -> None:
+def test_results_do_not_depend_on_jobs(capsys, tmp_path, monkeypatch) -> None:
+    import interpreter.runner
+
+    # chunks of one game, and the worker processes even for a little work
+    monkeypatch.setattr(interpreter.runner, "SECONDS", 0.0)
     common = ["triktrak", "backgammon", "--games", "30", "--seed", "11"]
     one = _run(capsys, [*common, "--jobs", "1", "--games-out", str(tmp_path / "a")])
     two = _run(capsys, [*common, "--jobs", "2", "--games-out", str(tmp_path / "b")])

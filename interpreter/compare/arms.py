@@ -19,6 +19,10 @@ from typing import Sequence
 from interpreter.errors import TablierError
 
 
+#: arms of one comparison (each is loaded, played and tested against the first)
+MAX_ARMS = 26
+
+
 class ArmError(TablierError):
     """Arms that cannot be made from the command line."""
 
@@ -83,6 +87,8 @@ def parse_arms(variants: Sequence[str], sets: Sequence[str] = (),
         labels = list(refs)
     if len(refs) < 2:
         raise ArmError("compare needs two arms or more: two variants, or --vary KEY=A,B")
+    if len(refs) > MAX_ARMS:
+        raise ArmError(f"compare takes at most {MAX_ARMS} arms, not {len(refs)}")
     own: list[list[str]] = [[] for _ in refs]
     for arg in sets:
         which, rest = _split_set(arg, refs)
