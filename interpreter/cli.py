@@ -566,6 +566,13 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     if args.html is not None:
         from interpreter.compare.html import check_available
         check_available()
+    for path in (args.csv, args.html):
+        # a report that cannot be written is refused before the games, not after them
+        if path is not None:
+            try:
+                Path(path).open("a", encoding="utf-8").close()
+            except OSError as exc:
+                raise TablierError(f"cannot write {path!r}: {exc.strerror}") from None
     with progress(args.games * len(specs), "compare " + " | ".join(s.label for s in specs)) \
             as bar:
         result = compare(specs, args.games, args.seed, args.white or "random",

@@ -161,6 +161,14 @@ def test_bad_arms_are_refused(capsys, args: list[str], message: str) -> None:
     assert message in err and "Traceback" not in err
 
 
+def test_an_unwritable_report_is_refused_before_the_games(capsys, tmp_path) -> None:
+    for option in ("--csv", "--html", "--games-out"):
+        assert main(["compare", "backgammon", "nackgammon", "--games", "10000000", option,
+                     str(tmp_path / "missing" / "out")]) == 1
+        err = capsys.readouterr().err
+        assert "cannot write" in err and "Traceback" not in err
+
+
 def test_csv_has_one_row_per_arm_and_figure(capsys, tmp_path) -> None:
     path = tmp_path / "out.csv"
     out = _run(capsys, ["backgammon", "nackgammon", "--games", "20", "--csv", str(path)])
