@@ -5,16 +5,19 @@
 """
 from __future__ import annotations
 
+import gc
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from interpreter.dsl.compiler import (ANY_TYPE, BOOL, CHOICE, END, FORBID, INT, ROLL, Compiler,
-                                      Symbols, parse_definition_key)
-from interpreter.dsl.parser import SnippetError
+                                      HookInfo, Symbols, hook_info, parse_definition_key,
+                                      roll_info)
+from interpreter.dsl.emit import roll_function
+from interpreter.dsl.syntax import SnippetError
 from interpreter.dsl.runtime import RollContext
 
 __all__ = ["RuleSet", "ScoreRule", "points_by_side", "check_document", "compile_document", "SnippetError",
-           "RollContext"]
+           "RollContext", "HookInfo", "hook_info", "source_of"]
 
 Hook = Callable[..., Any]
 
@@ -131,43 +134,14 @@ def _roll_function(rules: list[ScoreRule]) -> Hook | None:
     """The roll's scoring rules as one function `(b, d1, d2, rolls, ctx) -> items`, each rule's
     compiled expression written out in turn (what `roll_items` computes, without a call and a
     loop step per rule). None when a rule has no compiled expression to write out (a hook made
-    some other way) or the rules' namespaces disagree."""
-    if not rules:
-        return None
-    namespace: dict[str, Any] = {}
-    consts: dict[str, Any] = {"_int": int}
-    lines = ["def roll_items(b, d1, d2, rolls, ctx):",
-             "    a = x = None",
-             "    out = []",
-             "    dbl = d1 == d2"]
-    for i, r in enumerate(rules):
-        code = getattr(r.fn, "__expr__", None)
-        kind = getattr(r.fn, "__expr_type__", None)
-        glb = getattr(r.fn, "__globals__", None)
-        if code is None or glb is None:
-            return None
-        for k, v in glb.items():
-            if namespace.setdefault(k, v) is not v:
-                return None
-        if kind == BOOL:
-            # a `when` rule: one way when it holds
-            consts[f"_RI{i}"] = (r.id, r.to, r.doublet, 1)
-            consts[f"_RJ{i}"] = (r.id, r.to, r.simple, 1)
-            lines.append(f"    if {code}:")
-            lines.append(f"        out.append(_RI{i} if dbl else _RJ{i})")
-        else:
-            consts[f"_RR{i}"] = r
-            lines.append(f"    w = {code}")
-            lines.append("    if w:")
-            lines.append("        w = _int(w)")
-            lines.append(f"        out.append((_RR{i}.id, _RR{i}.to, w * (_RR{i}.doublet if dbl "
-                         f"else _RR{i}.simple), w))")
-    lines.append("    return out")
-    if any(k in namespace for k in consts):
-        return None
-    namespace.update(consts)
-    exec(compile("\n".join(lines) + "\n", "<roll items>", "exec"), namespace)  # noqa: S102
-    return namespace["roll_items"]
+    some other way) or the rules come from different compilations."""
+    return roll_function(rules, roll_info)
+
+
+def source_of(fn: Hook) -> str | None:
+    """The Python the rule compiler generated for a hook (its batch form included)."""
+    info = hook_info(fn)
+    return None if info is None else info.source
 
 
 def _symbols(model: Any, errors: list[SnippetError], compiler_for_regions: Compiler) -> Symbols:
@@ -194,6 +168,17 @@ def _symbols(model: Any, errors: list[SnippetError], compiler_for_regions: Compi
 
 
 def _build(model: Any) -> tuple[RuleSet, list[SnippetError]]:
+    # compiling makes many short-lived trees and no cycles worth collecting meanwhile
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _build_rules(model)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _build_rules(model: Any) -> tuple[RuleSet, list[SnippetError]]:
     errors: list[SnippetError] = []
     board = getattr(model, "board", None)
     symbols = Symbols(options=dict(getattr(model, "options", None) or {}),
@@ -204,16 +189,20 @@ def _build(model: Any) -> tuple[RuleSet, list[SnippetError]]:
     rules = RuleSet(regions=dict(symbols.regions))
     reported = {(e.key_path, e.line, e.col, e.code) for e in errors}
 
-    def compile_one(rule_id: str, key: str, text: Any, context: str, want: tuple[str, ...]) -> Hook | None:
+    def compile_one(rule_id: str, key: str, text: Any, context: str, want: tuple[str, ...],
+                    runs: int | None = None) -> Hook | None:
         if text is None:
             return None         # a missing snippet is the schema's to report
         if isinstance(text, int) and not isinstance(text, bool):
             text = str(text)
+        if not isinstance(text, str):
+            return None         # the schema reports it
         try:
-            value = compiler.compile_expr(text, context, want, ("rules", rule_id, key))
+            # the rule's id is data: it names the snippet in diagnostics, never generated code
+            value = compiler.compile_expr(text, context, want, ("rules", rule_id, key), runs)
             if key in ("when", "ways") and value.is_const and not value.const:
                 return NEVER        # switched off by the file's options: no hook at all
-            return compiler.function(value, "rule_" + rule_id.replace("-", "_") + "_" + key)
+            return compiler.function(value)
         except SnippetError as err:
             err = err if err.key_path else err.at(("rules", rule_id, key))
             mark = (err.key_path, err.line, err.col, err.code)
@@ -231,12 +220,13 @@ def _build(model: Any) -> tuple[RuleSet, list[SnippetError]]:
         if kind == "score":
             on_play = getattr(r, "on", "roll") == "play"
             context = CHOICE if on_play else ROLL
+            # a score on the play runs once, on the play chosen
             if getattr(r, "ways", None) is not None:
-                fn = compile_one(rule_id, "ways", r.ways, context, (INT,))
+                fn = compile_one(rule_id, "ways", r.ways, context, (INT,), 1)
             elif getattr(r, "when", None) is not None:
-                fn = compile_one(rule_id, "when", r.when, context, (BOOL,))
+                fn = compile_one(rule_id, "when", r.when, context, (BOOL,), 1)
             else:
-                fn = compile_one(rule_id, "value", "1", context, (INT,))
+                fn = compile_one(rule_id, "value", "1", context, (INT,), 1)
             value = getattr(r, "value", None)
             simple = getattr(r, "simple", None)
             doublet = getattr(r, "doublet", None)

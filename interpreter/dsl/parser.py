@@ -1,60 +1,32 @@
-"""Parsing rule-language snippets into small position-carrying trees.
+"""Parsing rule-language snippets into syntax trees (`interpreter.dsl.syntax`).
 
-The grammar is `grammar/rules.lark` (LALR). The parser is built once per process; a snippet is
-parsed into `Node`s, the language's own tree, which the checker and the code generator walk.
+The grammar is `grammar/rules.lark` (LALR). Building the LALR tables takes most of a short
+command's time, so the built parser is kept in a per-user cache (`_parser`, below) and loaded
+from there by later processes. A lark `Transformer` turns lark's tree into the typed syntax
+nodes, after a check that the tree is not nested too deep (the transformer recurses).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import hashlib
+import json
+import os
+import stat
+import sys
+import tempfile
 from functools import cache
+from pathlib import Path
 from typing import Any
 
-from lark import Lark, Token, Tree
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark import Lark, Token, Transformer, Tree, v_args
+from lark.exceptions import (UnexpectedCharacters, UnexpectedEOF, UnexpectedInput,
+                             UnexpectedToken, VisitError)
 
+from interpreter.dsl import syntax as S
+from interpreter.dsl.limits import MAX_DEPTH, MAX_LITERAL, MAX_SNIPPET_CHARS
+from interpreter.dsl.syntax import Pos, SnippetError
 from interpreter.resources import grammar_dir
 
-#: limits that keep an untrusted rule file's work bounded
-MAX_SNIPPET_CHARS = 4000
-MAX_DEPTH = 40
-
-
-@dataclass(eq=False)
-class SnippetError(Exception):
-    """A problem inside one snippet, at a 1-based line and column of the snippet's text.
-
-    `key_path` names the TOML key holding the snippet (filled in by the caller that knows it).
-    """
-
-    code: str
-    message: str
-    line: int = 1
-    col: int = 1
-    length: int = 1
-    key_path: tuple[str, ...] = ()
-
-    def at(self, key_path: tuple[str, ...]) -> SnippetError:
-        return SnippetError(self.code, self.message, self.line, self.col, self.length, key_path)
-
-    def __str__(self) -> str:
-        where = ".".join(self.key_path) or "snippet"
-        return f"{where}:{self.line}:{self.col}: {self.message}"
-
-
-@dataclass(eq=False)
-class Node:
-    """One node of a snippet's tree: `kind` names the construct, `args` its parts."""
-
-    kind: str
-    args: list[Any]
-    line: int = 1
-    col: int = 1
-    length: int = 1
-    type: str | None = field(default=None)
-
-    def error(self, code: str, message: str) -> SnippetError:
-        return SnippetError(code, message, self.line, self.col, self.length)
-
+__all__ = ["parse", "SnippetError", "MAX_DEPTH", "MAX_SNIPPET_CHARS"]
 
 _KIND_NAMES = {
     "expr_start": "a condition or a number",
@@ -68,13 +40,145 @@ _TOKEN_WORDS = {
     "COLON": ":", "DOT": ".", "LBRACE": "{", "RBRACE": "}", "MINUS": "-", "$END": "the end",
 }
 
+_OPTIONS: dict[str, Any] = {"parser": "lalr", "start": list(_KIND_NAMES),
+                            "propagate_positions": True, "maybe_placeholders": True}
+
+
+# -- the parser, built once per installation -------------------------------------------------------
+#
+# Lark's own `cache=` option writes a pickle (by default in the shared temporary directory, where
+# another user could replace it, and unpickling runs code). Here the built tables are written as
+# JSON, which loading cannot turn into code, in a directory of the user's own (mode 0700, owned by
+# them, not a symbolic link), in a file named after the grammar's hash, lark's version and
+# Python's. A missing, stale, foreign or unreadable cache is never an error: the parser is built.
+
+_TAG_TUPLE, _TAG_DICT = "\x01t", "\x01d"
+
+
+def _encode(obj: Any) -> Any:
+    if isinstance(obj, dict):
+        return {_TAG_DICT: [[_encode(k), _encode(v)] for k, v in obj.items()]}
+    if isinstance(obj, tuple):
+        return {_TAG_TUPLE: [_encode(v) for v in obj]}
+    if isinstance(obj, list):
+        return [_encode(v) for v in obj]
+    if obj is None or isinstance(obj, (str, int, float)):
+        return obj
+    raise TypeError(f"cannot keep {type(obj).__name__} in the parser cache")
+
+
+def _decode_hook(obj: dict) -> Any:
+    if len(obj) == 1:
+        if _TAG_DICT in obj:
+            return {k: v for k, v in obj[_TAG_DICT]}
+        if _TAG_TUPLE in obj:
+            return tuple(obj[_TAG_TUPLE])
+    raise ValueError("not a parser cache")
+
+
+def cache_dir() -> Path | None:
+    """The user's private cache directory for Tablier, created if need be; None when there is no
+    safe one (not owned by the user, a link, open to others, or no such notion on this system)."""
+    getuid = getattr(os, "getuid", None)
+    if getuid is None:
+        return None
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    root = Path(base) if base and os.path.isabs(base) else Path.home() / ".cache"
+    path = root / "tablier"
+    try:
+        path.mkdir(mode=0o700, parents=True, exist_ok=True)
+        st = os.lstat(path)
+        if not stat.S_ISDIR(st.st_mode) or st.st_uid != getuid():
+            return None
+        if st.st_mode & 0o077:
+            os.chmod(path, 0o700)
+            if os.lstat(path).st_mode & 0o077:
+                return None
+    except (OSError, RuntimeError):
+        return None
+    return path
+
+
+def _cache_key(grammar: str) -> str:
+    import lark
+
+    material = "\n".join([grammar, json.dumps(_OPTIONS, sort_keys=True), lark.__version__,
+                          "%d.%d" % sys.version_info[:2]])
+    return hashlib.sha256(material.encode("utf-8")).hexdigest()[:40]
+
+
+_MAX_CACHE_BYTES = 4_000_000
+
+
+def _read_private(path: Path) -> bytes | None:
+    """The bytes of a regular file the user owns that nobody else may write, else None."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+        if (not stat.S_ISREG(st.st_mode) or st.st_uid != os.getuid() or st.st_mode & 0o022
+                or st.st_size > _MAX_CACHE_BYTES):
+            return None
+        with os.fdopen(fd, "rb", closefd=False) as handle:
+            return handle.read(_MAX_CACHE_BYTES + 1)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+def _load_cached(path: Path, key: str) -> Lark | None:
+    data = _read_private(path)
+    if data is None:
+        return None
+    try:
+        head, _, body = data.partition(b"\n")
+        if head.decode("ascii") != key:
+            return None
+        return Lark.load(json.loads(body, object_hook=_decode_hook))
+    except Exception:          # a damaged cache is rebuilt, whatever is wrong with it
+        return None
+
+
+def _store_cached(path: Path, key: str, parser: Lark) -> None:
+    from lark.grammar import Rule
+    from lark.lexer import TerminalDef
+
+    try:
+        data, memo = parser.memo_serialize([TerminalDef, Rule])
+        body = json.dumps(_encode({"data": data, "memo": memo}), separators=(",", ":"))
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".parser-", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                handle.write(key + "\n" + body)
+            os.replace(tmp, path)
+        except BaseException:
+            os.unlink(tmp)
+            raise
+    except Exception:          # no cache this time; the next process builds the parser again
+        pass
+
 
 @cache
 def _parser() -> Lark:
     text = (grammar_dir() / "rules.lark").read_text(encoding="utf-8")
-    return Lark(text, parser="lalr", start=list(_KIND_NAMES), propagate_positions=True,
-                maybe_placeholders=True)
+    folder = None if os.environ.get("TABLIER_NO_CACHE") else cache_dir()
+    if folder is not None:
+        key = _cache_key(text)
+        path = folder / f"rules-parser-{key}.json"
+        parser = _load_cached(path, key)
+        if parser is not None:
+            return parser
+    parser = Lark(text, **_OPTIONS)
+    if folder is not None:
+        _store_cached(path, key, parser)
+    return parser
 
+
+# -- parsing ---------------------------------------------------------------------------------------
 
 def _describe_expected(expected: set[str]) -> str:
     words = sorted({_TOKEN_WORDS.get(t, t.strip('"').lower()) for t in expected})
@@ -83,12 +187,30 @@ def _describe_expected(expected: set[str]) -> str:
     return ", ".join(words)
 
 
-def parse(text: str, start: str = "expr_start") -> Node:
-    """Parse one snippet; raise SnippetError with the position of the fault.
+def parse(text: str, start: str = "expr_start") -> S.Syntax:
+    """Parse one snippet into its syntax tree; raise SnippetError with the position of the fault.
 
-    >>> parse("mine(off) == checkers").kind
-    'compare'
+    Syntax trees are never changed once made, so a process parses each distinct snippet once
+    (a program loading the same variant files again, the test suite, a server).
+
+    >>> type(parse("mine(off) == checkers")).__name__
+    'Compare'
     """
+    key = (text, start)
+    tree = _parsed.get(key)
+    if tree is None:
+        tree = _parse(text, start)
+        if len(_parsed) >= _MAX_PARSED:
+            _parsed.clear()
+        _parsed[key] = tree
+    return tree
+
+
+_parsed: dict[tuple[str, str], S.Syntax] = {}
+_MAX_PARSED = 20_000
+
+
+def _parse(text: str, start: str) -> S.Syntax:
     if len(text) > MAX_SNIPPET_CHARS:
         raise SnippetError("dsl-limit", f"a snippet may have at most {MAX_SNIPPET_CHARS} "
                            f"characters; this one has {len(text)}")
@@ -96,7 +218,13 @@ def parse(text: str, start: str = "expr_start") -> Node:
         tree = _parser().parse(text, start=start)
     except UnexpectedInput as exc:
         raise _syntax_error(exc, text, start) from None
-    return _convert(tree, 0)
+    _check_depth(tree)
+    try:
+        return _TO_SYNTAX.transform(tree)
+    except VisitError as exc:
+        if isinstance(exc.orig_exc, SnippetError):
+            raise exc.orig_exc from None
+        raise
 
 
 def _syntax_error(exc: UnexpectedInput, text: str, start: str) -> SnippetError:
@@ -121,71 +249,137 @@ def _syntax_error(exc: UnexpectedInput, text: str, start: str) -> SnippetError:
                         f"{_describe_expected(set(expected))}", line, col, max(1, len(str(tok))))
 
 
-def _pos(item: Tree | Token) -> tuple[int, int, int]:
+def _pos(item: Tree | Token | Any) -> Pos:
     if isinstance(item, Token):
-        return item.line or 1, item.column or 1, max(1, len(str(item)))
-    meta = item.meta
+        return Pos(item.line or 1, item.column or 1, max(1, len(str(item))))
+    meta = getattr(item, "meta", item)
     if getattr(meta, "empty", True):
-        return 1, 1, 1
+        return Pos()
     length = (meta.end_column - meta.column) if meta.end_line == meta.line else 1
-    return meta.line, meta.column, max(1, length)
+    return Pos(meta.line, meta.column, max(1, length))
 
 
-def _convert(item: Any, depth: int) -> Any:
-    if depth > MAX_DEPTH:
-        line, col, _ = _pos(item) if isinstance(item, (Tree, Token)) else (1, 1, 1)
-        raise SnippetError("dsl-limit", f"the snippet nests deeper than {MAX_DEPTH} levels",
-                           line, col)
-    if item is None:
-        return None
-    if isinstance(item, Token):
-        return str(item)
-    line, col, length = _pos(item)
-    kind = str(item.data)
-    children = item.children
-    if kind in ("expr_start",):
-        return _convert(children[0], depth + 1)
-    if kind == "region_start":
-        return Node("region", [_convert(c, depth + 1) for c in children], line, col, length)
-    if kind == "define_start":
-        return Node("define_head", [str(c) for c in children if c is not None], line, col, length)
-    if kind == "number":
-        return Node("number", [int(children[0])], line, col, length)
-    if kind == "string":
-        return Node("string", [str(children[0])[1:-1]], line, col, length)
-    if kind in ("true", "false"):
-        return Node("bool", [kind == "true"], line, col, length)
-    if kind == "name":
-        return Node("name", [str(children[0])], line, col, length)
-    if kind in ("call", "method"):
-        args_tree = children[-1]
-        args = [] if args_tree is None else [_convert(c, depth + 1) for c in args_tree.children]
-        if kind == "call":
-            nline, ncol, nlen = _pos(children[0])
-            return Node("call", [str(children[0]), args], nline, ncol, nlen)
-        return Node("method", [_convert(children[0], depth + 1), str(children[1]), args],
-                    line, col, length)
-    if kind == "attr":
-        return Node("attr", [_convert(children[0], depth + 1), str(children[1])], line, col, length)
-    if kind == "aggregate":
-        agg, var, coll, where, body = children
-        agg_name = str(agg.children[0])
-        return Node("aggregate", [agg_name, str(var), _convert(coll, depth + 1),
-                                  None if where is None else _convert(where.children[0], depth + 1),
-                                  None if body is None else _convert(body.children[0], depth + 1)],
-                    line, col, length)
-    if kind == "set_literal":
-        args_tree = children[0]
-        args = [] if args_tree is None else [_convert(c, depth + 1) for c in args_tree.children]
-        return Node("set", args, line, col, length)
-    if kind in ("binop", "compare"):
-        left, op, right = children
-        return Node(kind, [str(op), _convert(left, depth + 1), _convert(right, depth + 1)],
-                    line, col, length)
-    if kind in ("and_op", "or_op", "member", "range"):
-        return Node(kind, [_convert(c, depth + 1) for c in children], line, col, length)
-    if kind in ("not_op", "neg"):
-        return Node(kind, [_convert(children[0], depth + 1)], line, col, length)
-    if kind == "if_expr":
-        return Node("if", [_convert(c, depth + 1) for c in children], line, col, length)
-    raise AssertionError(f"unhandled grammar rule {kind}")  # pragma: no cover
+#: grammar rules that only group parts of their parent: they add no level of nesting
+_WRAPPERS = frozenset({"args", "where", "body", "agg"})
+
+
+def _check_depth(tree: Tree) -> None:
+    """Refuse a tree nested deeper than MAX_DEPTH levels, without recursing."""
+    stack: list[tuple[Any, int]] = [(tree, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if not isinstance(item, Tree):
+            continue
+        if depth > MAX_DEPTH:
+            p = _pos(item)
+            raise SnippetError("dsl-limit", f"the snippet nests deeper than {MAX_DEPTH} levels",
+                               p.line, p.col)
+        inner = depth if item.data in _WRAPPERS else depth + 1
+        stack.extend((child, inner) for child in item.children)
+
+
+@v_args(meta=True)
+class _ToSyntax(Transformer):
+    """lark's tree → syntax nodes. Each method gets the rule's position and its children."""
+
+    def expr_start(self, meta, ch):
+        return ch[0]
+
+    def region_start(self, meta, ch):
+        return S.Region(list(ch), pos=_pos(meta))
+
+    def define_start(self, meta, ch):
+        name, *params = [str(c) for c in ch if c is not None]
+        return S.DefineHead(name, params, pos=_pos(meta))
+
+    def number(self, meta, ch):
+        token = ch[0]
+        digits = str(token).lstrip("0") or "0"
+        if len(digits) > len(str(MAX_LITERAL)) or int(digits) > MAX_LITERAL:
+            shown = digits if len(digits) <= 20 else digits[:12] + f"… ({len(digits)} digits)"
+            raise SnippetError("dsl-limit", f"the number {shown} is too large: numbers in a "
+                               f"snippet are at most {MAX_LITERAL:,}", *_pos_args(token))
+        return S.Num(int(digits), pos=_pos(meta))
+
+    def string(self, meta, ch):
+        return S.Str(str(ch[0])[1:-1], pos=_pos(meta))
+
+    def true(self, meta, ch):
+        return S.Bool(True, pos=_pos(meta))
+
+    def false(self, meta, ch):
+        return S.Bool(False, pos=_pos(meta))
+
+    def name(self, meta, ch):
+        return S.Name(str(ch[0]), pos=_pos(meta))
+
+    def args(self, meta, ch):
+        return list(ch)
+
+    def where(self, meta, ch):
+        return ch[0]
+
+    def body(self, meta, ch):
+        return ch[0]
+
+    def agg(self, meta, ch):
+        return str(ch[0])
+
+    def call(self, meta, ch):
+        name, args = ch
+        return S.Call(str(name), args or [], pos=_pos(name))
+
+    def method(self, meta, ch):
+        recv, name, args = ch
+        return S.Method(recv, str(name), args or [], pos=_pos(meta))
+
+    def attr(self, meta, ch):
+        recv, name = ch
+        return S.Attr(recv, str(name), pos=_pos(meta))
+
+    def aggregate(self, meta, ch):
+        agg, var, coll, where, body = ch
+        return S.Aggregate(agg, str(var), coll, where, body, pos=_pos(meta))
+
+    def set_literal(self, meta, ch):
+        return S.SetLit(ch[0] or [], pos=_pos(meta))
+
+    def range(self, meta, ch):
+        return S.Range(ch[0], ch[1], pos=_pos(meta))
+
+    def binop(self, meta, ch):
+        left, op, right = ch
+        return S.BinOp(str(op), left, right, pos=_pos(meta))
+
+    def compare(self, meta, ch):
+        left, op, right = ch
+        return S.Compare(str(op), left, right, pos=_pos(meta))
+
+    def and_op(self, meta, ch):
+        return S.And(ch[0], ch[1], pos=_pos(meta))
+
+    def or_op(self, meta, ch):
+        return S.Or(ch[0], ch[1], pos=_pos(meta))
+
+    def not_op(self, meta, ch):
+        return S.Not(ch[0], pos=_pos(meta))
+
+    def neg(self, meta, ch):
+        return S.Neg(ch[0], pos=_pos(meta))
+
+    def member(self, meta, ch):
+        return S.Member(ch[0], ch[1], pos=_pos(meta))
+
+    def if_expr(self, meta, ch):
+        return S.If(ch[0], ch[1], ch[2], pos=_pos(meta))
+
+    def __default__(self, data, children, meta):  # pragma: no cover - every rule is handled
+        raise AssertionError(f"unhandled grammar rule {data}")
+
+
+_TO_SYNTAX = _ToSyntax(visit_tokens=False)
+
+
+def _pos_args(token: Token) -> tuple[int, int, int]:
+    p = _pos(token)
+    return p.line, p.col, p.length

@@ -2,6 +2,10 @@
 
 Generated code inlines what it can (counts on fixed pips, dice); these cover the general cases.
 They never raise on board input: a pip outside the board simply holds nothing.
+
+`RUNTIME` is the table of what generated code may call by name (with `BUILTINS`); the whitelist
+(`safety.py`) refuses a call of anything else. A new helper for the vocabulary goes here and in
+`RUNTIME` (see `vocabulary.py`).
 """
 from __future__ import annotations
 
@@ -32,6 +36,21 @@ def theirs(b: tuple[int, ...], p: int) -> int:
 
 def empty(b: tuple[int, ...], p: int) -> bool:
     return b[p] == 0 if 1 <= p <= 24 else False
+
+
+def full(b: tuple[int, ...], region: Any) -> bool:
+    """Every pip of the region is a point holding two or more of the mover's checkers."""
+    for p in region:
+        if not (1 <= p <= 24 and b[p] >= 2):
+            return False
+    return True
+
+
+def span(lo: int, hi: int, first: int, last: int) -> range:
+    """lo..hi clipped to first..last, the bounds the compiler proved for it under its
+    assumptions (at most limits.MAX_RANGE_VALUES numbers): a range whose bounds come from the
+    throw counters stays bounded even past them."""
+    return range(max(lo, first), min(hi, last) + 1)
 
 
 def div(a: int, b: int) -> int:
@@ -130,9 +149,14 @@ class RollContext:
         return self._unplayed
 
 
-NAMESPACE: dict[str, Any] = {
-    "_mine": mine, "_theirs": theirs, "_empty": empty, "_div": div, "_mod": mod,
+#: the helpers generated code may call, by the name it calls them
+RUNTIME: dict[str, Callable[..., Any]] = {
+    "_mine": mine, "_theirs": theirs, "_empty": empty, "_full": full, "_div": div, "_mod": mod,
     "_landings": landings, "_rests": rests, "_arrivals": arrivals, "_union": union,
-    "__builtins__": {"sum": sum, "any": any, "all": all, "max": max, "min": min, "len": len,
-                     "range": range, "frozenset": frozenset, "True": True, "False": False},
+    "_span": span,
 }
+#: the builtins generated code may call (nothing else of Python's builtins is reachable)
+BUILTINS: dict[str, Any] = {"sum": sum, "any": any, "all": all, "max": max, "min": min,
+                            "len": len, "range": range, "frozenset": frozenset, "abs": abs}
+
+NAMESPACE: dict[str, Any] = {**RUNTIME, "__builtins__": dict(BUILTINS)}

@@ -1,0 +1,383 @@
+"""The built-in vocabulary of the rule language: every name a snippet may use without declaring
+it, with its type, where it may be used, its bounds and cost, and how it is emitted.
+
+Adding a name
+-------------
+
+*A value* (`total`, `rolls`): one entry of `VALUES`, whose `make` builds the compiler's tree for
+it from the hook's parameters (`core.Param`), the roll context (`core.CtxField`), constants
+(`core.Const`) and the arithmetic nodes of `core`::
+
+    "farthest_die": Value(INT, lambda env: IfExp(Cmp(">", die(1), die(2)), die(1), die(2)),
+                          DICE_CONTEXTS, "the higher number"),
+
+Its bounds and cost follow from the tree. A constant of the board (`bar`, `off`):
+`Value(INT, lambda env: Const(25), None, "...")`.
+
+*A function* (`mine(p)`, `landings(path)`): a helper in `interpreter/dsl/runtime.py` (added to
+its `RUNTIME` table, which is also the list of what generated code may call) and one entry of
+`FUNCTIONS`::
+
+    "pinned": Function((INT,), BOOL, "an opposing checker stands alone behind p",
+                       runtime="_pinned", position=True),
+
+`position=True` makes it read a position: `pinned(p)` reads the hook's own one and
+`after.pinned(p)`, `pl.pinned(p)` another; the helper is called as `_pinned(board, p)`. Give
+`bounds` for a number or a set (the default is unbounded, which makes it unusable as a range
+bound), `cost` when a call does more than constant work, and, when speed matters, `emit` (a
+faster inline form, see `_emit_mine`) and `fold` (the value when the arguments are constants).
+
+*A field* of a step or a play (`s.from`, `pl.paths`): one entry of `FIELDS`.
+
+The names of `BUILTIN_NAMES` cannot be redefined by a file (`dsl-shadow`).
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Callable
+
+from interpreter.dsl.core import (BOOL, CHOICE, END, FORBID, INT, LIST_INT, LIST_PATH, LIST_PLAY,
+                                  PATH, PLAY, ROLL, SET, STATE, STEP, Arith, Call, Cmp, Const,
+                                  CtxField, Dice, Expr, Flag, IfExp, Item, Param)
+from interpreter.dsl.limits import ASSUMED_STEPS, POINTS_CAP, ROLLS_CAP, SETUP_CAP
+from interpreter.dsl.syntax import SnippetError
+
+if TYPE_CHECKING:
+    from interpreter.dsl.bounds import Info
+    from interpreter.dsl.emit import Emitter
+
+
+@dataclass(frozen=True)
+class Env:
+    """What the vocabulary may read of the variant: its number of checkers."""
+    checkers: int = 15
+
+
+#: any collection (a region, a set, a list, a path): the argument of `size`
+COLLECTION = "collection"
+#: the contexts where the dice are known
+DICE_CONTEXTS = frozenset({ROLL, CHOICE, END})
+
+
+
+def die(n: int) -> Param:
+    """The hook's parameter `d1` or `d2` (a new node each time: nodes carry their position)."""
+    return Param(name=f"d{n}", type=INT)
+
+
+@dataclass(frozen=True)
+class Value:
+    type: str
+    make: Callable[[Env], Expr]
+    contexts: frozenset[str] | None
+    doc: str
+
+
+@dataclass(frozen=True)
+class Function:
+    params: tuple[str, ...]
+    result: str
+    doc: str
+    #: the helper of runtime.RUNTIME called in the general case (None: `emit` always answers)
+    runtime: str | None = None
+    #: reads a position: callable bare (the hook's position) or after a dot
+    position: bool = False
+    contexts: frozenset[str] | None = None
+    #: bounds of the result from the arguments' bounds (ints: values; sets: elements and size)
+    bounds: Callable[[list[Info], Env], Info] | None = None
+    #: work of one call besides its arguments, from the arguments' bounds
+    cost: Callable[[list[Info]], int] | int = 1
+    #: the value of a call with constant arguments (None: not known)
+    fold: Callable[[Call], Expr | None] | None = None
+    #: a faster Python form than the helper call (None: the helper call)
+    emit: Callable[[Emitter, Call], ast.expr | None] | None = None
+    #: a faster form of `call op k` for a fixed number k (None: the call, then the comparison)
+    compare: Callable[[Emitter, Call, str, int], ast.expr | None] | None = None
+
+
+@dataclass(frozen=True)
+class Field:
+    type: str
+    make: Callable[[Expr], Expr]
+    #: bounds of a number field (what `core.Item` reads)
+    bounds: Callable[[Env], tuple[int, int]] | None = None
+
+
+# -- values ----------------------------------------------------------------------------------------
+
+def _p(name: str, type_: str) -> Callable[[Env], Expr]:
+    return lambda env: Param(name=name, type=type_)
+
+
+def _high(env: Env) -> Expr:
+    return IfExp(Cmp(">", die(1), die(2), type=BOOL), die(1), die(2), type=INT)
+
+
+def _low(env: Env) -> Expr:
+    return IfExp(Cmp(">", die(1), die(2), type=BOOL), die(2), die(1), type=INT)
+
+
+VALUES: dict[str, Value] = {
+    "before": Value(STATE, _p("b", STATE), None, "the position before the roll is played"),
+    "after": Value(STATE, _p("a", STATE), frozenset({FORBID, CHOICE}),
+                   "the position the path or play under examination leads to"),
+    "path": Value(PATH, _p("x", PATH), frozenset({FORBID}), "the path under examination"),
+    "play": Value(PLAY, _p("x", PLAY), frozenset({CHOICE}), "the play under examination"),
+    "plays": Value(LIST_PLAY, lambda env: CtxField(name="plays", type=LIST_PLAY),
+                   frozenset({ROLL}), "the complete legal plays of the roll"),
+    "unplayed": Value(INT, lambda env: CtxField(name="unplayed", type=INT), frozenset({ROLL}),
+                      "how many of the roll's numbers cannot be played"),
+    "setup": Value(INT, lambda env: CtxField(name="setup", type=INT), frozenset({ROLL}),
+                   "how many times the men have been set up in this game"),
+    "my_points": Value(INT, lambda env: CtxField(name="my_points", type=INT), frozenset({END}),
+                       "the ladder's points of the side the position is seen by (0 if none)"),
+    "their_points": Value(INT, lambda env: CtxField(name="their_points", type=INT),
+                          frozenset({END}), "the ladder's points of the other side (0 if none)"),
+    "dice": Value(LIST_INT, lambda env: Dice(False, type=LIST_INT), DICE_CONTEXTS,
+                  "the two numbers as thrown"),
+    "numbers": Value(LIST_INT, lambda env: Dice(True, type=LIST_INT), DICE_CONTEXTS,
+                     "the distinct numbers of the roll"),
+    "doublet": Value(BOOL, lambda env: Cmp("==", die(1), die(2), type=BOOL), DICE_CONTEXTS,
+                     "both dice equal"),
+    "total": Value(INT, lambda env: Arith("+", die(1), die(2), type=INT), DICE_CONTEXTS,
+                   "the sum of the dice"),
+    "high": Value(INT, _high, DICE_CONTEXTS, "the higher number"),
+    "low": Value(INT, _low, DICE_CONTEXTS, "the lower number"),
+    "rolls": Value(INT, _p("rolls", INT), DICE_CONTEXTS,
+                   "the mover's throw number since the men were last set up"),
+    "bar": Value(INT, lambda env: Const(25, type=INT), None, "the bar, pip 25"),
+    "off": Value(INT, lambda env: Const(0, type=INT), None, "borne off, pip 0"),
+    "checkers": Value(INT, lambda env: Const(env.checkers, type=INT), None,
+                      "checkers per side"),
+}
+
+#: bounds of the hook's parameters and of the roll context's numbers (`exact` False: assumed)
+PARAM_BOUNDS: dict[str, tuple[int, int, bool]] = {
+    "d1": (1, 6, True), "d2": (1, 6, True), "rolls": (0, ROLLS_CAP, False),
+    "unplayed": (0, 4, True), "setup": (1, SETUP_CAP, False),
+    "my_points": (0, POINTS_CAP, False), "their_points": (0, POINTS_CAP, False),
+}
+
+
+# -- functions -------------------------------------------------------------------------------------
+
+def _board_index(name: str, p: int) -> int | None:
+    """The board tuple's index holding `name(p)` for the pips off the points (bar, off)."""
+    return {("mine", 0): 0, ("mine", 25): 25, ("theirs", 0): 27, ("theirs", 25): 26}.get((name, p))
+
+
+def _fold_count(node: Call) -> Expr | None:
+    p = node.args[1]
+    if isinstance(p, Const) and not 1 <= p.value <= 24 and _board_index(node.fn, p.value) is None:
+        return Const(0, type=INT)
+    return None
+
+
+def _fold_empty(node: Call) -> Expr | None:
+    p = node.args[1]
+    if isinstance(p, Const) and not 1 <= p.value <= 24:
+        return Const(False, type=BOOL)
+    return None
+
+
+def _fold_full(node: Call) -> Expr | None:
+    region = node.args[1]
+    if isinstance(region, Const):
+        pips = region.value
+        if not pips or any(not 1 <= p <= 24 for p in pips):
+            raise _error(region, "dsl-range", "`full` takes a region of board pips")
+    return None
+
+
+def _fold_abs(node: Call) -> Expr | None:
+    x = node.args[0]
+    return Const(abs(x.value), type=INT) if isinstance(x, Const) else None
+
+
+def _fold_size(node: Call) -> Expr | None:
+    x = node.args[0]
+    return Const(len(x.value), type=INT) if isinstance(x, Const) else None
+
+
+def _error(node: Expr, code: str, message: str) -> SnippetError:
+    w = node.at
+    return SnippetError(code, message, w.line, w.col, w.length, w.key_path)
+
+
+def _emit_count(e: Emitter, node: Call) -> ast.expr | None:
+    """mine(p) / theirs(p) on a fixed pip or a pip variable known to be on the board: the board
+    read inline (`b[p] if b[p] > 0 else 0`), no call."""
+    state, p = node.args
+    if not e.is_simple(state):
+        return None
+    s = e.expr(state)
+    if isinstance(p, Const):
+        index = p.value if 1 <= p.value <= 24 else _board_index(node.fn, p.value)
+        if index is None:
+            return e.const(0)
+        if not 1 <= index <= 24:
+            return e.sub(s, e.const(index))
+        i: ast.expr = e.const(index)
+    elif e.on_board(p):
+        i = e.expr(p)
+    else:
+        return None
+    cell = e.sub(s, i)
+    if node.fn == "mine":
+        return ast.IfExp(ast.Compare(cell, [ast.Gt()], [e.const(0)]), e.sub(e.expr(state), e.dup(i)),
+                         e.const(0))
+    return ast.IfExp(ast.Compare(cell, [ast.Lt()], [e.const(0)]),
+                     ast.UnaryOp(ast.USub(), e.sub(e.expr(state), e.dup(i))), e.const(0))
+
+
+_MIRROR = {"==": "==", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
+
+
+def _compare_count(e: Emitter, node: Call, op: str, k: int) -> ast.expr | None:
+    """`mine(p) op k` on a point of the board as one comparison of the board's cell x: mine(p)
+    is max(x, 0) and theirs(p) max(-x, 0), so `mine(p) >= 2` is `x >= 2`, `theirs(p) == 1` is
+    `x == -1`, `mine(p) == 0` is `x <= 0`."""
+    state, p = node.args
+    if not e.is_simple(state) or not e.on_board(p):
+        return None
+    if node.fn == "theirs":        # theirs(p) op k  is  -x op k  is  x op' -k
+        op, k, sign = _MIRROR[op], -k, -1
+    else:
+        sign = 1
+    # now: max(sign * x, 0) compared as `x op k` once k is on the side of the checkers counted
+    if k * sign > 0:
+        test: tuple[str, int] | bool = (op, k)
+    elif k == 0:
+        # mine(p) == 0 is x <= 0; != 0 and > 0 are x > 0; >= 0 always; < 0 never (mirrored for
+        # theirs)
+        counted = ">" if sign > 0 else "<"
+        uncounted = "<=" if sign > 0 else ">="
+        if sign < 0:
+            op = _MIRROR[op]
+        test = {"==": (uncounted, 0), "!=": (counted, 0), ">": (counted, 0), "<=": (uncounted, 0),
+                ">=": True, "<": False}[op]
+    else:
+        return None            # a count compared with a negative number: left to the call
+    if isinstance(test, bool):
+        return e.const(test)
+    cmp_op, value = test
+    return ast.Compare(e.sub(e.expr(state), e.expr(p)), [e.compare_op(cmp_op)], [e.const(value)])
+
+
+def _emit_empty(e: Emitter, node: Call) -> ast.expr | None:
+    state, p = node.args
+    if not e.is_simple(state) or not (isinstance(p, Const) or e.on_board(p)):
+        return None
+    return ast.Compare(e.sub(e.expr(state), e.expr(p)), [ast.Eq()], [e.const(0)])
+
+
+def _emit_full(e: Emitter, node: Call) -> ast.expr | None:
+    state, region = node.args
+    if not isinstance(region, Const) or not e.is_simple(state):
+        return None
+    tests = [ast.Compare(e.sub(e.expr(state), e.const(p)), [ast.GtE()], [e.const(2)])
+             for p in sorted(region.value)]
+    return tests[0] if len(tests) == 1 else ast.BoolOp(ast.And(), tests)
+
+
+def _emit_size(e: Emitter, node: Call) -> ast.expr:
+    return e.call("len", [e.expr(node.args[0])])
+
+
+def _emit_abs(e: Emitter, node: Call) -> ast.expr:
+    return e.call("abs", [e.expr(node.args[0])])
+
+
+def _checkers(args: list[Info], env: Env) -> Info:
+    from interpreter.dsl.bounds import Info
+
+    return Info(0, env.checkers)
+
+
+def _pips_of_path(args: list[Info], env: Env) -> Info:
+    from interpreter.dsl.bounds import Info
+
+    return Info(0, 25, size=ASSUMED_STEPS)
+
+
+def _size_bounds(args: list[Info], env: Env) -> Info:
+    from interpreter.dsl.bounds import Info
+
+    return Info(0, args[0].size, exact=args[0].exact)
+
+
+def _abs_bounds(args: list[Info], env: Env) -> Info:
+    from interpreter.dsl.bounds import Info
+
+    x = args[0]
+    lo = 0 if x.lo <= 0 <= x.hi else min(abs(x.lo), abs(x.hi))
+    return Info(lo, max(abs(x.lo), abs(x.hi)), exact=x.exact)
+
+
+FUNCTIONS: dict[str, Function] = {
+    "mine": Function((INT,), INT, "the mover's checkers on pip p", runtime="_mine",
+                     position=True, bounds=_checkers, fold=_fold_count, emit=_emit_count,
+                     compare=_compare_count),
+    "theirs": Function((INT,), INT, "the opponent's checkers on the mover's pip p",
+                       runtime="_theirs", position=True, bounds=_checkers, fold=_fold_count,
+                       emit=_emit_count, compare=_compare_count),
+    "empty": Function((INT,), BOOL, "no checker of either side on pip p", runtime="_empty",
+                      position=True, fold=_fold_empty, emit=_emit_empty),
+    "full": Function((SET,), BOOL, "every pip of the region holds two or more of the mover's "
+                     "checkers", runtime="_full", position=True,
+                     cost=lambda args: max(1, args[1].size), fold=_fold_full, emit=_emit_full),
+    "landings": Function((PATH,), SET, "the pips where checkers of the path come to rest",
+                         runtime="_landings", bounds=_pips_of_path, cost=ASSUMED_STEPS),
+    "rests": Function((PATH,), SET, "the pips a checker passes through", runtime="_rests",
+                      bounds=_pips_of_path, cost=ASSUMED_STEPS),
+    "arrivals": Function((PATH, INT), SET, "where the checkers that end the path on pip h "
+                         "started from", runtime="_arrivals", bounds=_pips_of_path,
+                         cost=2 * ASSUMED_STEPS),
+    "size": Function((COLLECTION,), INT, "how many items a collection has", bounds=_size_bounds,
+                     fold=_fold_size, emit=_emit_size),
+    "abs": Function((INT,), INT, "the distance of x from 0", bounds=_abs_bounds, fold=_fold_abs,
+                    emit=_emit_abs),
+}
+
+
+# -- fields ----------------------------------------------------------------------------------------
+
+def _item(index: int, type_: str) -> Callable[[Expr], Expr]:
+    return lambda base: Item(base, index, type=type_)
+
+
+FIELDS: dict[str, dict[str, Field]] = {
+    STEP: {
+        "from": Field(INT, _item(0, INT), lambda env: (0, 25)),
+        "to": Field(INT, _item(1, INT), lambda env: (0, 25)),
+        "die": Field(INT, _item(2, INT), lambda env: (1, 6)),
+        "hit": Field(INT, _item(3, INT), lambda env: (0, env.checkers)),
+        "off": Field(BOOL, lambda s: Cmp("==", Item(s, 1, type=INT), Const(0, type=INT),
+                                         type=BOOL)),
+        "excedant": Field(BOOL, lambda s: Flag(s, 1, type=BOOL)),
+        "puissance": Field(BOOL, lambda s: Flag(s, 2, type=BOOL)),
+    },
+    PLAY: {
+        "paths": Field(LIST_PATH, _item(1, LIST_PATH)),
+        "position": Field(STATE, _item(0, STATE)),
+    },
+}
+
+#: bounds of the number fields, by (receiver type, index of the tuple field they read)
+ITEM_BOUNDS: dict[tuple[str, int], Callable[[Env], tuple[int, int]]] = {
+    (t, f.make(Param()).index): f.bounds  # type: ignore[attr-defined]
+    for t, fields in FIELDS.items() for f in fields.values() if f.bounds is not None}
+
+AGGREGATES = ("count", "sum", "any", "all", "max", "min", "union")
+
+BUILTIN_NAMES = sorted({*VALUES, *FUNCTIONS, "options", *AGGREGATES})
+
+
+def describe() -> list[tuple[str, str, str]]:
+    """(name, kind, meaning) of every built-in name, for documentation and `tablier explain`."""
+    out = [(n, "value", v.doc) for n, v in VALUES.items()]
+    out += [(n, "function", f.doc) for n, f in FUNCTIONS.items()]
+    out += [(f"{t}.{n}", "field", "") for t, fields in FIELDS.items() for n in fields]
+    return out
+
