@@ -95,6 +95,11 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--level", type=int, default=2,
                    help="the heading level of each section (default 2)")
 
+    p = sub.add_parser("explain", help="a rule of a variant: its snippets, the definitions "
+                       "they use, and the Python compiled from them")
+    _add_variant(p)
+    p.add_argument("rule", metavar="RULE", help="the rule's id (its key under [rules])")
+
     p = sub.add_parser("moves", help="legal plays of positions read as JSON lines on stdin")
     _add_variant(p)
 
@@ -300,6 +305,15 @@ def _cmd_diff(args: argparse.Namespace) -> int:
     text = render_diff(args.a, args.b, args.overrides, fmt="json" if args.json else args.fmt,
                        level=args.level)
     sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    return 0
+
+
+def _cmd_explain(args: argparse.Namespace) -> int:
+    from interpreter.dsl.explain import explain_rule
+    from interpreter.variant.build import load_variant
+
+    variant = load_variant(args.variant, args.overrides)
+    print(explain_rule(variant.model, variant.rules, args.rule))
     return 0
 
 

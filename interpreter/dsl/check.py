@@ -78,8 +78,9 @@ class Checker:
         self.nodes = 0
         #: how deep the checker is in the expanded rule
         self.depth = 0
-        #: the definitions the hook expanded
+        #: the definitions (their `[define]` keys) and the regions the hook uses
         self.uses: list[str] = []
+        self.regions_used: list[str] = []
 
     # -- entry point ------------------------------------------------------------------------------
 
@@ -87,6 +88,7 @@ class Checker:
         self.nodes = 0
         self.depth = 0
         self.uses = []
+        self.regions_used = []
         return self.expr(node, {}, _State(context, key_path))
 
     # -- helpers ----------------------------------------------------------------------------------
@@ -170,6 +172,8 @@ class Checker:
                                 f"{CONTEXT_WORDS[st.context]}")
             return self._stamp(value.make(self.env), node, st)
         if name in self.symbols.regions:
+            if name not in self.regions_used:
+                self.regions_used.append(name)
             return self._mk(C.Const(self.symbols.regions[name], type=SET), node, st)
         if name in self.symbols.definitions:
             return self._inline(node, name, [], scope, st)
@@ -285,8 +289,8 @@ class Checker:
             raise self._err(node, st, "dsl-recursion", f"`{name}` is defined in terms of itself "
                             f"({' → '.join([*st.expanding, name])})")
         args = [self.expr(a, scope, st) for a in arg_nodes]
-        if name not in self.uses:
-            self.uses.append(name)
+        if d.key not in self.uses:
+            self.uses.append(d.key)
         inner = _State(st.context, ("define", d.key), st.expanding + (name,),
                        st.site or self._where(node, st), st.aggregates)
         assert d.body is not None

@@ -58,8 +58,9 @@ class Value:
     context: str
     key_path: tuple[str, ...]
     text: str
-    #: the definitions it expands
+    #: the definitions it expands (their `[define]` keys) and the regions it names
     uses: tuple[str, ...]
+    regions: tuple[str, ...]
     #: the cost model's worst case in one roll, and how many times per roll it runs
     cost: int
     candidates: int
@@ -83,6 +84,7 @@ class HookInfo:
     key_path: tuple[str, ...]
     text: str
     uses: tuple[str, ...]
+    regions: tuple[str, ...]
     cost: int
     candidates: int
     emitted: Emitted
@@ -127,6 +129,7 @@ class Compiler:
         try:
             tree = self._checker.check(node, context, key_path)
             uses = tuple(self._checker.uses)
+            regions = tuple(self._checker.regions_used)
             wants = (want,) if isinstance(want, str) else want
             if tree.type not in wants:
                 raise node.error("dsl-type", f"this snippet must give {words(wants)}, but it "
@@ -139,7 +142,7 @@ class Compiler:
                 raise self._over_budget(tree, cost, runs, context)
         except SnippetError as err:
             raise (err if err.key_path else err.at(key_path)) from None
-        return Value(kind, tree, context, key_path, text, uses, cost, runs)
+        return Value(kind, tree, context, key_path, text, uses, regions, cost, runs)
 
     @staticmethod
     def _over_budget(tree: Expr, cost: int, runs: int, context: str) -> SnippetError:
@@ -202,7 +205,8 @@ class Compiler:
         emitted = build_hook(index, tree, hoisted, batch, self.namespace, self.constants, bounds)
         fn = emitted.fn
         fn.__dsl__ = HookInfo(index, value.context, value.type, value.key_path,  # type: ignore[attr-defined]
-                              value.text, value.uses, value.cost, value.candidates, emitted)
+                              value.text, value.uses, value.regions, value.cost,
+                              value.candidates, emitted)
         if emitted.batch is not None:
             setattr(fn, "filter_paths" if batch == "filter" else "each", emitted.batch)
         return fn

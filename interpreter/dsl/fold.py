@@ -45,8 +45,11 @@ def error(node: Expr, code: str, message: str) -> SnippetError:
 
 
 def range_limit_error(node: Expr, lo: int, hi: int, fixed: bool) -> SnippetError:
-    what = f"{lo}..{hi}" if fixed else f"this range (its bounds reach {lo}..{hi})"
-    return error(node, "dsl-limit", f"{what} is too large: a range holds at most "
+    what = f"the range {lo}..{hi}" if fixed else f"this range (its bounds reach {lo}..{hi})"
+    n = hi - lo + 1
+    why = (f"holds {n:,} numbers" if n > MAX_RANGE_VALUES else
+           f"goes beyond {RANGE_MIN}..{RANGE_MAX}")
+    return error(node, "dsl-limit", f"{what} {why}: a range holds at most "
                  f"{MAX_RANGE_VALUES} numbers, within {RANGE_MIN}..{RANGE_MAX}")
 
 
