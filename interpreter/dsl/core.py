@@ -11,7 +11,6 @@ definition reports there as the call of the definition), and its expanded size.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Iterator
 
 INT, BOOL, STR, SET, STATE, PLAY, PATH, STEP = "int", "bool", "str", "set", "state", "play", "path", "step"
@@ -34,32 +33,46 @@ CONTEXT_WORDS = {ROLL: "a roll's scoring rule", FORBID: "a forbid rule",
 PARAM_TYPES = {"b": STATE, "a": STATE, "x": None, "d1": INT, "d2": INT, "rolls": INT}
 
 
-@dataclass(frozen=True, slots=True)
 class Where:
-    key_path: tuple[str, ...] = ()
-    line: int = 1
-    col: int = 1
-    length: int = 1
+    """A position in a snippet: the key path of the snippet and a line, column and length."""
+
+    __slots__ = ("key_path", "line", "col", "length")
+
+    def __init__(self, key_path: tuple[str, ...] = (), line: int = 1, col: int = 1,
+                 length: int = 1) -> None:
+        self.key_path = key_path
+        self.line = line
+        self.col = col
+        self.length = length
+
+    def __repr__(self) -> str:
+        return f"Where({self.key_path!r}, {self.line}, {self.col}, {self.length})"
 
 
 NOWHERE = Where()
 
 
-@dataclass(eq=False)
 class Expr:
-    type: str = field(kw_only=True, default=INT)
-    at: Where = field(kw_only=True, default=NOWHERE)
-    site: Where = field(kw_only=True, default=NOWHERE)
-    #: what the bounds pass found (bounds.Info), for the passes after it
-    info: Any = field(kw_only=True, default=None, repr=False)
-    _size: int | None = field(kw_only=True, default=None, repr=False)
-    _aggregate: bool = field(kw_only=True, default=False, repr=False)
+    """A node: its type, where it was written (`at`), where that is in the rule's own snippet
+    (`site`), what the bounds pass found of it (`info`), its size once measured."""
+
+    __slots__ = ("type", "at", "site", "info", "_size", "_aggregate")
+    type: str
+    at: Where
+    site: Where
+    info: Any
+    _size: int | None
+    _aggregate: bool
 
     def kids(self) -> tuple[Expr, ...]:
         return ()
 
     def with_kids(self, kids: list[Expr]) -> Expr:
         return self
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{n}={getattr(self, n)!r}" for n in type(self).__slots__)
+        return f"{type(self).__name__}({fields}, type={self.type!r})"
 
     @property
     def size(self) -> int:
@@ -99,220 +112,357 @@ class Expr:
         return node
 
 
-@dataclass(eq=False)
 class Const(Expr):
     """A value known when the file is loaded: int, bool, str (an option or a literal) or a
     frozenset of ints."""
-    value: Any = None
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any = None, *, type: str = INT, at: Where = NOWHERE,
+                 site: Where = NOWHERE, info: Any = None) -> None:
+        self.value = value
+        self.type, self.at, self.site, self.info = type, at, site, info
+        self._size = None
+        self._aggregate = False
 
 
-@dataclass(eq=False)
 class Param(Expr):
     """A parameter of the hook: b, a, x, d1, d2, rolls."""
-    name: str = "b"
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str = "b", *, type: str = INT, at: Where = NOWHERE,
+                 site: Where = NOWHERE, info: Any = None) -> None:
+        self.name = name
+        self.type, self.at, self.site, self.info = type, at, site, info
+        self._size = None
+        self._aggregate = False
 
 
-@dataclass(eq=False)
 class CtxField(Expr):
     """`ctx.plays`, `ctx.unplayed`, `ctx.setup` of the roll context."""
-    name: str = "plays"
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str = "plays", *, type: str = INT, at: Where = NOWHERE,
+                 site: Where = NOWHERE, info: Any = None) -> None:
+        self.name = name
+        self.type, self.at, self.site, self.info = type, at, site, info
+        self._size = None
+        self._aggregate = False
 
 
-@dataclass(eq=False)
 class Local(Expr):
     """The variable an aggregate binds; `id` is the compiler's number for it."""
-    id: int = 0
+
+    __slots__ = ("id",)
+
+    def __init__(self, id: int = 0, *, type: str = INT, at: Where = NOWHERE,
+                 site: Where = NOWHERE, info: Any = None) -> None:
+        self.id = id
+        self.type, self.at, self.site, self.info = type, at, site, info
+        self._size = None
+        self._aggregate = False
 
 
-@dataclass(eq=False)
 class Hoisted(Expr):
     """A part computed once per roll (the `index`-th one of its hook)."""
-    index: int = 0
+
+    __slots__ = ("index",)
+
+    def __init__(self, index: int = 0, *, type: str = INT, at: Where = NOWHERE,
+                 site: Where = NOWHERE, info: Any = None) -> None:
+        self.index = index
+        self.type, self.at, self.site, self.info = type, at, site, info
+        self._size = None
+        self._aggregate = False
 
 
-@dataclass(eq=False)
 class Item(Expr):
     """`base[index]`: a field of a step (from, to, die, hit) or of a play (position, paths)."""
-    base: Expr = None  # type: ignore[assignment]
-    index: int = 0
 
-    def kids(self):
+    __slots__ = ("base", "index",)
+
+    def __init__(self, base: Expr, index: int, *, type: str = INT, at: Where = NOWHERE,
+                 site: Where = NOWHERE, info: Any = None) -> None:
+        self.base = base
+        self.index = index
+        self.type, self.at, self.site, self.info = type, at, site, info
+        self._size = None
+        self._aggregate = False
+
+    def kids(self) -> tuple[Expr, ...]:
         return (self.base,)
 
-    def with_kids(self, kids):
-        return self._copy(Item(kids[0], self.index))
+    def with_kids(self, kids: list[Expr]) -> Expr:
+        return self._copy(Item(kids[0], self.index))  # type: ignore[arg-type]
 
 
-@dataclass(eq=False)
 class Flag(Expr):
     """`base[4] & bit != 0`: a flag of a step."""
-    base: Expr = None  # type: ignore[assignment]
-    bit: int = 1
 
-    def kids(self):
+    __slots__ = ("base", "bit",)
+
+    def __init__(self, base: Expr, bit: int, *, type: str = INT, at: Where = NOWHERE,
+                 site: Where = NOWHERE, info: Any = None) -> None:
+        self.base = base
+        self.bit = bit
+        self.type, self.at, self.site, self.info = type, at, site, info
+        self._size = None
+        self._aggregate = False
+
+    def kids(self) -> tuple[Expr, ...]:
         return (self.base,)
 
-    def with_kids(self, kids):
-        return self._copy(Flag(kids[0], self.bit))
+    def with_kids(self, kids: list[Expr]) -> Expr:
+        return self._copy(Flag(kids[0], self.bit))  # type: ignore[arg-type]
 
 
-@dataclass(eq=False)
 class Arith(Expr):
-    op: str = "+"           # + - * // %
-    left: Expr = None  # type: ignore[assignment]
-    right: Expr = None  # type: ignore[assignment]
+    """`left op right`, op one of + - * // %."""
 
-    def kids(self):
+    __slots__ = ("op", "left", "right",)
+
+    def __init__(self, op: str, left: Expr, right: Expr, *, type: str = INT, at: Where = NOWHERE,
+                 site: Where = NOWHERE, info: Any = None) -> None:
+        self.op = op
+        self.left = left
+        self.right = right
+        self.type, self.at, self.site, self.info = type, at, site, info
+        self._size = None
+        self._aggregate = False
+
+    def kids(self) -> tuple[Expr, ...]:
         return (self.left, self.right)
 
-    def with_kids(self, kids):
-        return self._copy(Arith(self.op, kids[0], kids[1]))
+    def with_kids(self, kids: list[Expr]) -> Expr:
+        return self._copy(Arith(self.op, kids[0], kids[1]))  # type: ignore[arg-type]
 
 
-@dataclass(eq=False)
 class Neg(Expr):
-    operand: Expr = None  # type: ignore[assignment]
+    __slots__ = ("operand",)
 
-    def kids(self):
+    def __init__(self, operand: Expr, *, type: str = INT, at: Where = NOWHERE,
+                 site: Where = NOWHERE, info: Any = None) -> None:
+        self.operand = operand
+        self.type, self.at, self.site, self.info = type, at, site, info
+        self._size = None
+        self._aggregate = False
+
+    def kids(self) -> tuple[Expr, ...]:
         return (self.operand,)
 
-    def with_kids(self, kids):
-        return self._copy(Neg(kids[0]))
+    def with_kids(self, kids: list[Expr]) -> Expr:
+        return self._copy(Neg(kids[0]))  # type: ignore[arg-type]
 
 
-@dataclass(eq=False)
 class Cmp(Expr):
     """A comparison of two numbers or two conditions; of two strings while `op` is == or !=
     (string comparisons are decided by the folding pass)."""
-    op: str = "=="
-    left: Expr = None  # type: ignore[assignment]
-    right: Expr = None  # type: ignore[assignment]
 
-    def kids(self):
+    __slots__ = ("op", "left", "right",)
+
+    def __init__(self, op: str, left: Expr, right: Expr, *, type: str = INT, at: Where = NOWHERE,
+                 site: Where = NOWHERE, info: Any = None) -> None:
+        self.op = op
+        self.left = left
+        self.right = right
+        self.type, self.at, self.site, self.info = type, at, site, info
+        self._size = None
+        self._aggregate = False
+
+    def kids(self) -> tuple[Expr, ...]:
         return (self.left, self.right)
 
-    def with_kids(self, kids):
-        return self._copy(Cmp(self.op, kids[0], kids[1]))
+    def with_kids(self, kids: list[Expr]) -> Expr:
+        return self._copy(Cmp(self.op, kids[0], kids[1]))  # type: ignore[arg-type]
 
 
-@dataclass(eq=False)
 class And(Expr):
-    left: Expr = None  # type: ignore[assignment]
-    right: Expr = None  # type: ignore[assignment]
+    __slots__ = ("left", "right",)
 
-    def kids(self):
+    def __init__(self, left: Expr, right: Expr, *, type: str = INT, at: Where = NOWHERE,
+                 site: Where = NOWHERE, info: Any = None) -> None:
+        self.left = left
+        self.right = right
+        self.type, self.at, self.site, self.info = type, at, site, info
+        self._size = None
+        self._aggregate = False
+
+    def kids(self) -> tuple[Expr, ...]:
         return (self.left, self.right)
 
-    def with_kids(self, kids):
-        return self._copy(And(kids[0], kids[1]))
+    def with_kids(self, kids: list[Expr]) -> Expr:
+        return self._copy(And(kids[0], kids[1]))  # type: ignore[arg-type]
 
 
-@dataclass(eq=False)
 class Or(Expr):
-    left: Expr = None  # type: ignore[assignment]
-    right: Expr = None  # type: ignore[assignment]
+    __slots__ = ("left", "right",)
 
-    def kids(self):
+    def __init__(self, left: Expr, right: Expr, *, type: str = INT, at: Where = NOWHERE,
+                 site: Where = NOWHERE, info: Any = None) -> None:
+        self.left = left
+        self.right = right
+        self.type, self.at, self.site, self.info = type, at, site, info
+        self._size = None
+        self._aggregate = False
+
+    def kids(self) -> tuple[Expr, ...]:
         return (self.left, self.right)
 
-    def with_kids(self, kids):
-        return self._copy(Or(kids[0], kids[1]))
+    def with_kids(self, kids: list[Expr]) -> Expr:
+        return self._copy(Or(kids[0], kids[1]))  # type: ignore[arg-type]
 
 
-@dataclass(eq=False)
 class Not(Expr):
-    operand: Expr = None  # type: ignore[assignment]
+    __slots__ = ("operand",)
 
-    def kids(self):
+    def __init__(self, operand: Expr, *, type: str = INT, at: Where = NOWHERE,
+                 site: Where = NOWHERE, info: Any = None) -> None:
+        self.operand = operand
+        self.type, self.at, self.site, self.info = type, at, site, info
+        self._size = None
+        self._aggregate = False
+
+    def kids(self) -> tuple[Expr, ...]:
         return (self.operand,)
 
-    def with_kids(self, kids):
-        return self._copy(Not(kids[0]))
+    def with_kids(self, kids: list[Expr]) -> Expr:
+        return self._copy(Not(kids[0]))  # type: ignore[arg-type]
 
 
-@dataclass(eq=False)
 class IfExp(Expr):
-    cond: Expr = None  # type: ignore[assignment]
-    then: Expr = None  # type: ignore[assignment]
-    other: Expr = None  # type: ignore[assignment]
+    __slots__ = ("cond", "then", "other",)
 
-    def kids(self):
+    def __init__(self, cond: Expr, then: Expr, other: Expr, *, type: str = INT, at: Where = NOWHERE,
+                 site: Where = NOWHERE, info: Any = None) -> None:
+        self.cond = cond
+        self.then = then
+        self.other = other
+        self.type, self.at, self.site, self.info = type, at, site, info
+        self._size = None
+        self._aggregate = False
+
+    def kids(self) -> tuple[Expr, ...]:
         return (self.cond, self.then, self.other)
 
-    def with_kids(self, kids):
-        return self._copy(IfExp(kids[0], kids[1], kids[2]))
+    def with_kids(self, kids: list[Expr]) -> Expr:
+        return self._copy(IfExp(kids[0], kids[1], kids[2]))  # type: ignore[arg-type]
 
 
-@dataclass(eq=False)
 class Member(Expr):
-    item: Expr = None  # type: ignore[assignment]
-    coll: Expr = None  # type: ignore[assignment]
+    __slots__ = ("item", "coll",)
 
-    def kids(self):
+    def __init__(self, item: Expr, coll: Expr, *, type: str = INT, at: Where = NOWHERE,
+                 site: Where = NOWHERE, info: Any = None) -> None:
+        self.item = item
+        self.coll = coll
+        self.type, self.at, self.site, self.info = type, at, site, info
+        self._size = None
+        self._aggregate = False
+
+    def kids(self) -> tuple[Expr, ...]:
         return (self.item, self.coll)
 
-    def with_kids(self, kids):
-        return self._copy(Member(kids[0], kids[1]))
+    def with_kids(self, kids: list[Expr]) -> Expr:
+        return self._copy(Member(kids[0], kids[1]))  # type: ignore[arg-type]
 
 
-@dataclass(eq=False)
 class Range(Expr):
     """`lo..hi`, a set of numbers."""
-    lo: Expr = None  # type: ignore[assignment]
-    hi: Expr = None  # type: ignore[assignment]
 
-    def kids(self):
+    __slots__ = ("lo", "hi",)
+
+    def __init__(self, lo: Expr, hi: Expr, *, type: str = INT, at: Where = NOWHERE,
+                 site: Where = NOWHERE, info: Any = None) -> None:
+        self.lo = lo
+        self.hi = hi
+        self.type, self.at, self.site, self.info = type, at, site, info
+        self._size = None
+        self._aggregate = False
+
+    def kids(self) -> tuple[Expr, ...]:
         return (self.lo, self.hi)
 
-    def with_kids(self, kids):
-        return self._copy(Range(kids[0], kids[1]))
+    def with_kids(self, kids: list[Expr]) -> Expr:
+        return self._copy(Range(kids[0], kids[1]))  # type: ignore[arg-type]
 
 
-@dataclass(eq=False)
 class SetOf(Expr):
     """`{a, b, ...}`"""
-    items: tuple[Expr, ...] = ()
 
-    def kids(self):
+    __slots__ = ("items",)
+
+    def __init__(self, items: tuple[Expr, ...] = (), *, type: str = INT, at: Where = NOWHERE,
+                 site: Where = NOWHERE, info: Any = None) -> None:
+        self.items = items
+        self.type, self.at, self.site, self.info = type, at, site, info
+        self._size = None
+        self._aggregate = False
+
+    def kids(self) -> tuple[Expr, ...]:
         return self.items
 
-    def with_kids(self, kids):
-        return self._copy(SetOf(tuple(kids)))
+    def with_kids(self, kids: list[Expr]) -> Expr:
+        return self._copy(SetOf(tuple(kids)))  # type: ignore[arg-type]
 
 
-@dataclass(eq=False)
 class Dice(Expr):
     """The roll's numbers: `dice` (both, as thrown) or `numbers` (`distinct`: one of a doublet)."""
-    distinct: bool = False
+
+    __slots__ = ("distinct",)
+
+    def __init__(self, distinct: bool = False, *, type: str = INT, at: Where = NOWHERE,
+                 site: Where = NOWHERE, info: Any = None) -> None:
+        self.distinct = distinct
+        self.type, self.at, self.site, self.info = type, at, site, info
+        self._size = None
+        self._aggregate = False
 
 
-@dataclass(eq=False)
 class Call(Expr):
     """A function of the vocabulary (`vocabulary.FUNCTIONS`); a position function's first
     argument is the position it reads."""
-    fn: str = ""
-    args: tuple[Expr, ...] = ()
 
-    def kids(self):
+    __slots__ = ("fn", "args")
+
+    def __init__(self, fn: str = "", args: tuple[Expr, ...] = (), *, type: str = INT,
+                 at: Where = NOWHERE, site: Where = NOWHERE, info: Any = None) -> None:
+        self.fn = fn
+        self.args = args
+        self.type, self.at, self.site, self.info = type, at, site, info
+        self._size = None
+        self._aggregate = False
+
+    def kids(self) -> tuple[Expr, ...]:
         return self.args
 
-    def with_kids(self, kids):
+    def with_kids(self, kids: list[Expr]) -> Expr:
         return self._copy(Call(self.fn, tuple(kids)))
 
 
-@dataclass(eq=False)
 class Agg(Expr):
     """`kind(binder in coll where cond: body)`: count, sum, any, all, max, min, union."""
-    kind: str = "count"
-    binder: Local = None  # type: ignore[assignment]
-    coll: Expr = None  # type: ignore[assignment]
-    where: Expr | None = None
-    body: Expr | None = None
 
-    def kids(self):
-        return tuple(k for k in (self.binder, self.coll, self.where, self.body) if k is not None)
+    __slots__ = ("kind", "binder", "coll", "where", "body",)
 
-    def with_kids(self, kids):
+    def __init__(self, kind: str, binder: Local, coll: Expr, where: Expr | None,
+                 body: Expr | None, *, type: str = INT, at: Where = NOWHERE,
+                 site: Where = NOWHERE, info: Any = None) -> None:
+        self.kind = kind
+        self.binder = binder
+        self.coll = coll
+        self.where = where
+        self.body = body
+        self.type, self.at, self.site, self.info = type, at, site, info
+        self._size = None
+        self._aggregate = False
+
+    def kids(self) -> tuple[Expr, ...]:
+        return tuple(k for k in (self.binder, self.coll, self.where, self.body)
+                     if k is not None)
+
+    def with_kids(self, kids: list[Expr]) -> Expr:
         it = iter(kids)
         binder, coll = next(it), next(it)
         where = next(it) if self.where is not None else None
@@ -320,18 +470,24 @@ class Agg(Expr):
         return self._copy(Agg(self.kind, binder, coll, where, body))  # type: ignore[arg-type]
 
 
-@dataclass(eq=False)
 class Intersects(Expr):
     """`not R.isdisjoint(coll)`, R a fixed set: `any(p in coll: p in R)` in one set operation."""
-    region: Const = None  # type: ignore[assignment]
-    coll: Expr = None  # type: ignore[assignment]
 
-    def kids(self):
+    __slots__ = ("region", "coll",)
+
+    def __init__(self, region: Const, coll: Expr, *, type: str = INT, at: Where = NOWHERE,
+                 site: Where = NOWHERE, info: Any = None) -> None:
+        self.region = region
+        self.coll = coll
+        self.type, self.at, self.site, self.info = type, at, site, info
+        self._size = None
+        self._aggregate = False
+
+    def kids(self) -> tuple[Expr, ...]:
         return (self.region, self.coll)
 
-    def with_kids(self, kids):
+    def with_kids(self, kids: list[Expr]) -> Expr:
         return self._copy(Intersects(kids[0], kids[1]))  # type: ignore[arg-type]
-
 
 def walk(node: Expr) -> Iterator[Expr]:
     """Every node of a tree (a shared subtree once), without recursion."""
