@@ -264,14 +264,19 @@ def _cmd_variants(args: argparse.Namespace) -> int:
         rows.append({"id": meta.get("id", path.stem), "name": meta.get("name", path.stem),
                      "family": meta.get("family", ""), "sources": meta.get("sources", []),
                      "summary": " ".join(str(meta.get("summary", "")).split())})
-    if args.json:
-        _out([{k: r[k] for k in ("id", "name", "family", "sources")} for r in rows])
-    else:
-        width = max((len(r["id"]) for r in rows), default=0)
-        for r in rows:
-            print(f"{r['id']:<{width}}  {r['name']} ({r['family']})")
-            if r["summary"]:
-                print(f"{'':<{width}}  {r['summary']}")
+    as_json = json.dumps([{k: r[k] for k in ("id", "name", "family", "sources")}
+                          for r in rows]) + "\n"
+    width = max((len(r["id"]) for r in rows), default=0)
+    lines = []
+    for r in rows:
+        lines.append(f"{r['id']:<{width}}  {r['name']} ({r['family']})\n")
+        if r["summary"]:
+            lines.append(f"{'':<{width}}  {r['summary']}\n")
+    plain = "".join(lines)
+    sys.stdout.write(as_json if args.json else plain)
+    from interpreter.launch import store_listing
+
+    store_listing(plain, as_json)      # the next `tablier variants` prints it from there
     return 0
 
 

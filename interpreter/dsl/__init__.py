@@ -13,6 +13,7 @@ from interpreter.dsl.compiler import (ANY_TYPE, BOOL, CHOICE, END, FORBID, INT, 
                                       HookInfo, Symbols, hook_info, parse_definition_key,
                                       roll_info)
 from interpreter.dsl.emit import roll_function
+from interpreter.dsl.parser import flush
 from interpreter.dsl.syntax import SnippetError
 from interpreter.dsl.runtime import RollContext
 
@@ -167,18 +168,21 @@ def _symbols(model: Any, errors: list[SnippetError], compiler_for_regions: Compi
     return symbols
 
 
-def _build(model: Any) -> tuple[RuleSet, list[SnippetError]]:
+def _build(model: Any, emit: bool = True) -> tuple[RuleSet, list[SnippetError]]:
+    """The rule set and every snippet problem; with `emit` False the snippets are only checked
+    (what `tablier validate` needs), the rule set holding no hooks."""
     # compiling makes many short-lived trees and no cycles worth collecting meanwhile
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _build_rules(model)
+        return _build_rules(model, emit)
     finally:
         if collecting:
             gc.enable()
+        flush()      # the snippets parsed for the first time, for the next process
 
 
-def _build_rules(model: Any) -> tuple[RuleSet, list[SnippetError]]:
+def _build_rules(model: Any, emit: bool) -> tuple[RuleSet, list[SnippetError]]:
     errors: list[SnippetError] = []
     board = getattr(model, "board", None)
     symbols = Symbols(options=dict(getattr(model, "options", None) or {}),
@@ -202,7 +206,7 @@ def _build_rules(model: Any) -> tuple[RuleSet, list[SnippetError]]:
             value = compiler.compile_expr(text, context, want, ("rules", rule_id, key), runs)
             if key in ("when", "ways") and value.is_const and not value.const:
                 return NEVER        # switched off by the file's options: no hook at all
-            return compiler.function(value)
+            return compiler.function(value) if emit else NEVER
         except SnippetError as err:
             err = err if err.key_path else err.at(("rules", rule_id, key))
             mark = (err.key_path, err.line, err.col, err.code)
@@ -289,7 +293,7 @@ def _check_plain_definitions(compiler: Compiler, errors: list[SnippetError],
 
 def check_document(model: Any) -> list[SnippetError]:
     """Every problem in the snippets of a validated variant model (empty when all is well)."""
-    return _build(model)[1]
+    return _build(model, emit=False)[1]
 
 
 def compile_document(model: Any) -> RuleSet:

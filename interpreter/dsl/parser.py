@@ -1,385 +1,242 @@
 """Parsing rule-language snippets into syntax trees (`interpreter.dsl.syntax`).
 
-The grammar is `grammar/rules.lark` (LALR). Building the LALR tables takes most of a short
-command's time, so the built parser is kept in a per-user cache (`_parser`, below) and loaded
-from there by later processes. A lark `Transformer` turns lark's tree into the typed syntax
-nodes, after a check that the tree is not nested too deep (the transformer recurses).
+`parse(text, start)` gives the tree of a snippet. Syntax trees are never changed once made,
+so each distinct snippet is parsed once per process, and the trees of the snippets parsed
+lately are also kept in the user's cache (`interpreter/usercache.py`), so that a short command loading a
+built-in variant needs neither lark nor its tables: the lark parser (`larkparser.py`) is
+imported only for a snippet seen nowhere before.
+
+The cache holds JSON, read back node by node against the syntax's own shapes (names as the
+grammar writes them, numbers within the literal limit, positions, nesting within the depth
+limit); anything else and the whole file is ignored. A tree read from it is the tree the
+parser would give, and is checked and compiled like any other.
 """
 from __future__ import annotations
 
 import hashlib
 import json
 import os
-import stat
-import sys
-import tempfile
-from functools import cache
+import re
 from pathlib import Path
-from typing import Any
-
-from lark import Lark, Token, Transformer, Tree, v_args
-from lark.exceptions import (UnexpectedCharacters, UnexpectedEOF, UnexpectedInput,
-                             UnexpectedToken, VisitError)
+from typing import Any, Callable
 
 from interpreter.dsl import syntax as S
+from interpreter.usercache import cache_dir, prune, read_private, write_private
 from interpreter.dsl.limits import MAX_DEPTH, MAX_LITERAL, MAX_SNIPPET_CHARS
-from interpreter.dsl.syntax import Pos, SnippetError
-from interpreter.resources import grammar_dir
+from interpreter.dsl.syntax import SnippetError
 
-__all__ = ["parse", "SnippetError", "MAX_DEPTH", "MAX_SNIPPET_CHARS"]
+__all__ = ["parse", "flush", "SnippetError", "MAX_DEPTH", "MAX_SNIPPET_CHARS"]
 
-_KIND_NAMES = {
-    "expr_start": "a condition or a number",
-    "region_start": "a region such as 1..6 or 7..12, 13",
-    "define_start": "a definition name such as blot or blot(p)",
-}
+_STARTS = ("expr_start", "region_start", "define_start")
 
-_TOKEN_WORDS = {
-    "NAME": "a name", "INT": "a number", "STRING": "a quoted string", "COMPARE": "a comparison",
-    "ADD_OP": "+ or -", "MUL_OP": "*, // or %", "LPAR": "(", "RPAR": ")", "COMMA": ",",
-    "COLON": ":", "DOT": ".", "LBRACE": "{", "RBRACE": "}", "MINUS": "-", "$END": "the end",
-}
-
-_OPTIONS: dict[str, Any] = {"parser": "lalr", "start": list(_KIND_NAMES),
-                            "propagate_positions": True, "maybe_placeholders": True}
-
-
-# -- the parser, built once per installation -------------------------------------------------------
-#
-# Lark's own `cache=` option writes a pickle (by default in the shared temporary directory, where
-# another user could replace it, and unpickling runs code). Here the built tables are written as
-# JSON, which loading cannot turn into code, in a directory of the user's own (mode 0700, owned by
-# them, not a symbolic link), in a file named after the grammar's hash, lark's version and
-# Python's. A missing, stale, foreign or unreadable cache is never an error: the parser is built.
-
-_TAG_TUPLE, _TAG_DICT = "\x01t", "\x01d"
-
-
-def _encode(obj: Any) -> Any:
-    if isinstance(obj, dict):
-        return {_TAG_DICT: [[_encode(k), _encode(v)] for k, v in obj.items()]}
-    if isinstance(obj, tuple):
-        return {_TAG_TUPLE: [_encode(v) for v in obj]}
-    if isinstance(obj, list):
-        return [_encode(v) for v in obj]
-    if obj is None or isinstance(obj, (str, int, float)):
-        return obj
-    raise TypeError(f"cannot keep {type(obj).__name__} in the parser cache")
-
-
-def _decode_hook(obj: dict) -> Any:
-    if len(obj) == 1:
-        if _TAG_DICT in obj:
-            return {k: v for k, v in obj[_TAG_DICT]}
-        if _TAG_TUPLE in obj:
-            return tuple(obj[_TAG_TUPLE])
-    raise ValueError("not a parser cache")
-
-
-def cache_dir() -> Path | None:
-    """The user's private cache directory for Tablier, created if need be; None when there is no
-    safe one (not owned by the user, a link, open to others, or no such notion on this system)."""
-    getuid = getattr(os, "getuid", None)
-    if getuid is None:
-        return None
-    base = os.environ.get("XDG_CACHE_HOME", "")
-    root = Path(base) if base and os.path.isabs(base) else Path.home() / ".cache"
-    path = root / "tablier"
-    try:
-        path.mkdir(mode=0o700, parents=True, exist_ok=True)
-        st = os.lstat(path)
-        if not stat.S_ISDIR(st.st_mode) or st.st_uid != getuid():
-            return None
-        if st.st_mode & 0o077:
-            os.chmod(path, 0o700)
-            if os.lstat(path).st_mode & 0o077:
-                return None
-    except (OSError, RuntimeError):
-        return None
-    return path
-
-
-def _cache_key(grammar: str) -> str:
-    import lark
-
-    material = "\n".join([grammar, json.dumps(_OPTIONS, sort_keys=True), lark.__version__,
-                          "%d.%d" % sys.version_info[:2]])
-    return hashlib.sha256(material.encode("utf-8")).hexdigest()[:40]
-
-
-_MAX_CACHE_BYTES = 4_000_000
-
-
-def _read_private(path: Path) -> bytes | None:
-    """The bytes of a regular file the user owns that nobody else may write, else None."""
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)
-    try:
-        fd = os.open(path, flags)
-    except OSError:
-        return None
-    try:
-        st = os.fstat(fd)
-        if (not stat.S_ISREG(st.st_mode) or st.st_uid != os.getuid() or st.st_mode & 0o022
-                or st.st_size > _MAX_CACHE_BYTES):
-            return None
-        with os.fdopen(fd, "rb", closefd=False) as handle:
-            return handle.read(_MAX_CACHE_BYTES + 1)
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
-
-
-def _load_cached(path: Path, key: str) -> Lark | None:
-    data = _read_private(path)
-    if data is None:
-        return None
-    try:
-        head, _, body = data.partition(b"\n")
-        if head.decode("ascii") != key:
-            return None
-        return Lark.load(json.loads(body, object_hook=_decode_hook))
-    except Exception:          # a damaged cache is rebuilt, whatever is wrong with it
-        return None
-
-
-def _store_cached(path: Path, key: str, parser: Lark) -> None:
-    from lark.grammar import Rule
-    from lark.lexer import TerminalDef
-
-    try:
-        data, memo = parser.memo_serialize([TerminalDef, Rule])
-        body = json.dumps(_encode({"data": data, "memo": memo}), separators=(",", ":"))
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".parser-", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(key + "\n" + body)
-            os.replace(tmp, path)
-        except BaseException:
-            os.unlink(tmp)
-            raise
-    except Exception:          # no cache this time; the next process builds the parser again
-        pass
-
-
-@cache
-def _parser() -> Lark:
-    text = (grammar_dir() / "rules.lark").read_text(encoding="utf-8")
-    folder = None if os.environ.get("TABLIER_NO_CACHE") else cache_dir()
-    if folder is not None:
-        key = _cache_key(text)
-        path = folder / f"rules-parser-{key}.json"
-        parser = _load_cached(path, key)
-        if parser is not None:
-            return parser
-    parser = Lark(text, **_OPTIONS)
-    if folder is not None:
-        _store_cached(path, key, parser)
-    return parser
-
-
-# -- parsing ---------------------------------------------------------------------------------------
-
-def _describe_expected(expected: set[str]) -> str:
-    words = sorted({_TOKEN_WORDS.get(t, t.strip('"').lower()) for t in expected})
-    if len(words) > 8:
-        words = words[:8] + ["…"]
-    return ", ".join(words)
+_parsed: dict[tuple[str, str], S.Syntax] = {}
+_MAX_PARSED = 20_000
 
 
 def parse(text: str, start: str = "expr_start") -> S.Syntax:
     """Parse one snippet into its syntax tree; raise SnippetError with the position of the fault.
-
-    Syntax trees are never changed once made, so a process parses each distinct snippet once
-    (a program loading the same variant files again, the test suite, a server).
 
     >>> type(parse("mine(off) == checkers")).__name__
     'Compare'
     """
     key = (text, start)
     tree = _parsed.get(key)
-    if tree is None:
-        tree = _parse(text, start)
-        if len(_parsed) >= _MAX_PARSED:
-            _parsed.clear()
-        _parsed[key] = tree
-    return tree
-
-
-_parsed: dict[tuple[str, str], S.Syntax] = {}
-_MAX_PARSED = 20_000
-
-
-def _parse(text: str, start: str) -> S.Syntax:
+    if tree is not None:
+        return tree
     if len(text) > MAX_SNIPPET_CHARS:
         raise SnippetError("dsl-limit", f"a snippet may have at most {MAX_SNIPPET_CHARS} "
                            f"characters; this one has {len(text)}")
-    try:
-        tree = _parser().parse(text, start=start)
-    except UnexpectedInput as exc:
-        raise _syntax_error(exc, text, start) from None
-    _check_depth(tree)
-    try:
-        return _TO_SYNTAX.transform(tree)
-    except VisitError as exc:
-        if isinstance(exc.orig_exc, SnippetError):
-            raise exc.orig_exc from None
-        raise
+    tree = _disk.get(key)
+    if tree is None:
+        from interpreter.dsl.larkparser import parse_syntax
+
+        tree = parse_syntax(text, start)
+        _disk.add(key, tree)
+    if len(_parsed) >= _MAX_PARSED:
+        _parsed.clear()
+    _parsed[key] = tree
+    return tree
 
 
-def _syntax_error(exc: UnexpectedInput, text: str, start: str) -> SnippetError:
-    line = getattr(exc, "line", 1) or 1
-    col = getattr(exc, "column", 1) or 1
-    if isinstance(exc, UnexpectedEOF) or (isinstance(exc, UnexpectedToken)
-                                          and exc.token.type == "$END"):
-        lines = text.split("\n") or [""]
-        line = len(lines)
-        col = len(lines[-1]) + 1
-        expected = getattr(exc, "expected", None) or getattr(exc, "accepts", set())
-        return SnippetError("dsl-syntax", f"the snippet ends too early; expected "
-                            f"{_describe_expected(set(expected))}", line, col)
-    if isinstance(exc, UnexpectedCharacters):
-        char = text[exc.pos_in_stream] if exc.pos_in_stream < len(text) else "?"
-        return SnippetError("dsl-syntax", f"unexpected character {char!r} in "
-                            f"{_KIND_NAMES[start]}", line, col)
-    assert isinstance(exc, UnexpectedToken)
-    tok = exc.token
-    expected = exc.accepts or exc.expected
-    return SnippetError("dsl-syntax", f"unexpected {str(tok)!r}; expected "
-                        f"{_describe_expected(set(expected))}", line, col, max(1, len(str(tok))))
+def flush() -> None:
+    """Write the snippets parsed by this process into the user's cache (if any is new)."""
+    _disk.save()
 
 
-def _pos(item: Tree | Token | Any) -> Pos:
-    if isinstance(item, Token):
-        return Pos(item.line or 1, item.column or 1, max(1, len(str(item))))
-    meta = getattr(item, "meta", item)
-    if getattr(meta, "empty", True):
-        return Pos()
-    length = (meta.end_column - meta.column) if meta.end_line == meta.line else 1
-    return Pos(meta.line, meta.column, max(1, length))
+def _parser() -> Any:
+    """The lark parser (built, or loaded from the cache, once per process)."""
+    from interpreter.dsl.larkparser import lark_parser
+
+    return lark_parser()
 
 
-#: grammar rules that only group parts of their parent: they add no level of nesting
-_WRAPPERS = frozenset({"args", "where", "body", "agg"})
+# -- syntax trees as JSON --------------------------------------------------------------------------
+
+#: the fields of each node kind: "node", "node?" (or null), "nodes", "str", "name", "names",
+#: "int", "bool", "op", "agg"
+_SHAPES: dict[str, tuple[type, tuple[str, ...]]] = {
+    "Num": (S.Num, ("int",)), "Bool": (S.Bool, ("bool",)), "Str": (S.Str, ("str",)),
+    "Name": (S.Name, ("name",)), "Call": (S.Call, ("name", "nodes")),
+    "Method": (S.Method, ("node", "name", "nodes")), "Attr": (S.Attr, ("node", "name")),
+    "Aggregate": (S.Aggregate, ("agg", "name", "node", "node?", "node?")),
+    "SetLit": (S.SetLit, ("nodes",)), "Range": (S.Range, ("node", "node")),
+    "BinOp": (S.BinOp, ("op", "node", "node")), "Compare": (S.Compare, ("op", "node", "node")),
+    "And": (S.And, ("node", "node")), "Or": (S.Or, ("node", "node")),
+    "Not": (S.Not, ("node",)), "Neg": (S.Neg, ("node",)),
+    "Member": (S.Member, ("node", "node")), "If": (S.If, ("node", "node", "node")),
+    "Region": (S.Region, ("nodes",)), "DefineHead": (S.DefineHead, ("name", "names")),
+}
+_KIND_OF = {cls: kind for kind, (cls, _f) in _SHAPES.items()}
+_NAME = re.compile(r"[a-z_][a-z0-9_]*")
+_OPS = frozenset({"+", "-", "*", "//", "%", "==", "!=", "<=", ">=", "<", ">"})
+_AGGS = frozenset({"count", "sum", "any", "all", "max", "min", "union"})
 
 
-def _check_depth(tree: Tree) -> None:
-    """Refuse a tree nested deeper than MAX_DEPTH levels, without recursing."""
-    stack: list[tuple[Any, int]] = [(tree, 0)]
-    while stack:
-        item, depth = stack.pop()
-        if not isinstance(item, Tree):
-            continue
-        if depth > MAX_DEPTH:
-            p = _pos(item)
-            raise SnippetError("dsl-limit", f"the snippet nests deeper than {MAX_DEPTH} levels",
-                               p.line, p.col)
-        inner = depth if item.data in _WRAPPERS else depth + 1
-        stack.extend((child, inner) for child in item.children)
+class _Damaged(Exception):
+    pass
 
 
-@v_args(meta=True)
-class _ToSyntax(Transformer):
-    """lark's tree → syntax nodes. Each method gets the rule's position and its children."""
-
-    def expr_start(self, meta, ch):
-        return ch[0]
-
-    def region_start(self, meta, ch):
-        return S.Region(list(ch), pos=_pos(meta))
-
-    def define_start(self, meta, ch):
-        name, *params = [str(c) for c in ch if c is not None]
-        return S.DefineHead(name, params, pos=_pos(meta))
-
-    def number(self, meta, ch):
-        token = ch[0]
-        digits = str(token).lstrip("0") or "0"
-        if len(digits) > len(str(MAX_LITERAL)) or int(digits) > MAX_LITERAL:
-            shown = digits if len(digits) <= 20 else digits[:12] + f"… ({len(digits)} digits)"
-            raise SnippetError("dsl-limit", f"the number {shown} is too large: numbers in a "
-                               f"snippet are at most {MAX_LITERAL:,}", *_pos_args(token))
-        return S.Num(int(digits), pos=_pos(meta))
-
-    def string(self, meta, ch):
-        return S.Str(str(ch[0])[1:-1], pos=_pos(meta))
-
-    def true(self, meta, ch):
-        return S.Bool(True, pos=_pos(meta))
-
-    def false(self, meta, ch):
-        return S.Bool(False, pos=_pos(meta))
-
-    def name(self, meta, ch):
-        return S.Name(str(ch[0]), pos=_pos(meta))
-
-    def args(self, meta, ch):
-        return list(ch)
-
-    def where(self, meta, ch):
-        return ch[0]
-
-    def body(self, meta, ch):
-        return ch[0]
-
-    def agg(self, meta, ch):
-        return str(ch[0])
-
-    def call(self, meta, ch):
-        name, args = ch
-        return S.Call(str(name), args or [], pos=_pos(name))
-
-    def method(self, meta, ch):
-        recv, name, args = ch
-        return S.Method(recv, str(name), args or [], pos=_pos(meta))
-
-    def attr(self, meta, ch):
-        recv, name = ch
-        return S.Attr(recv, str(name), pos=_pos(meta))
-
-    def aggregate(self, meta, ch):
-        agg, var, coll, where, body = ch
-        return S.Aggregate(agg, str(var), coll, where, body, pos=_pos(meta))
-
-    def set_literal(self, meta, ch):
-        return S.SetLit(ch[0] or [], pos=_pos(meta))
-
-    def range(self, meta, ch):
-        return S.Range(ch[0], ch[1], pos=_pos(meta))
-
-    def binop(self, meta, ch):
-        left, op, right = ch
-        return S.BinOp(str(op), left, right, pos=_pos(meta))
-
-    def compare(self, meta, ch):
-        left, op, right = ch
-        return S.Compare(str(op), left, right, pos=_pos(meta))
-
-    def and_op(self, meta, ch):
-        return S.And(ch[0], ch[1], pos=_pos(meta))
-
-    def or_op(self, meta, ch):
-        return S.Or(ch[0], ch[1], pos=_pos(meta))
-
-    def not_op(self, meta, ch):
-        return S.Not(ch[0], pos=_pos(meta))
-
-    def neg(self, meta, ch):
-        return S.Neg(ch[0], pos=_pos(meta))
-
-    def member(self, meta, ch):
-        return S.Member(ch[0], ch[1], pos=_pos(meta))
-
-    def if_expr(self, meta, ch):
-        return S.If(ch[0], ch[1], ch[2], pos=_pos(meta))
-
-    def __default__(self, data, children, meta):  # pragma: no cover - every rule is handled
-        raise AssertionError(f"unhandled grammar rule {data}")
+def _encode(node: S.Syntax) -> list:
+    kind = _KIND_OF[type(node)]
+    p = node.pos
+    out: list = [kind, p.line, p.col, p.length]
+    for name, shape in zip(type(node).__slots__, _SHAPES[kind][1]):
+        value = getattr(node, name)
+        if shape in ("node", "node?"):
+            out.append(None if value is None else _encode(value))
+        elif shape == "nodes":
+            out.append([_encode(v) for v in value])
+        else:
+            out.append(list(value) if shape == "names" else value)
+    return out
 
 
-_TO_SYNTAX = _ToSyntax(visit_tokens=False)
+def _decode(data: Any, depth: int = 0) -> S.Syntax:
+    if depth > MAX_DEPTH + 2 or type(data) is not list or len(data) < 4:
+        raise _Damaged
+    kind, line, col, length, *fields = data
+    shape = _SHAPES.get(kind) if type(kind) is str else None
+    if shape is None or not all(type(v) is int and v >= 1 for v in (line, col, length)):
+        raise _Damaged
+    cls, kinds = shape
+    if len(fields) != len(kinds):
+        raise _Damaged
+    values = []
+    for value, k in zip(fields, kinds):
+        if k == "node" or (k == "node?" and value is not None):
+            value = _decode(value, depth + 1)
+        elif k == "nodes":
+            if type(value) is not list:
+                raise _Damaged
+            value = [_decode(v, depth + 1) for v in value]
+        elif k == "names":
+            if type(value) is not list or not all(_is_name(v) for v in value):
+                raise _Damaged
+        elif not _CHECK[k](value):
+            raise _Damaged
+        values.append(value)
+    return cls(*values, pos=S.Pos(line, col, length))
 
 
-def _pos_args(token: Token) -> tuple[int, int, int]:
-    p = _pos(token)
-    return p.line, p.col, p.length
+def _is_name(v: Any) -> bool:
+    return type(v) is str and _NAME.fullmatch(v) is not None
+
+
+_CHECK: dict[str, Callable[[Any], bool]] = {
+    "node?": lambda v: v is None,
+    "int": lambda v: type(v) is int and 0 <= v <= MAX_LITERAL,
+    "bool": lambda v: type(v) is bool,
+    "str": lambda v: type(v) is str and "\n" not in v and len(v) <= MAX_SNIPPET_CHARS,
+    "name": _is_name,
+    "op": lambda v: v in _OPS,
+    "agg": lambda v: v in _AGGS,
+}
+
+
+class _DiskCache:
+    """The syntax trees of recently parsed snippets, in the user's cache directory."""
+
+    #: how many snippets the file keeps (the most recent ones)
+    MAX_ENTRIES = 800
+
+    def __init__(self) -> None:
+        self._loaded = False
+        self._path: str | None = None
+        self._key = ""
+        #: (text, start) → encoded tree, oldest first
+        self._entries: dict[tuple[str, str], Any] = {}
+        self._new = False
+
+    def _load(self) -> None:
+        self._loaded = True
+        folder = cache_dir()
+        if folder is None:
+            return
+        try:
+            self._key = _format_key()
+        except OSError:
+            return
+        self._path = os.path.join(folder, f"snippets-{self._key[:24]}.json")
+        data = read_private(self._path)
+        if data is None:
+            return
+        try:
+            doc = json.loads(data)
+            if doc.get("key") != self._key:
+                return
+            entries = {}
+            for text, start, tree in doc["snippets"]:
+                if start not in _STARTS or type(text) is not str:
+                    return
+                entries[(text, start)] = tree
+            self._entries = entries
+        except (ValueError, TypeError, KeyError, AttributeError):
+            self._entries = {}
+
+    def get(self, key: tuple[str, str]) -> S.Syntax | None:
+        if not self._loaded:
+            self._load()
+        data = self._entries.get(key)
+        if data is None:
+            return None
+        try:
+            return _decode(data)
+        except (_Damaged, TypeError, ValueError):
+            self._entries = {}       # a damaged file is replaced by the next save
+            self._new = True
+            return None
+
+    def add(self, key: tuple[str, str], tree: S.Syntax) -> None:
+        if self._path is None:
+            return
+        self._entries.pop(key, None)
+        self._entries[key] = _encode(tree)
+        while len(self._entries) > self.MAX_ENTRIES:
+            del self._entries[next(iter(self._entries))]
+        self._new = True
+
+    def save(self) -> None:
+        if not self._new or self._path is None:
+            return
+        self._new = False
+        doc = {"key": self._key,
+               "snippets": [[text, start, tree] for (text, start), tree in self._entries.items()]}
+        first = not os.path.exists(self._path)
+        write_private(self._path, json.dumps(doc, separators=(",", ":")))
+        if first:
+            prune(self._path, "snippets-")
+
+
+def _format_key() -> str:
+    """What the trees depend on: the grammar, and this module's and the parser's code."""
+    here = Path(__file__).resolve().parent
+    from interpreter.resources import grammar_dir
+
+    h = hashlib.sha256()
+    for path in (grammar_dir() / "rules.lark", here / "larkparser.py", here / "syntax.py",
+                 Path(__file__)):
+        h.update(path.read_bytes())
+    return h.hexdigest()
+
+
+_disk = _DiskCache()
