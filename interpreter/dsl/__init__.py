@@ -9,6 +9,7 @@ import gc
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from interpreter.dsl.check import measure_definitions
 from interpreter.dsl.compiler import (ANY_TYPE, BOOL, CHOICE, END, FORBID, INT, ROLL, Compiler,
                                       HookInfo, Symbols, hook_info, parse_definition_key,
                                       roll_info)
@@ -165,6 +166,11 @@ def _symbols(model: Any, errors: list[SnippetError], compiler_for_regions: Compi
         if d.error is not None:
             errors.append(d.error)
         symbols.definitions[d.name] = d
+    parsed = {n for n, d in symbols.definitions.items() if d.error is None}
+    measure_definitions(symbols)
+    # a definition too large or too deep is reported where it crosses the limit
+    errors += [d.error for n, d in symbols.definitions.items()
+               if n in parsed and d.error is not None and d.root_error]
     return symbols
 
 
@@ -284,6 +290,8 @@ def _check_plain_definitions(compiler: Compiler, errors: list[SnippetError],
                 break
             except SnippetError as err:
                 first = first or err
+                if err.code != "dsl-context":
+                    break           # the same in every kind of rule
         if first is not None:
             mark = (first.key_path, first.line, first.col, first.code)
             if mark not in reported:

@@ -105,6 +105,9 @@ class Bounds:
     def _b_Hoisted(self, node: C.Hoisted) -> Info:
         return node.info or NOTHING
 
+    def _b_Cached(self, node: C.Cached) -> Info:
+        return self(node.part)
+
     def _b_Item(self, node: C.Item) -> Info:
         self(node.base)
         bounds = ITEM_BOUNDS.get((node.base.type, node.index))
@@ -330,10 +333,44 @@ class Cost:
             return once, own + sum(e for _o, e in parts)
         return once, 1 + sum(e for _o, e in parts)
 
+    def cached(self, node: Expr) -> bool:
+        """Whether a part inside an aggregate's body is computed once per call of a single-call
+        hook (see optimize.cache_invariants): it reads no aggregate variable."""
+        return (not isinstance(node, (C.Const, C.Cached))
+                and not any(type(r) is int for r in self.reads(node)) and self(node) >= HOIST_MIN)
+
+    def split_invariants(self, node: Expr, inside: bool = False,
+                         in_coll: bool = False) -> tuple[int, int]:
+        """(once per call, per evaluation) of a part of a single-call hook, its parts that read
+        no variable of the aggregates around them counted once."""
+        if isinstance(node, C.Cached) or (inside and not in_coll and self.cached(node)):
+            part = node.part if isinstance(node, C.Cached) else node
+            return self(part), 1
+        if isinstance(node, C.Agg):
+            once, each = self.split_invariants(node.coll, inside, True)
+            inner = 1
+            for k in (node.where, node.body):
+                if k is not None:
+                    o, e = self.split_invariants(k, True, in_coll)
+                    once += o
+                    inner += e
+            return once, each + self._size(node) * inner
+        parts = [self.split_invariants(k, inside, in_coll) for k in node.kids()]
+        once = sum(o for o, _e in parts)
+        if isinstance(node, C.IfExp):
+            c, t, f = parts
+            return once, 1 + c[1] + max(t[1], f[1])
+        if isinstance(node, C.Call):
+            fn = FUNCTIONS[node.fn]
+            own = fn.cost([self.info(a) for a in node.args]) if callable(fn.cost) else fn.cost
+            return once, own + sum(e for _o, e in parts)
+        return once, 1 + sum(e for _o, e in parts)
+
     def per_roll(self, node: Expr, candidates: int) -> int:
         """The hook's worst case in one roll, run on `candidates` paths or plays (1: once)."""
         if candidates <= 1:
-            return self(node)
+            once, each = self.split_invariants(node)
+            return once + each
         once, each = self.split(node)
         return once + candidates * each
 

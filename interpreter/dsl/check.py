@@ -39,6 +39,8 @@ class Definition:
     key: str
     body: S.Syntax | None = None
     error: SnippetError | None = None
+    #: the error is this definition's own, not that of a definition it uses
+    root_error: bool = True
 
 
 @dataclass
@@ -453,6 +455,105 @@ class Checker:
 
 
 _CHECKS = {getattr(S, name[3:]): fn for name, fn in vars(Checker).items() if name.startswith("_x_")}
+
+
+# -- the size and depth of definitions, before any is expanded -------------------------------------
+
+def _children(node: S.Syntax) -> list[S.Syntax]:
+    """The parts of a node the checker visits (an option's `options` is not one)."""
+    if isinstance(node, S.Attr) and isinstance(node.recv, S.Name) and node.recv.id == "options":
+        return []
+    out: list[S.Syntax] = []
+    for name in type(node).__slots__:
+        value = getattr(node, name)
+        if isinstance(value, S.Syntax):
+            out.append(value)
+        elif isinstance(value, list):
+            out.extend(v for v in value if isinstance(v, S.Syntax))
+    return out
+
+
+def _uses(d: Definition, symbols: Symbols) -> tuple[int, list[tuple[str, int]]]:
+    """The syntax nodes of a definition's body and the definitions it calls, each with the level
+    of the call (the body's root is level 0); a parameter or an aggregate variable hides a
+    definition of the same name."""
+    assert d.body is not None
+    nodes = 0
+    calls: list[tuple[str, int]] = []
+    stack: list[tuple[S.Syntax, int, frozenset[str]]] = [(d.body, 0, frozenset(d.params))]
+    while stack:
+        node, level, hidden = stack.pop()
+        nodes += 1
+        name = node.id if isinstance(node, S.Name) else node.name if isinstance(node, S.Call) \
+            else None
+        if name is not None and name not in hidden and name in symbols.definitions:
+            calls.append((name, level))
+        inner = hidden | {node.var} if isinstance(node, S.Aggregate) else hidden
+        for child in _children(node):
+            # an aggregate's variable is bound in its condition and body, not in its collection
+            scope = hidden if isinstance(node, S.Aggregate) and child is node.coll else inner
+            stack.append((child, level + 1, scope))
+    return nodes, calls
+
+
+def measure_definitions(symbols: Symbols) -> None:
+    """Refuse, before expanding anything, the definitions whose expansion visits more than
+    MAX_NODES parts or nests deeper than MAX_EXPANDED_DEPTH levels: such a definition gets an
+    error (`Definition.error`), which any use of it raises at once. The checker counts both as
+    it expands, and these counts are the same; here they are found for every definition in one
+    pass over the definitions, so that a file of definitions doubling at every level, or
+    chained a thousand deep, is refused without expanding any of them."""
+    table = {n: d for n, d in symbols.definitions.items() if d.error is None and d.body}
+    facts = {n: _uses(d, symbols) for n, d in table.items()}
+    size: dict[str, int] = {}
+    depth: dict[str, int] = {}
+    cap_size, cap_depth = MAX_NODES + 1, MAX_EXPANDED_DEPTH + 1
+    for root in table:
+        stack = [(root, False)]
+        visiting: set[str] = set()
+        while stack:
+            name, ready = stack.pop()
+            if name in size:
+                continue
+            callees = [c for c, _l in facts[name][1] if c in table]
+            if not ready:
+                if name in visiting:       # a cycle: the checker reports the recursion
+                    continue
+                visiting.add(name)
+                stack.append((name, True))
+                stack.extend((c, False) for c in callees if c not in size)
+                continue
+            nodes, calls = facts[name]
+            total, deepest = nodes, 0
+            for callee, level in calls:
+                total += size.get(callee, 0)
+                deepest = max(deepest, level + 1 + depth.get(callee, 0))
+            deepest = max(deepest, _height(table[name].body))
+            size[name] = min(total, cap_size)
+            depth[name] = min(deepest, cap_depth)
+    for name, d in table.items():
+        key_path = ("define", d.key)
+        p = d.body.pos  # type: ignore[union-attr]
+        if size[name] > MAX_NODES:
+            d.error = SnippetError("dsl-limit", f"`{name}` is too large once the definitions it "
+                                   f"uses are expanded (more than {MAX_NODES:,} parts)",
+                                   p.line, p.col, p.length, key_path)
+        elif depth[name] >= MAX_EXPANDED_DEPTH - 1:    # checked alone, it starts a level down
+            d.error = SnippetError("dsl-limit", f"`{name}` nests deeper than "
+                                   f"{MAX_EXPANDED_DEPTH} levels once the definitions it uses "
+                                   f"are expanded", p.line, p.col, p.length, key_path)
+        d.root_error = d.error is not None and not any(
+            c in table and table[c].error is not None for c, _l in facts[name][1])
+
+
+def _height(node: S.Syntax | None) -> int:
+    best = 0
+    stack = [(node, 0)] if node is not None else []
+    while stack:
+        n, level = stack.pop()
+        best = max(best, level)
+        stack.extend((c, level + 1) for c in _children(n))
+    return best
 
 
 def parse_definition_key(key: str, body: str) -> Definition:

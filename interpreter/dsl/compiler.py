@@ -39,7 +39,7 @@ from interpreter.dsl.core import (ANY_TYPE, BOOL, CHOICE, CONTEXT_WORDS, END, FO
 from interpreter.dsl.emit import Emitted, build_hook
 from interpreter.dsl.fold import Folder
 from interpreter.dsl.limits import ASSUMED_CANDIDATES, ASSUMED_PLAYS, COST_BUDGET, MAX_DEPTH
-from interpreter.dsl.optimize import Optimizer, hoist
+from interpreter.dsl.optimize import Optimizer, cache_invariants, hoist
 from interpreter.dsl.parser import parse
 from interpreter.dsl.runtime import NAMESPACE
 from interpreter.dsl.syntax import SnippetError
@@ -113,6 +113,7 @@ class Compiler:
         self.strings: dict[str, int] = {}
         self._binders = itertools.count()
         self._hooks = itertools.count()
+        self._caches = itertools.count()
         self._checker = Checker(symbols, self.env, self._binders)
 
     # -- checking (passes 1-4) --------------------------------------------------------------------
@@ -197,12 +198,16 @@ class Compiler:
         # the parts the optimiser made are bounded when a later pass asks
         bounds = Bounds(self.env)
         hoisted: list[Expr] = []
+        caches: list[int] = []
         batch = None
         if value.context in (FORBID, CHOICE):
             tree, hoisted = hoist(tree, Cost(bounds))
             batch = "filter" if value.context == FORBID else "each"
+        else:
+            tree, caches = cache_invariants(tree, Cost(bounds), lambda: next(self._caches))
         index = next(self._hooks)
-        emitted = build_hook(index, tree, hoisted, batch, self.namespace, self.constants, bounds)
+        emitted = build_hook(index, tree, hoisted, batch, self.namespace, self.constants, bounds,
+                             caches)
         fn = emitted.fn
         fn.__dsl__ = HookInfo(index, value.context, value.type, value.key_path,  # type: ignore[attr-defined]
                               value.text, value.uses, value.regions, value.cost,
@@ -212,12 +217,13 @@ class Compiler:
         return fn
 
 
-def roll_info(fn: Any) -> tuple[Any, dict, str] | None:
-    """What `emit.roll_function` writes out of a roll hook: (expression, namespace, type)."""
+def roll_info(fn: Any) -> tuple[Any, dict, str, list[int]] | None:
+    """What `emit.roll_function` writes out of a roll hook: (expression, namespace, type, the
+    indexes of its parts kept within a call)."""
     info = hook_info(fn)
     if info is None or info.emitted.expr is None:
         return None
-    return info.emitted.expr, info.emitted.namespace, info.type
+    return info.emitted.expr, info.emitted.namespace, info.type, info.emitted.caches
 
 
 __all__ = ["Compiler", "Symbols", "Definition", "SnippetError", "Value", "HookInfo", "hook_info",

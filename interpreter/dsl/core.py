@@ -178,6 +178,28 @@ class Hoisted(Expr):
         self._aggregate = False
 
 
+class Cached(Expr):
+    """A part of an aggregate's body that reads none of the aggregate variables around it:
+    computed the first time the hook needs it, then kept for the rest of the call (`_c<index>`,
+    an index unique within the compiler)."""
+
+    __slots__ = ("index", "part")
+
+    def __init__(self, index: int, part: Expr, *, type: str = INT, at: Where = NOWHERE,
+                 site: Where = NOWHERE, info: Any = None) -> None:
+        self.index = index
+        self.part = part
+        self.type, self.at, self.site, self.info = type, at, site, info
+        self._size = None
+        self._aggregate = False
+
+    def kids(self) -> tuple[Expr, ...]:
+        return (self.part,)
+
+    def with_kids(self, kids: list[Expr]) -> Expr:
+        return self._copy(Cached(self.index, kids[0]))
+
+
 class Item(Expr):
     """`base[index]`: a field of a step (from, to, die, hit) or of a play (position, paths)."""
 

@@ -144,6 +144,11 @@ class Emitter:
     def _e_Hoisted(self, node: C.Hoisted) -> ast.expr:
         return _load(f"_h{node.index}")
 
+    def _e_Cached(self, node: C.Cached) -> ast.expr:
+        name = f"_c{node.index}"
+        return ast.IfExp(ast.Compare(_load(name), [ast.IsNot()], [ast.Constant(None)]),
+                         _load(name), ast.NamedExpr(_store(name), self.expr(node.part)))
+
     def _e_Item(self, node: C.Item) -> ast.expr:
         return self.sub(self.expr(node.base), ast.Constant(node.index))
 
@@ -337,6 +342,8 @@ class Emitted:
     batch: Callable[..., Any] | None = None
     batch_name: str | None = None
     namespace: dict[str, Any] = field(default_factory=dict)
+    #: the indexes of its parts computed once per call (`_c<i>`, reset at each call)
+    caches: list[int] = field(default_factory=list)
 
     @property
     def source(self) -> str:
@@ -344,10 +351,18 @@ class Emitted:
         return "".join(linecache.getlines(self.filename)) or ast.unparse(self.module) + "\n"
 
 
+def _caches_reset(caches: list[int]) -> list[ast.stmt]:
+    if not caches:
+        return []
+    return [ast.Assign([_store(f"_c{i}") for i in caches], ast.Constant(None))]
+
+
 def build_hook(index: int, root: Expr, hoisted: list[Expr], batch: str | None,
                namespace: dict[str, Any], constants: dict[frozenset, str],
-               bounds: Callable[[Expr], Any]) -> Emitted:
-    """The module of one hook: the hook, and its batch form (`"filter"`, `"each"` or None)."""
+               bounds: Callable[[Expr], Any], caches: list[int] | None = None) -> Emitted:
+    """The module of one hook: the hook, and its batch form (`"filter"`, `"each"` or None).
+    `caches`: the indexes of its `Cached` parts (a hook with hoisted parts has none)."""
+    caches = caches or []
     name = f"hook_{index}"
     em = Emitter(namespace, constants, bounds)
     expr = em.expr(root)
@@ -368,7 +383,7 @@ def build_hook(index: int, root: Expr, hoisted: list[Expr], batch: str | None,
                     ast.Return(_load(name))]),
                 _assign(name, ast.Call(_load(maker), [], []))]
     else:
-        body = [_def(name, _HOOK_PARAMS, [ast.Return(expr)])]
+        body = [_def(name, _HOOK_PARAMS, [*_caches_reset(caches), ast.Return(expr)])]
     batch_name = None
     if batch == "filter":
         batch_name = f"filter_{index}"
@@ -400,7 +415,8 @@ def build_hook(index: int, root: Expr, hoisted: list[Expr], batch: str | None,
     module = ast.Module(body, [])
     filename = run(module, name, namespace)
     return Emitted(index, module, filename, namespace[name], None if hoists else expr,
-                   namespace[batch_name] if batch_name else None, batch_name, namespace)
+                   namespace[batch_name] if batch_name else None, batch_name, namespace,
+                   caches)
 
 
 # -- compiling a module ----------------------------------------------------------------------------
@@ -422,12 +438,12 @@ def run(module: ast.Module, name: str, namespace: dict[str, Any]) -> str:
 _roll_functions = itertools.count()
 
 
-def roll_function(rules: list[Any],
-                  info_of: Callable[[Any], tuple[ast.expr, dict, str] | None]) -> Callable | None:
+def roll_function(rules: list[Any], info_of: Callable[[Any], tuple[ast.expr, dict, str, list[int]]
+                                                     | None]) -> Callable | None:
     """The roll's scoring rules (`ScoreRule`s) as one function `(b, d1, d2, rolls, ctx) ->
     items`, each rule's expression written out in turn. `info_of(hook)` gives a compiled hook's
-    (expression, namespace, type), or None for a hook that is not one (or hoists parts); then,
-    or when the rules come from different compilations, None."""
+    (expression, namespace, type, cache indexes), or None for a hook that is not one (or hoists
+    parts); then, or when the rules come from different compilations, None."""
     if not rules:
         return None
     infos = [info_of(r.fn) for r in rules]
@@ -438,6 +454,7 @@ def roll_function(rules: list[Any],
         return None
     namespace = dict(shared)
     body: list[ast.stmt] = [
+        *_caches_reset([c for i in infos for c in i[3]]),  # type: ignore[index]
         ast.Assign([_store("a"), _store("x")], ast.Constant(None)),
         _assign("out", ast.List([], ast.Load())),
         _assign("dbl", ast.Compare(_load("d1"), [ast.Eq()], [_load("d2")])),
@@ -446,7 +463,7 @@ def roll_function(rules: list[Any],
                                              [value], []))
     for i, (r, info) in enumerate(zip(rules, infos)):
         assert info is not None
-        expr, _namespace, type_ = info
+        expr, _namespace, type_, _caches = info
         if type_ == C.BOOL:
             # a `when` rule: one way when it holds
             namespace[f"_RI{i}"] = (r.id, r.to, r.doublet, 1)

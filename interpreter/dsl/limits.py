@@ -41,7 +41,7 @@ POINTS_CAP = 1000
 
 #: the most work one hook may do in one roll (one play for `end`/`value` rules), in the cost
 #: model's units (one unit: one part of the expanded rule evaluated once)
-COST_BUDGET = 2_000_000
+COST_BUDGET = 5_000_000
 
 #: aggregates over a fixed set of at most MAX_UNROLL_ITEMS pips are written out term by term
 #: when the written-out form has at most MAX_UNROLL_NODES parts; all of a hook's written-out

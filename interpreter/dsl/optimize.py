@@ -8,7 +8,10 @@ a tree to a new one:
   happens only within a size budget (per aggregate and per hook), else the loop stays, so
   generated code stays linear in the expanded rule.
 - `hoist`: in a forbid or prefer rule (run once per candidate path or play), the parts that read
-  only the position before the roll are taken out, to be computed once per roll.
+  only the position before the roll are taken out, to be computed once per roll;
+- `cache_invariants`: in the other rules (one call per roll or per play), a part of an
+  aggregate's body that reads none of the aggregate variables around it is computed the first
+  time it is needed and kept for the rest of the call, instead of once per item.
 """
 from __future__ import annotations
 
@@ -237,3 +240,35 @@ def hoist(root: Expr, cost: Cost) -> tuple[Expr, list[Expr]]:
         return out
 
     return visit(root), hoisted
+
+
+def cache_invariants(root: Expr, cost: Cost, indexes: Callable[[], int]) -> tuple[Expr, list[int]]:
+    """The tree with the parts that `Cost.cached` picks (inside an aggregate's body or
+    condition, never inside what an aggregate runs over) wrapped in `Cached`, and the indexes
+    used. `indexes` gives fresh indexes (unique within the compiler)."""
+    used: list[int] = []
+    memo: dict[tuple[int, bool, bool], Expr] = {}
+
+    def visit(n: Expr, inside: bool, in_coll: bool) -> Expr:
+        key = (id(n), inside, in_coll)
+        done = memo.get(key)
+        if done is not None:
+            return done
+        if inside and not in_coll and cost.cached(n):
+            out: Expr = C.Cached(indexes(), n, type=n.type, at=n.at, site=n.site, info=n.info)
+            used.append(out.index)  # type: ignore[attr-defined]
+        elif isinstance(n, C.Agg):
+            coll = visit(n.coll, inside, True)
+            where = None if n.where is None else visit(n.where, True, in_coll)
+            body = None if n.body is None else visit(n.body, True, in_coll)
+            same = coll is n.coll and where is n.where and body is n.body
+            out = n if same else n.with_kids(
+                [k for k in (n.binder, coll, where, body) if k is not None])
+        else:
+            kids = n.kids()
+            new = [visit(k, inside, in_coll) for k in kids]
+            out = n if all(a is b for a, b in zip(new, kids)) else n.with_kids(new)
+        memo[key] = out
+        return out
+
+    return visit(root, False, False), used

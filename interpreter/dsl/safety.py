@@ -33,7 +33,7 @@ class UnsafeCode(Exception):
 PARAMETERS = frozenset({"b", "a", "x", "d1", "d2", "rolls", "ctx", "cands", "plays"})
 LOCALS = frozenset({"_cb", "out", "keep", "c", "_s", "_u", "_lx", "w", "dbl"})
 #: names the compiler makes up: functions, aggregate variables, hoisted parts, constants
-MADE_UP = re.compile(r"(hook|filter|each|_make)_\d{1,6}|roll_items|_[vh]\d{1,6}|_K\d{1,6}"
+MADE_UP = re.compile(r"(hook|filter|each|_make)_\d{1,6}|roll_items|_[vhc]\d{1,6}|_K\d{1,6}"
                      r"|_R[A-Z]\d{1,6}")
 #: the names a generated module reads from its namespace rather than binds
 NAMESPACE_NAMES = re.compile(r"_K\d{1,6}|_R[A-Z]\d{1,6}")
@@ -216,6 +216,12 @@ class _Walk:
                 if not _attribute_ok(n):  # type: ignore[arg-type]
                     raise _refuse(n, "attribute not allowed")
                 push(n.value)  # type: ignore[attr-defined]
+            elif kind is ast.NamedExpr:
+                target = n.target  # type: ignore[attr-defined]
+                if type(target) is not ast.Name or _CACHED.fullmatch(target.id) is None:
+                    raise _refuse(n, "assignment expression not allowed")
+                push(target)
+                push(n.value)  # type: ignore[attr-defined]
             elif kind is ast.Tuple or kind is ast.List:
                 stack.extend(n.elts)  # type: ignore[attr-defined]
             else:       # ListComp, GeneratorExp
@@ -230,7 +236,9 @@ class _Walk:
 
 _EXPRESSIONS = frozenset({ast.Name, ast.Constant, ast.BoolOp, ast.UnaryOp, ast.BinOp, ast.Compare,
                           ast.IfExp, ast.Call, ast.Attribute, ast.Subscript, ast.Tuple, ast.List,
-                          ast.ListComp, ast.GeneratorExp})
+                          ast.ListComp, ast.GeneratorExp, ast.NamedExpr})
+#: the only names an assignment expression may bind: the parts a hook keeps within a call
+_CACHED = re.compile(r"_c\d{1,6}")
 _BINOPS = frozenset({ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod, ast.BitAnd})
 _COMPARE_OPS = frozenset({ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.In, ast.NotIn,
                           ast.Is, ast.IsNot})
