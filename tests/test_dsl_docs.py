@@ -66,3 +66,42 @@ def test_doc_has_examples_of_every_context():
     contexts = {p.values[0] for p in _examples()}
     assert contexts == {"", "forbid", "choice"}
     assert len(list(_examples())) >= 50
+
+
+# -- the examples of "Limits" and "How rules are compiled" -------------------------------------------
+
+def _blocks(kind: str) -> list[str]:
+    """The fenced blocks of the document tagged `kind` ("" for untagged ones)."""
+    out, current, tag = [], None, None
+    for line in DOC.read_text(encoding="utf-8").splitlines(keepends=True):
+        if line.startswith("```"):
+            if current is None:
+                current, tag = [], line[3:].strip()
+            else:
+                if tag == kind:
+                    out.append("".join(current))
+                current = None
+        elif current is not None:
+            current.append(line)
+    return out
+
+
+@pytest.mark.parametrize("name", ["far", "crowded"])
+def test_dsl_doc_limit_examples(tmp_path, name):
+    from interpreter.variant.loader import validate_paths
+
+    [rule] = [b for b in _blocks("toml") if f"[rules.{name}]" in b]
+    [shown] = [b for b in _blocks("") if b.startswith(f"{name}.toml:")]
+    path = tmp_path / f"{name}.toml"
+    path.write_text('extends = "backgammon"\n\n' + rule, encoding="utf-8")
+    [d] = validate_paths([path])
+    assert f"{name}.toml:{d.line}:{d.col}: error[{d.code}]: {d.message}" == shown.strip()
+
+
+def test_dsl_doc_explain_example(capsys):
+    from interpreter.cli import main
+
+    [block] = [b for b in _blocks("") if b.startswith("$ python3 -m interpreter explain")]
+    command, *expected = block.rstrip("\n").split("\n")
+    assert main(command.split()[4:]) == 0
+    assert capsys.readouterr().out.rstrip("\n").split("\n") == expected

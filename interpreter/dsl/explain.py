@@ -94,7 +94,8 @@ def _describe(model: Any, fn: Any, info: HookInfo) -> list[str]:
     if info.candidates > 1:
         what = "path" if info.context == FORBID else "play"
         runs = f", run once per {what} (up to {info.candidates:,} a roll)"
-    out.append(f"cost: at most {info.cost:,} steps a roll{runs}; the limit is {COST_BUDGET:,}")
+    steps = "step" if info.cost == 1 else "steps"
+    out.append(f"cost: at most {info.cost:,} {steps} a roll{runs}; the limit is {COST_BUDGET:,}")
     batch = info.emitted.batch_name
     names = f"hook_{info.index}" + (f", with {batch}" if batch else "")
     if info.context == "roll" and info.emitted.expr is not None:
