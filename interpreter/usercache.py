@@ -2,11 +2,12 @@
 
 What is kept there is data that loading cannot turn into code: the LALR tables of the rule
 language's parser (`dsl/larkparser.py`) and the syntax trees of the snippets parsed lately
-(`dsl/parser.py`), as JSON, and the text `tablier variants` prints (`cli.py`). The directory is `$XDG_CACHE_HOME/tablier` (else `~/.cache/tablier`),
-made with mode 0700; it is used only while it is a real directory owned by the user and closed
-to others, and a file in it is read only if it is a regular file owned by the user that nobody
-else may write. A missing, stale, foreign or damaged cache is never an error: what it would
-have held is rebuilt (and `TABLIER_NO_CACHE=1` turns the cache off).
+(`dsl/parser.py`), as JSON, and the text `tablier variants` prints (`launch.py`). The directory
+is `$XDG_CACHE_HOME/tablier` (else `~/.cache/tablier`), made with mode 0700; it is used only
+while it is a real directory owned by the user and closed to others, and a file in it is read
+only if it is a regular file owned by the user that nobody else may write. A missing, stale,
+foreign or damaged cache is never an error: what it would have held is rebuilt (and
+`TABLIER_NO_CACHE=1` turns the cache off).
 """
 from __future__ import annotations
 

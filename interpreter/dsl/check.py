@@ -326,7 +326,8 @@ class Checker:
         finally:
             st.aggregates -= 1
         result, body = self._aggregate_shape(node, agg, elem, binder, where, body, st)
-        return self._mk(C.Agg(agg, binder, coll, where, body, type=result), node, st)  # type: ignore[arg-type]
+        agg_node = C.Agg(agg, binder, coll, where, body, type=result)  # type: ignore[arg-type]
+        return self._mk(agg_node, node, st)
 
     def _aggregate_shape(self, node: S.Aggregate, agg: str, elem: str, binder: Expr,
                          where: Expr | None, body: Expr | None, st) -> tuple[str, Expr]:
@@ -415,9 +416,10 @@ class Checker:
         for option_node, literal_node, literal in ((node.left, node.right, right),
                                                    (node.right, node.left, left)):
             choices = self._choices_of(option_node)
-            if isinstance(literal_node, S.Str) and choices and literal.value not in choices:  # type: ignore[attr-defined]
+            value = getattr(literal, "value", None)
+            if isinstance(literal_node, S.Str) and choices and value not in choices:
                 raise self._err(literal_node, st, "dsl-option",
-                                f"{literal.value!r} is not a choice of this option (choices: "  # type: ignore[attr-defined]
+                                f"{value!r} is not a choice of this option (choices: "
                                 f"{', '.join(repr(c) for c in choices)})")
 
     def _choices_of(self, node: S.Syntax) -> list[Any]:
@@ -565,7 +567,8 @@ def parse_definition_key(key: str, body: str) -> Definition:
     assert isinstance(head, S.DefineHead)
     name, params = head.name, head.params
     if len(set(params)) != len(params):
-        raise SnippetError("dsl-syntax", f"`{key}` names a parameter twice", key_path=("define", key))
+        raise SnippetError("dsl-syntax", f"`{key}` names a parameter twice",
+                           key_path=("define", key))
     clash = name if name in BUILTIN_NAMES else next((p for p in params if p in BUILTIN_NAMES), None)
     if clash:
         raise SnippetError("dsl-shadow", f"`{clash}` is a built-in name of the rule language and "

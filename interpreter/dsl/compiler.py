@@ -209,9 +209,9 @@ class Compiler:
         emitted = build_hook(index, tree, hoisted, batch, self.namespace, self.constants, bounds,
                              caches)
         fn = emitted.fn
-        fn.__dsl__ = HookInfo(index, value.context, value.type, value.key_path,  # type: ignore[attr-defined]
-                              value.text, value.uses, value.regions, value.cost,
-                              value.candidates, emitted)
+        info = HookInfo(index, value.context, value.type, value.key_path, value.text, value.uses,
+                        value.regions, value.cost, value.candidates, emitted)
+        fn.__dsl__ = info  # type: ignore[attr-defined]
         if emitted.batch is not None:
             setattr(fn, "filter_paths" if batch == "filter" else "each", emitted.batch)
         return fn

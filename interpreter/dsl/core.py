@@ -88,10 +88,14 @@ class Expr:
         return self._aggregate
 
     def _measure(self) -> None:
-        kids = self.kids()
-        if all(k._size is not None for k in kids):
-            self._size = 1 + sum(k._size for k in kids)  # type: ignore[misc]
-            self._aggregate = type(self) is Agg or any(k._aggregate for k in kids)
+        size, aggregate = 1, type(self) is Agg
+        for k in self.kids():
+            if k._size is None:
+                break
+            size += k._size
+            aggregate = aggregate or k._aggregate
+        else:
+            self._size, self._aggregate = size, aggregate
             return
         # children first, without recursion: a tree built by a pass may be deep
         stack = [self]
@@ -109,6 +113,7 @@ class Expr:
 
     def _copy(self, node: Expr) -> Expr:
         node.type, node.at, node.site = self.type, self.at, self.site
+        node._measure()         # its parts are measured already, mostly: a few additions
         return node
 
 

@@ -318,7 +318,10 @@ def _landings_prelude() -> ast.If:
     s1 = ast.Subscript(_load("_s"), ast.Constant(1), ast.Load())
     u0 = ast.Subscript(_load("_u"), ast.Constant(0), ast.Load())
     u1 = ast.Subscript(_load("_u"), ast.Constant(1), ast.Load())
-    fs = lambda *items: ast.Call(_load("frozenset"), [ast.Tuple(list(items), ast.Load())], [])  # noqa: E731
+
+    def fs(*items: ast.expr) -> ast.Call:
+        return ast.Call(_load("frozenset"), [ast.Tuple(list(items), ast.Load())], [])
+
     two = ast.IfExp(ast.Compare(u0, [ast.Eq()], [s1]), fs(u1),
                     fs(ast.Subscript(_load("_s"), ast.Constant(1), ast.Load()),
                        ast.Subscript(_load("_u"), ast.Constant(1), ast.Load())))
@@ -459,8 +462,9 @@ def roll_function(rules: list[Any], info_of: Callable[[Any], tuple[ast.expr, dic
         _assign("out", ast.List([], ast.Load())),
         _assign("dbl", ast.Compare(_load("d1"), [ast.Eq()], [_load("d2")])),
     ]
-    append = lambda value: ast.Expr(ast.Call(ast.Attribute(_load("out"), "append", ast.Load()),  # noqa: E731
-                                             [value], []))
+    def append(value: ast.expr) -> ast.Expr:
+        return ast.Expr(ast.Call(ast.Attribute(_load("out"), "append", ast.Load()), [value], []))
+
     for i, (r, info) in enumerate(zip(rules, infos)):
         assert info is not None
         expr, _namespace, type_, _caches = info

@@ -197,7 +197,8 @@ class Folder:
     def _f_SetOf(self, node: C.SetOf) -> Expr:
         items = [self(i) for i in node.items]
         if all(isinstance(i, C.Const) for i in items):
-            return self._const(SET, frozenset(i.value for i in items), node)  # type: ignore[attr-defined]
+            values = frozenset(i.value for i in items)  # type: ignore[attr-defined]
+            return self._const(SET, values, node)
         return node.with_kids(items)
 
     def _f_Call(self, node: C.Call) -> Expr:

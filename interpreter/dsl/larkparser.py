@@ -2,10 +2,10 @@
 lark's tree to the typed syntax nodes (`interpreter.dsl.syntax`).
 
 Building the LALR tables takes most of a short command's time, so the built parser is kept in
-the user's cache (`interpreter/usercache.py`) and loaded from there by later processes. Lark's own `cache=`
-option is not used: it writes a pickle (by default in the shared temporary directory, where
-another user could replace it, and unpickling runs code). Here the tables are written as JSON,
-in a file named after the grammar's hash, lark's version and Python's.
+the user's cache (`interpreter/usercache.py`) and loaded from there by later processes. Lark's
+own `cache=` option is not used: it writes a pickle (by default in the shared temporary
+directory, where another user could replace it, and unpickling runs code). Here the tables are
+written as JSON, in a file named after the grammar's hash, lark's version and Python's.
 
 This module is imported only when a snippet must really be parsed (`parser.py` keeps the trees
 of the snippets parsed before).

@@ -2,8 +2,8 @@
 
 `parse(text, start)` gives the tree of a snippet. Syntax trees are never changed once made,
 so each distinct snippet is parsed once per process, and the trees of the snippets parsed
-lately are also kept in the user's cache (`interpreter/usercache.py`), so that a short command loading a
-built-in variant needs neither lark nor its tables: the lark parser (`larkparser.py`) is
+lately are also kept in the user's cache (`interpreter/usercache.py`), so that a short command
+loading a built-in variant needs neither lark nor its tables: the lark parser (`larkparser.py`) is
 imported only for a snippet seen nowhere before.
 
 The cache holds JSON, read back node by node against the syntax's own shapes (names as the

@@ -166,8 +166,8 @@ class _Walk:
                     raise _refuse(n, f"name {name!r} is not in the namespace")
             elif kind is ast.Constant:
                 v = n.value  # type: ignore[attr-defined]
-                if not (v is None or type(v) is bool
-                        or (type(v) is int and -MAX_VALUE <= v <= MAX_VALUE)) or n.kind:  # type: ignore[attr-defined]
+                small = type(v) is int and -MAX_VALUE <= v <= MAX_VALUE
+                if not (v is None or type(v) is bool or small) or n.kind:  # type: ignore
                     raise _refuse(n, "only small integer constants are allowed")
             elif kind is ast.BinOp:
                 if type(n.op) not in _BINOPS:  # type: ignore[attr-defined]

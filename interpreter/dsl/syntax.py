@@ -134,7 +134,8 @@ class Aggregate(Syntax):
 
     __slots__ = ("agg", "var", "coll", "where", "body",)
 
-    def __init__(self, agg: str, var: str, coll: Syntax, where: Syntax | None, body: Syntax | None, *, pos: Pos = _START) -> None:
+    def __init__(self, agg: str, var: str, coll: Syntax, where: Syntax | None,
+                 body: Syntax | None, *, pos: Pos = _START) -> None:
         self.agg = agg
         self.var = var
         self.coll = coll

@@ -225,8 +225,8 @@ def _emit_count(e: Emitter, node: Call) -> ast.expr | None:
         return None
     cell = e.sub(s, i)
     if node.fn == "mine":
-        return ast.IfExp(ast.Compare(cell, [ast.Gt()], [e.const(0)]), e.sub(e.expr(state), e.dup(i)),
-                         e.const(0))
+        return ast.IfExp(ast.Compare(cell, [ast.Gt()], [e.const(0)]),
+                         e.sub(e.expr(state), e.dup(i)), e.const(0))
     return ast.IfExp(ast.Compare(cell, [ast.Lt()], [e.const(0)]),
                      ast.UnaryOp(ast.USub(), e.sub(e.expr(state), e.dup(i))), e.const(0))
 
