@@ -21,9 +21,10 @@ from interpreter.variant.build import load_variant
 ANY5 = "".join(f"any({v} in 1..24: " for v in "abcde") + "mine(a) + mine(b) + mine(c) + " \
     "mine(d) + mine(e) > 14" + ")" * 5
 #: the same nesting, each inner aggregate reading none of the outer variables: computed once
-ANY5_SHADOWED = "any(p in 1..24: " * 5 + "mine(p) > 0" + ")" * 5
+ANY5_SHADOWED = "any(p in 1..24: " * 5 + "mine(p) > 14" + ")" * 5
 ABS17 = "abs(" * 17 + "mine(1) - 3" + ")" * 17
-#: (name, the file's text after `extends = "backgammon"`, the code expected)
+#: (name, the file's text after `extends = "backgammon"`, the code expected; None: accepted, so
+#: an end rule that does not hold at the start)
 BOMBS = [
     ("five nested any over 1..24", f'[rules.a]\nname = "a"\nkind = "end"\nwhen = "{ANY5}"\n',
      "dsl-limit"),
@@ -54,7 +55,7 @@ BOMBS = [
     # accepted, but in linear time and space: no construct writes its operand twice
     ("five nested any, each on its own", f'[rules.a]\nname = "a"\nkind = "end"\n'
      f'when = "{ANY5_SHADOWED}"\n', None),
-    ("seventeen nested abs", f'[rules.a]\nname = "a"\nkind = "end"\nwhen = "{ABS17} > 0"\n',
+    ("seventeen nested abs", f'[rules.a]\nname = "a"\nkind = "end"\nwhen = "{ABS17} > 100"\n',
      None),
     ("a string compared after an if", '[rules.a]\nname = "a"\nkind = "end"\n'
      "when = \"(if mine(1) > 0 then 'a' else 'b') == 'a'\"\n", None),

@@ -195,8 +195,13 @@ def test_a_rule_id_of_python_code_runs_nothing_in_validate(tmp_path, monkeypatch
     path.write_text(f'extends = "backgammon"\n[rules."{rid}"]\nname = "x"\nkind = "end"\n'
                     f'when = "mine(off) == chekers"\n', encoding="utf-8")
     codes = {d.code for d in validate_paths([path])}
-    assert "dsl-unknown-name" in codes
+    assert "bad-name" in codes
     assert not (tmp_path / SENTINEL).exists() and not Path(SENTINEL).exists()
+    # and compiled with that id (what a file that failed the schema used to go through)
+    model = _model([rid.replace("\\n", "\n")], "dfn", "reg")
+    compile_document(model).roll_items(tuple([0] * 28), 3, 1, 1,
+                                       SimpleNamespace(plays=[], unplayed=0, setup=1))
+    assert not (tmp_path / SENTINEL).exists()
 
 
 def test_no_file_name_in_the_generated_source() -> None:
