@@ -128,3 +128,26 @@ def test_aggregates_and_sets():
     assert evaluate("size(union(d in numbers: {d, 7 - d}))") == 4
     assert evaluate("3 in union(d in dice: {d})") is True
     assert evaluate("count(p in 1..24 where not empty(p))") == 8
+
+
+def test_a_name_is_added_to_the_vocabulary_in_a_few_lines(monkeypatch):
+    """What vocabulary.py's docstring says: a value is one entry; a function is a runtime
+    helper and one entry."""
+    from interpreter.dsl import runtime, vocabulary
+    from interpreter.dsl.core import Cmp, IfExp
+    from interpreter.dsl.vocabulary import DICE_CONTEXTS, Function, Value, die
+
+    def pinned(b, p):            # an opposing blot with one of the mover's checkers behind it
+        return 1 <= p <= 23 and b[p] == -1 and b[p + 1] > 0
+
+    monkeypatch.setitem(vocabulary.VALUES, "farthest_die", Value(
+        INT, lambda env: IfExp(Cmp(">", die(1), die(2), type=BOOL), die(1), die(2), type=INT),
+        DICE_CONTEXTS, "the higher number"))
+    monkeypatch.setitem(runtime.RUNTIME, "_pinned", pinned)
+    monkeypatch.setitem(vocabulary.FUNCTIONS, "pinned", Function(
+        (INT,), BOOL, "an opposing blot with the mover behind it", runtime="_pinned",
+        position=True))
+    b = list(START)
+    b[5], b[6] = -1, 2
+    assert evaluate("farthest_die * 10 + count(p in 1..24 where pinned(p))", b=tuple(b)) == 31
+    assert error_of("farthest_die", FORBID).code == "dsl-context"

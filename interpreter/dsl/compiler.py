@@ -41,7 +41,7 @@ from interpreter.dsl.fold import Folder
 from interpreter.dsl.limits import ASSUMED_CANDIDATES, ASSUMED_PLAYS, COST_BUDGET, MAX_DEPTH
 from interpreter.dsl.optimize import Optimizer, cache_invariants, hoist
 from interpreter.dsl.parser import parse
-from interpreter.dsl.runtime import NAMESPACE
+from interpreter.dsl.runtime import BUILTINS, RUNTIME
 from interpreter.dsl.syntax import SnippetError
 from interpreter.dsl.vocabulary import BUILTIN_NAMES, Env
 
@@ -108,7 +108,7 @@ class Compiler:
         self.unroll = unroll
         self.env = Env(checkers=symbols.checkers)
         #: the globals of every hook of this compiler: the runtime table and the fixed sets
-        self.namespace: dict[str, Any] = dict(NAMESPACE)
+        self.namespace: dict[str, Any] = {**RUNTIME, "__builtins__": dict(BUILTINS)}
         self.constants: dict[frozenset, str] = {}
         self.strings: dict[str, int] = {}
         self._binders = itertools.count()

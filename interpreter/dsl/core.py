@@ -29,8 +29,6 @@ ROLL, FORBID, CHOICE, END = "roll", "forbid", "choice", "end"
 CONTEXT_WORDS = {ROLL: "a roll's scoring rule", FORBID: "a forbid rule",
                  CHOICE: "a prefer rule or a per-play score", END: "an end or value rule"}
 
-#: the hook's parameters: hook(b, a, x, d1, d2, rolls, ctx)
-PARAM_TYPES = {"b": STATE, "a": STATE, "x": None, "d1": INT, "d2": INT, "rolls": INT}
 
 
 class Where:
@@ -535,6 +533,3 @@ def const(type_: str, value: Any, like: Expr | None = None) -> Const:
         node.at, node.site = like.at, like.site
     return node
 
-
-def is_const(node: Expr) -> bool:
-    return isinstance(node, Const)

@@ -37,9 +37,14 @@ MADE_UP = re.compile(r"(hook|filter|each|_make)_\d{1,6}|roll_items|_[vhc]\d{1,6}
                      r"|_R[A-Z]\d{1,6}")
 #: the names a generated module reads from its namespace rather than binds
 NAMESPACE_NAMES = re.compile(r"_K\d{1,6}|_R[A-Z]\d{1,6}")
-CALLABLE = frozenset(RUNTIME) | frozenset(BUILTINS) | {"keep"}
 _CALLABLE_MADE = re.compile(r"_make_\d{1,6}")
 _CTX_FIELDS = frozenset({"plays", "unplayed", "setup", "points"})
+
+def _callable(name: str) -> bool:
+    # the runtime table is read when checking, so that a helper added to it is callable
+    return (name in RUNTIME or name in BUILTINS or name == "keep"
+            or _CALLABLE_MADE.fullmatch(name) is not None)
+
 
 def _name_ok(name: str) -> bool:
     return (name in PARAMETERS or name in LOCALS or name in RUNTIME or name in BUILTINS
@@ -199,7 +204,7 @@ class _Walk:
             elif kind is ast.Call:
                 func = n.func  # type: ignore[attr-defined]
                 if type(func) is ast.Name:
-                    if func.id not in CALLABLE and not _CALLABLE_MADE.fullmatch(func.id):
+                    if not _callable(func.id):
                         raise _refuse(n, f"call of {func.id!r} is not allowed")
                 elif not (type(func) is ast.Attribute and _attribute_ok(func)
                           and func.attr in ("isdisjoint", "append")):

@@ -8,8 +8,9 @@ Adding a name
 it from the hook's parameters (`core.Param`), the roll context (`core.CtxField`), constants
 (`core.Const`) and the arithmetic nodes of `core`::
 
-    "farthest_die": Value(INT, lambda env: IfExp(Cmp(">", die(1), die(2)), die(1), die(2)),
-                          DICE_CONTEXTS, "the higher number"),
+    "farthest_die": Value(INT, lambda env: IfExp(Cmp(">", die(1), die(2), type=BOOL), die(1),
+                                                 die(2), type=INT), DICE_CONTEXTS,
+                          "the higher number"),
 
 Its bounds and cost follow from the tree. A constant of the board (`bar`, `off`):
 `Value(INT, lambda env: Const(25), None, "...")`.
@@ -23,9 +24,11 @@ its `RUNTIME` table, which is also the list of what generated code may call) and
 
 `position=True` makes it read a position: `pinned(p)` reads the hook's own one and
 `after.pinned(p)`, `pl.pinned(p)` another; the helper is called as `_pinned(board, p)`. Give
-`bounds` for a number or a set (the default is unbounded, which makes it unusable as a range
-bound), `cost` when a call does more than constant work, and, when speed matters, `emit` (a
-faster inline form, see `_emit_mine`) and `fold` (the value when the arguments are constants).
+`bounds` for a number or a set (without, a number is taken as anything within ±MAX_VALUE,
+which no arithmetic or range can then use), `cost` when a call does more than constant work,
+and, when speed matters, `emit` (a faster inline form, see `_emit_count`), `compare` and `fold`
+(the value when the arguments are constants). `tests/test_dsl_compiler.py` adds a value and a
+function this way.
 
 *A field* of a step or a play (`s.from`, `pl.paths`): one entry of `FIELDS`.
 
@@ -373,11 +376,4 @@ AGGREGATES = ("count", "sum", "any", "all", "max", "min", "union")
 
 BUILTIN_NAMES = sorted({*VALUES, *FUNCTIONS, "options", *AGGREGATES})
 
-
-def describe() -> list[tuple[str, str, str]]:
-    """(name, kind, meaning) of every built-in name, for documentation and `tablier explain`."""
-    out = [(n, "value", v.doc) for n, v in VALUES.items()]
-    out += [(n, "function", f.doc) for n, f in FUNCTIONS.items()]
-    out += [(f"{t}.{n}", "field", "") for t, fields in FIELDS.items() for n in fields]
-    return out
 
