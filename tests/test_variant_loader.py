@@ -380,6 +380,9 @@ _values = st.recursive(_scalars, lambda inner: st.one_of(
 @given(st.dictionaries(_keys, _values, max_size=5), st.booleans())
 def test_locator_agrees_with_tomllib(document: dict, multiline: bool) -> None:
     text = tomli_w.dumps(document, multiline_strings=multiline)
+    # the values are tomllib's reading of the text: a writer may change a string on the way
+    # (a carriage return in a multi-line string is written as a bare newline)
+    document = tomllib.loads(text)
     m = SourceMap(text)
 
     def walk(value: object, path: tuple) -> None:
