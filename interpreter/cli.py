@@ -381,7 +381,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
                                "save: give none of them")
         try:
             data, record = save.read_save(args.resume)
-            variant = load_variant(record.variant, list(record.options))
+            variant = load_variant(save.variant_ref(record, args.resume), list(record.options))
         except TablierError as exc:
             raise TablierError(f"cannot resume {args.resume!r}: {exc}") from None
         kinds = (args.white or record.players[0], args.black or record.players[1])

@@ -148,10 +148,44 @@ def test_a_save_of_a_changed_variant_file_is_refused(capsys, tmp_path):
     path = tmp_path / "game.toml"
     assert play(capsys, str(mine), "--max-turns", "5", "--save", str(path))[0] == 0
     mine.write_text(mine.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
-    text = path.read_text(encoding="utf-8").replace('variant = "backgammon"',
-                                                    f'variant = "{mine}"')
+    refused(capsys, path, "mygammon.toml", "has changed")
+
+
+def test_a_game_of_a_variant_file_resumes_from_that_file(capsys, tmp_path):
+    """A save names the variant file it was played from; moved together with the save into
+    another folder, the file beside the save is the one resumed."""
+    from interpreter.resources import builtin_variant_path
+
+    mine = tmp_path / "mygammon.toml"
+    text = builtin_variant_path("hypergammon").read_text(encoding="utf-8")
+    mine.write_text(text.replace('id = "hypergammon"', 'id = "mygammon"'), encoding="utf-8")
+    bots = ["--white", "greedy", "--black", "random", "--seed", "8"]
+    code, expected, _ = play(capsys, str(mine), *bots, "--json")
+    assert code == 0 and json.loads(expected)["finished"]
+    part = tmp_path / "part.toml"
+    assert play(capsys, str(mine), *bots, "--max-turns", "4", "--save", str(part))[0] == 0
+    assert saved(part)["game"]["variant_file"] == str(mine.resolve())
+    code, resumed, err = play(capsys, "--resume", str(part), "--json")
+    assert code == 0, err
+    assert json.loads(resumed) == json.loads(expected)
+    moved = tmp_path / "elsewhere"
+    moved.mkdir()
+    shutil.copy(part, moved / "part.toml")
+    mine.rename(moved / "mygammon.toml")
+    code, resumed, err = play(capsys, "--resume", str(moved / "part.toml"), "--json")
+    assert code == 0, err
+    assert json.loads(resumed) == json.loads(expected)
+    (moved / "mygammon.toml").unlink()
+    refused(capsys, moved / "part.toml", "mygammon.toml")
+
+
+def test_a_save_naming_a_variant_file_that_is_not_toml_is_refused(capsys, tmp_path):
+    path = tmp_path / "game.toml"
+    assert play(capsys, "backgammon", "--max-turns", "3", "--save", str(path))[0] == 0
+    text = path.read_text(encoding="utf-8").replace(
+        'variant = "backgammon"', 'variant = "backgammon"\nvariant_file = "/dev/zero"')
     path.write_text(text, encoding="utf-8")
-    refused(capsys, path)
+    refused(capsys, path, "/dev/zero")
 
 
 def test_a_save_whose_variant_file_changed_names_the_file(capsys, tmp_path, monkeypatch):

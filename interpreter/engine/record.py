@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from interpreter.engine.contract import SIDE_NAMES, Decision, GameResult, IllegalAnswer, Resign
+from pathlib import Path
+
 from interpreter.engine.game import Game
 from interpreter.errors import RecordError
 
@@ -40,6 +42,9 @@ class Record:
     #: the game's number in a run of several (simulate's `--games`): its dice come from the
     #: seed and this number (`game_seed`), as `tablier simulate` plays game `index`
     index: int = 0
+    #: the variant file the game was played from, when it is not a built-in variant (its
+    #: absolute path): what `--resume` opens, its sha256 checked against `files`
+    source: str | None = None
 
     @property
     def game_seed(self) -> str:
@@ -79,7 +84,26 @@ def record_of(game: Game, seed: Any, players: Sequence[str], options: Sequence[s
     """The record of `game` (played with `keep_record`, seeded `f"{seed}/{index}"`) so far."""
     v = game.variant
     return Record(v.id, seed, (players[0], players[1]), tuple(game.doubles),
-                  tuple(options), tuple(v.files), list(game.record), index)
+                  tuple(options), tuple(v.files), list(game.record), index,
+                  variant_source(v))
+
+
+def variant_source(variant: Any) -> str | None:
+    """The absolute path of the file a variant was loaded from, or None for a built-in variant
+    (named by its id alone)."""
+    from interpreter.resources import builtin_variant_path
+
+    path = getattr(variant, "path", None)
+    if path is None:
+        return None
+    try:
+        here = Path(path).resolve()
+        builtin = builtin_variant_path(variant.id)
+        if builtin is not None and builtin.resolve() == here:
+            return None
+    except OSError:
+        return None
+    return str(here)
 
 
 class Replay:

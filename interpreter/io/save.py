@@ -69,7 +69,8 @@ def save_data(record: Record, state: dict[str, Any]) -> dict[str, Any]:
         "format": FORMAT,
         "game": {"variant": record.variant, "seed": record.seed,
                  "options": list(record.options), "players": list(record.players),
-                 "doubles": list(record.doubles), "turns": state["turns"]},
+                 "doubles": list(record.doubles), "turns": state["turns"],
+                 **({"variant_file": record.source} if record.source else {})},
         "files": [{"name": n, "sha256": h} for n, h in record.files],
         "record": {"moves": record.lines()},
         "state": state,
@@ -150,6 +151,9 @@ def save_record(data: dict[str, Any]) -> tuple[dict[str, Any], Record]:
     players = _need(game, "players", list, "game.")
     doubles = _need(game, "doubles", list, "game.")
     _need(game, "turns", int, "game.")
+    source = game.get("variant_file")
+    if source is not None and not isinstance(source, str):
+        raise SaveError("`game.variant_file` must be a string (the path of the variant file)")
     if not all(isinstance(o, str) for o in options):
         raise SaveError("`game.options` must be strings (KEY=VALUE)")
     if len(players) != 2 or not all(isinstance(p, str) for p in players):
@@ -166,8 +170,24 @@ def save_record(data: dict[str, Any]) -> tuple[dict[str, Any], Record]:
     entries = [parse_entry(m, n) for n, m in enumerate(moves, 1)]
     _need(data, "state", dict, "")
     record = Record(variant, seed, (players[0], players[1]), (doubles[0], doubles[1]),
-                    tuple(options), tuple(pairs), entries)
+                    tuple(options), tuple(pairs), entries, source=source)
     return data, record
+
+
+def variant_ref(record: Record, save_path: str | Path | None = None) -> str:
+    """What `--resume` loads: the built-in id, or the variant file the game was played from —
+    at the path it was saved with, or else the file of that name beside the save (a save and its
+    variant file moved together). The name must end in `.toml`, as any record's variant file."""
+    from interpreter.variant.loader import record_variant
+
+    if not record.source:
+        return record.variant
+    ref = record_variant(record.source)
+    if not Path(ref).is_file() and save_path is not None:
+        beside = Path(save_path).parent / Path(ref).name
+        if beside.is_file():
+            return record_variant(str(beside))
+    return ref
 
 
 def check_files(record: Record, variant: Any) -> None:
@@ -228,5 +248,6 @@ def checked_replay(data: dict[str, Any], record: Record, variant: Any,
     return replay(record, variant, players, max_turns=stated_turns + more_turns)
 
 
-__all__ = ["SaveError", "write_save", "read_save", "check_files", "check_state",
-           "check_checksum", "checked_replay", "read_save_text", "save_record", "state_of", "entry_text", "FORMAT"]
+__all__ = ["SaveError", "write_save", "read_save", "variant_ref", "check_files", "check_state",
+           "check_checksum", "checked_replay", "read_save_text", "save_record", "state_of",
+           "entry_text", "FORMAT"]
