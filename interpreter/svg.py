@@ -70,28 +70,24 @@ class Geometry:
 
 
 def point_names(variant: Any) -> dict[int, str]:
-    """The names of the points that have one, from the mover's side: the treatises' names in
-    the trictrac family (talon, coin bourgeois, case du diable, case de l'écolier, coin de
-    repos), Start and Home where men enter from a start and Home counts as off."""
+    """The names of the points that have one, by the mover's pips: the names the variant file
+    gives in its `[notation]` table (the treatises' talon, coin de repos... in the trictrac
+    family), the opponent's same points at the mirror pips; where the file names none, Start
+    and Home where men enter from a start and Home counts as off, and corner for a coin."""
+    from interpreter.notation import point_names as file_names
+
     mr = variant.move_rules
-    family = getattr(getattr(variant.model, "variant", None), "family", None)
-    names: dict[int, str] = {}
-    if family == "trictrac":
-        names = {24: "talon", 19: "coin bourgeois", 17: "case du diable",
-                 14: "case de l'écolier", 1: "talon"}
-        if mr.own_corner is not None:
-            names[mr.own_corner] = "coin de repos"
-        if mr.opp_corner is not None:
-            names[mr.opp_corner] = "coin de repos"
-    else:
-        if mr.enter == "start":
-            names[mr.start_pip] = "Start"
-            if mr.off_pip >= 1:
-                names[mr.off_pip] = "Home"
-        if mr.own_corner is not None:
-            names[mr.own_corner] = "corner"
-        if mr.opp_corner is not None:
-            names[mr.opp_corner] = "corner"
+    names = dict(file_names(variant))
+    for pip, name in list(names.items()):
+        if 1 <= pip <= 24:
+            names.setdefault(25 - pip, name)
+    if mr.enter == "start":
+        names.setdefault(mr.start_pip, "Start")
+        if mr.off_pip >= 1:
+            names.setdefault(mr.off_pip, "Home")
+    for corner in (mr.own_corner, mr.opp_corner):
+        if corner is not None:
+            names.setdefault(corner, "corner")
     return names
 
 
