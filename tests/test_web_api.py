@@ -206,6 +206,26 @@ def test_a_saved_game_resumes_as_the_uninterrupted_game(client: TestClient) -> N
         assert a["log"] == b["log"] and a["position"] == b["position"]
 
 
+def test_a_saved_game_of_a_variant_file_resumes(client: TestClient, tmp_path: Path) -> None:
+    house = tmp_path / "longer.toml"
+    house.write_text('extends = "triktrak"\n[variant]\nid = "longer"\nname = "Longer"\n'
+                     '[ladder]\nholes_to_win = 2\n', encoding="utf-8")
+    made = new(client, variant=str(house), white="human", black="greedy", seed=4)
+    gid, state = made["id"], made["state"]
+    for _ in range(6):
+        q = state["question"]
+        state = client.post(f"/api/games/{gid}/answer", json={"answer": q["choices"][0]}).json()
+    text = client.get(f"/api/games/{gid}/save").text
+    assert str(house.resolve()) in text
+    resumed = new(client, resume=text)["state"]
+    assert resumed["variant"] == "longer"
+    for key in ("position", "on_roll", "dice", "question", "score", "log", "turns"):
+        assert resumed[key] == state[key], key
+    house.write_text(house.read_text(encoding="utf-8") + "# edited\n", encoding="utf-8")
+    msg = refused(client, "/api/games", {"resume": text})
+    assert "longer.toml" in msg and "changed" in msg
+
+
 def test_an_edited_save_is_refused_naming_the_fault(client: TestClient) -> None:
     made = new(client, variant="backgammon", white="human", black="greedy", seed=6)
     gid = made["id"]

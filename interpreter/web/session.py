@@ -142,14 +142,14 @@ class Session:
         """A saved game (TOML text) through every check of `tablier play --resume`."""
         from interpreter.io import save
         from interpreter.variant.build import load_variant
-        from interpreter.variant.loader import record_variant
 
         data, record = save.read_save_text(text)
         for kind in record.players:
             if kind not in player_kinds():
                 raise save.SaveError(f"unknown player kind {kind!r} in the save; the kinds are "
                                      f"{', '.join(player_kinds())}")
-        variant = load_variant(record_variant(record.variant), list(record.options))
+        # a game of a variant file resumes from that file, at the path the save names
+        variant = load_variant(save.variant_ref(record), list(record.options))
         gs = f"{record.seed}/0"
         players = tuple(_player(k, f"{gs}:{SIDE_NAMES[i]}")
                         for i, k in enumerate(record.players))
