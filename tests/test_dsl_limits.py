@@ -99,7 +99,9 @@ def bomb_results(tmp_path_factory):
 @pytest.mark.parametrize("name,text,code", BOMBS, ids=[b[0] for b in BOMBS])
 def test_each_bomb_is_refused_quickly_and_in_little_memory(bomb_results, name, text, code):
     r = bomb_results[name]
-    assert r["seconds"] < 3, r
+    # CPU seconds with tracemalloc on (which slows allocation several times); the expansions
+    # these bombs ask for would take minutes or hours
+    assert r["seconds"] < 6, r
     assert r["peak"] < 64 << 20, r
     if code is None:
         assert r["codes"] == [], r["rendered"]

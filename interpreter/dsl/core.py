@@ -11,7 +11,9 @@ definition reports there as the call of the definition), and its expanded size.
 """
 from __future__ import annotations
 
-from typing import Any, Iterator
+from dataclasses import dataclass, field
+from operator import attrgetter
+from typing import Any, Callable, ClassVar, Iterator
 
 INT, BOOL, STR, SET, STATE, PLAY, PATH, STEP = "int", "bool", "str", "set", "state", "play", "path", "step"
 LIST_INT, LIST_PLAY, LIST_PATH = "list[int]", "list[play]", "list[path]"
@@ -50,23 +52,46 @@ class Where:
 NOWHERE = Where()
 
 
+@dataclass(slots=True, eq=False, repr=False)
 class Expr:
     """A node: its type, where it was written (`at`), where that is in the rule's own snippet
-    (`site`), what the bounds pass found of it (`info`), its size once measured."""
+    (`site`), what the bounds pass found of it (`info`), its size once measured.
 
-    __slots__ = ("type", "at", "site", "info", "_size", "_aggregate")
-    type: str
-    at: Where
-    site: Where
-    info: Any
-    _size: int | None
-    _aggregate: bool
+    Each node class is a dataclass made by `node(...)`, its fields in the order its constructor
+    takes them, naming the fields that hold parts of the tree."""
+
+    type: str = field(default=INT, kw_only=True)
+    at: Where = field(default=NOWHERE, kw_only=True)
+    site: Where = field(default=NOWHERE, kw_only=True)
+    info: Any = field(default=None, kw_only=True)
+    _size: int | None = field(default=None, init=False)
+    _aggregate: bool = field(default=False, init=False)
+    _kids: ClassVar[tuple[str, ...]] = ()
 
     def kids(self) -> tuple[Expr, ...]:
-        return ()
+        """The parts of the tree under this node, in the order `with_kids` takes them."""
+        out: list[Expr] = []
+        for name in self._kids:
+            part = getattr(self, name)
+            if isinstance(part, tuple):
+                out.extend(part)
+            elif part is not None:
+                out.append(part)
+        return tuple(out)
 
     def with_kids(self, kids: list[Expr]) -> Expr:
-        return self
+        """The same node over new parts, given in the order `kids()` gives them (a tuple field
+        takes all the parts left)."""
+        if not self._kids:
+            return self
+        it = iter(kids)
+        values = []
+        for name in self.__slots__:
+            part = getattr(self, name)
+            if name in self._kids and part is not None:
+                part = tuple(it) if isinstance(part, tuple) else next(it)
+            values.append(part)
+        return self._copy(type(self)(*values))
 
     def __repr__(self) -> str:
         fields = ", ".join(f"{n}={getattr(self, n)!r}" for n in type(self).__slots__)
@@ -115,404 +140,217 @@ class Expr:
         return node
 
 
+
+def node(*kids: str, loose: bool = False) -> Callable[[type], type]:
+    """Make a node class: a dataclass whose fields `kids` hold its parts. Unless `loose` (a part
+    may be None, or a tuple of nodes), each of them is one node, and `kids()` and `with_kids()`
+    are made for the class: trees are walked and rebuilt often while a file loads."""
+
+    def make(cls: type) -> type:
+        cls = dataclass(slots=True, eq=False, repr=False)(cls)
+        cls._kids = kids
+        if not kids:
+            cls.kids = lambda self: ()
+            cls.with_kids = lambda self, parts: self
+        elif not loose:
+            get = attrgetter(*kids)
+            fields = cls.__slots__
+            places = tuple(fields.index(k) for k in kids)
+            if len(kids) == 1:
+                cls.kids = lambda self: (get(self),)
+            else:
+                cls.kids = lambda self: get(self)
+
+            lead = fields[: len(fields) - len(kids)]
+            if fields[len(lead):] != kids:
+                def with_kids(self: Expr, parts: list[Expr]) -> Expr:
+                    values = [getattr(self, f) for f in fields]
+                    for i, part in zip(places, parts):
+                        values[i] = part
+                    return self._copy(cls(*values))
+            elif not lead:      # every field a part
+                def with_kids(self: Expr, parts: list[Expr]) -> Expr:
+                    return self._copy(cls(*parts))
+            elif len(lead) == 1:  # one other field first (an operator, an index), then the parts
+                first = attrgetter(lead[0])
+
+                def with_kids(self: Expr, parts: list[Expr]) -> Expr:
+                    return self._copy(cls(first(self), *parts))
+            else:
+                def with_kids(self: Expr, parts: list[Expr]) -> Expr:
+                    return self._copy(cls(*[getattr(self, f) for f in lead], *parts))
+
+            cls.with_kids = with_kids
+        return cls
+
+    return make
+
+
+@node()
 class Const(Expr):
     """A value known when the file is loaded: int, bool, str (an option or a literal) or a
     frozenset of ints."""
 
-    __slots__ = ("value",)
-
-    def __init__(self, value: Any = None, *, type: str = INT, at: Where = NOWHERE,
-                 site: Where = NOWHERE, info: Any = None) -> None:
-        self.value = value
-        self.type, self.at, self.site, self.info = type, at, site, info
-        self._size = None
-        self._aggregate = False
+    value: Any = None
 
 
+@node()
 class Param(Expr):
     """A parameter of the hook: b, a, x, d1, d2, rolls."""
 
-    __slots__ = ("name",)
-
-    def __init__(self, name: str = "b", *, type: str = INT, at: Where = NOWHERE,
-                 site: Where = NOWHERE, info: Any = None) -> None:
-        self.name = name
-        self.type, self.at, self.site, self.info = type, at, site, info
-        self._size = None
-        self._aggregate = False
+    name: str = "b"
 
 
+@node()
 class CtxField(Expr):
     """`ctx.plays`, `ctx.unplayed`, `ctx.setup` of the roll context."""
 
-    __slots__ = ("name",)
-
-    def __init__(self, name: str = "plays", *, type: str = INT, at: Where = NOWHERE,
-                 site: Where = NOWHERE, info: Any = None) -> None:
-        self.name = name
-        self.type, self.at, self.site, self.info = type, at, site, info
-        self._size = None
-        self._aggregate = False
+    name: str = "plays"
 
 
+@node()
 class Local(Expr):
     """The variable an aggregate binds; `id` is the compiler's number for it."""
 
-    __slots__ = ("id",)
-
-    def __init__(self, id: int = 0, *, type: str = INT, at: Where = NOWHERE,
-                 site: Where = NOWHERE, info: Any = None) -> None:
-        self.id = id
-        self.type, self.at, self.site, self.info = type, at, site, info
-        self._size = None
-        self._aggregate = False
+    id: int = 0
 
 
+@node()
 class Hoisted(Expr):
     """A part computed once per roll (the `index`-th one of its hook)."""
 
-    __slots__ = ("index",)
-
-    def __init__(self, index: int = 0, *, type: str = INT, at: Where = NOWHERE,
-                 site: Where = NOWHERE, info: Any = None) -> None:
-        self.index = index
-        self.type, self.at, self.site, self.info = type, at, site, info
-        self._size = None
-        self._aggregate = False
+    index: int = 0
 
 
+@node("part")
 class Cached(Expr):
     """A part of an aggregate's body that reads none of the aggregate variables around it:
     computed the first time the hook needs it, then kept for the rest of the call (`_c<index>`,
     an index unique within the compiler)."""
 
-    __slots__ = ("index", "part")
-
-    def __init__(self, index: int, part: Expr, *, type: str = INT, at: Where = NOWHERE,
-                 site: Where = NOWHERE, info: Any = None) -> None:
-        self.index = index
-        self.part = part
-        self.type, self.at, self.site, self.info = type, at, site, info
-        self._size = None
-        self._aggregate = False
-
-    def kids(self) -> tuple[Expr, ...]:
-        return (self.part,)
-
-    def with_kids(self, kids: list[Expr]) -> Expr:
-        return self._copy(Cached(self.index, kids[0]))
+    index: int
+    part: Expr
 
 
+@node("base")
 class Item(Expr):
     """`base[index]`: a field of a step (from, to, die, hit) or of a play (position, paths)."""
 
-    __slots__ = ("base", "index",)
-
-    def __init__(self, base: Expr, index: int, *, type: str = INT, at: Where = NOWHERE,
-                 site: Where = NOWHERE, info: Any = None) -> None:
-        self.base = base
-        self.index = index
-        self.type, self.at, self.site, self.info = type, at, site, info
-        self._size = None
-        self._aggregate = False
-
-    def kids(self) -> tuple[Expr, ...]:
-        return (self.base,)
-
-    def with_kids(self, kids: list[Expr]) -> Expr:
-        return self._copy(Item(kids[0], self.index))  # type: ignore[arg-type]
+    base: Expr
+    index: int
 
 
+@node("base")
 class Flag(Expr):
     """`base[4] & bit != 0`: a flag of a step."""
 
-    __slots__ = ("base", "bit",)
-
-    def __init__(self, base: Expr, bit: int, *, type: str = INT, at: Where = NOWHERE,
-                 site: Where = NOWHERE, info: Any = None) -> None:
-        self.base = base
-        self.bit = bit
-        self.type, self.at, self.site, self.info = type, at, site, info
-        self._size = None
-        self._aggregate = False
-
-    def kids(self) -> tuple[Expr, ...]:
-        return (self.base,)
-
-    def with_kids(self, kids: list[Expr]) -> Expr:
-        return self._copy(Flag(kids[0], self.bit))  # type: ignore[arg-type]
+    base: Expr
+    bit: int
 
 
+@node("left", "right")
 class Arith(Expr):
     """`left op right`, op one of + - * // %."""
 
-    __slots__ = ("op", "left", "right",)
-
-    def __init__(self, op: str, left: Expr, right: Expr, *, type: str = INT, at: Where = NOWHERE,
-                 site: Where = NOWHERE, info: Any = None) -> None:
-        self.op = op
-        self.left = left
-        self.right = right
-        self.type, self.at, self.site, self.info = type, at, site, info
-        self._size = None
-        self._aggregate = False
-
-    def kids(self) -> tuple[Expr, ...]:
-        return (self.left, self.right)
-
-    def with_kids(self, kids: list[Expr]) -> Expr:
-        return self._copy(Arith(self.op, kids[0], kids[1]))  # type: ignore[arg-type]
+    op: str
+    left: Expr
+    right: Expr
 
 
+@node("operand")
 class Neg(Expr):
-    __slots__ = ("operand",)
-
-    def __init__(self, operand: Expr, *, type: str = INT, at: Where = NOWHERE,
-                 site: Where = NOWHERE, info: Any = None) -> None:
-        self.operand = operand
-        self.type, self.at, self.site, self.info = type, at, site, info
-        self._size = None
-        self._aggregate = False
-
-    def kids(self) -> tuple[Expr, ...]:
-        return (self.operand,)
-
-    def with_kids(self, kids: list[Expr]) -> Expr:
-        return self._copy(Neg(kids[0]))  # type: ignore[arg-type]
+    operand: Expr
 
 
+@node("left", "right")
 class Cmp(Expr):
     """A comparison of two numbers or two conditions; of two strings while `op` is == or !=
     (string comparisons are decided by the folding pass)."""
 
-    __slots__ = ("op", "left", "right",)
-
-    def __init__(self, op: str, left: Expr, right: Expr, *, type: str = INT, at: Where = NOWHERE,
-                 site: Where = NOWHERE, info: Any = None) -> None:
-        self.op = op
-        self.left = left
-        self.right = right
-        self.type, self.at, self.site, self.info = type, at, site, info
-        self._size = None
-        self._aggregate = False
-
-    def kids(self) -> tuple[Expr, ...]:
-        return (self.left, self.right)
-
-    def with_kids(self, kids: list[Expr]) -> Expr:
-        return self._copy(Cmp(self.op, kids[0], kids[1]))  # type: ignore[arg-type]
+    op: str
+    left: Expr
+    right: Expr
 
 
+@node("left", "right")
 class And(Expr):
-    __slots__ = ("left", "right",)
-
-    def __init__(self, left: Expr, right: Expr, *, type: str = INT, at: Where = NOWHERE,
-                 site: Where = NOWHERE, info: Any = None) -> None:
-        self.left = left
-        self.right = right
-        self.type, self.at, self.site, self.info = type, at, site, info
-        self._size = None
-        self._aggregate = False
-
-    def kids(self) -> tuple[Expr, ...]:
-        return (self.left, self.right)
-
-    def with_kids(self, kids: list[Expr]) -> Expr:
-        return self._copy(And(kids[0], kids[1]))  # type: ignore[arg-type]
+    left: Expr
+    right: Expr
 
 
+@node("left", "right")
 class Or(Expr):
-    __slots__ = ("left", "right",)
-
-    def __init__(self, left: Expr, right: Expr, *, type: str = INT, at: Where = NOWHERE,
-                 site: Where = NOWHERE, info: Any = None) -> None:
-        self.left = left
-        self.right = right
-        self.type, self.at, self.site, self.info = type, at, site, info
-        self._size = None
-        self._aggregate = False
-
-    def kids(self) -> tuple[Expr, ...]:
-        return (self.left, self.right)
-
-    def with_kids(self, kids: list[Expr]) -> Expr:
-        return self._copy(Or(kids[0], kids[1]))  # type: ignore[arg-type]
+    left: Expr
+    right: Expr
 
 
+@node("operand")
 class Not(Expr):
-    __slots__ = ("operand",)
-
-    def __init__(self, operand: Expr, *, type: str = INT, at: Where = NOWHERE,
-                 site: Where = NOWHERE, info: Any = None) -> None:
-        self.operand = operand
-        self.type, self.at, self.site, self.info = type, at, site, info
-        self._size = None
-        self._aggregate = False
-
-    def kids(self) -> tuple[Expr, ...]:
-        return (self.operand,)
-
-    def with_kids(self, kids: list[Expr]) -> Expr:
-        return self._copy(Not(kids[0]))  # type: ignore[arg-type]
+    operand: Expr
 
 
+@node("cond", "then", "other")
 class IfExp(Expr):
-    __slots__ = ("cond", "then", "other",)
-
-    def __init__(self, cond: Expr, then: Expr, other: Expr, *, type: str = INT, at: Where = NOWHERE,
-                 site: Where = NOWHERE, info: Any = None) -> None:
-        self.cond = cond
-        self.then = then
-        self.other = other
-        self.type, self.at, self.site, self.info = type, at, site, info
-        self._size = None
-        self._aggregate = False
-
-    def kids(self) -> tuple[Expr, ...]:
-        return (self.cond, self.then, self.other)
-
-    def with_kids(self, kids: list[Expr]) -> Expr:
-        return self._copy(IfExp(kids[0], kids[1], kids[2]))  # type: ignore[arg-type]
+    cond: Expr
+    then: Expr
+    other: Expr
 
 
+@node("item", "coll")
 class Member(Expr):
-    __slots__ = ("item", "coll",)
-
-    def __init__(self, item: Expr, coll: Expr, *, type: str = INT, at: Where = NOWHERE,
-                 site: Where = NOWHERE, info: Any = None) -> None:
-        self.item = item
-        self.coll = coll
-        self.type, self.at, self.site, self.info = type, at, site, info
-        self._size = None
-        self._aggregate = False
-
-    def kids(self) -> tuple[Expr, ...]:
-        return (self.item, self.coll)
-
-    def with_kids(self, kids: list[Expr]) -> Expr:
-        return self._copy(Member(kids[0], kids[1]))  # type: ignore[arg-type]
+    item: Expr
+    coll: Expr
 
 
+@node("lo", "hi")
 class Range(Expr):
     """`lo..hi`, a set of numbers."""
 
-    __slots__ = ("lo", "hi",)
-
-    def __init__(self, lo: Expr, hi: Expr, *, type: str = INT, at: Where = NOWHERE,
-                 site: Where = NOWHERE, info: Any = None) -> None:
-        self.lo = lo
-        self.hi = hi
-        self.type, self.at, self.site, self.info = type, at, site, info
-        self._size = None
-        self._aggregate = False
-
-    def kids(self) -> tuple[Expr, ...]:
-        return (self.lo, self.hi)
-
-    def with_kids(self, kids: list[Expr]) -> Expr:
-        return self._copy(Range(kids[0], kids[1]))  # type: ignore[arg-type]
+    lo: Expr
+    hi: Expr
 
 
+@node("items", loose=True)
 class SetOf(Expr):
     """`{a, b, ...}`"""
 
-    __slots__ = ("items",)
-
-    def __init__(self, items: tuple[Expr, ...] = (), *, type: str = INT, at: Where = NOWHERE,
-                 site: Where = NOWHERE, info: Any = None) -> None:
-        self.items = items
-        self.type, self.at, self.site, self.info = type, at, site, info
-        self._size = None
-        self._aggregate = False
-
-    def kids(self) -> tuple[Expr, ...]:
-        return self.items
-
-    def with_kids(self, kids: list[Expr]) -> Expr:
-        return self._copy(SetOf(tuple(kids)))  # type: ignore[arg-type]
+    items: tuple[Expr, ...] = ()
 
 
+@node()
 class Dice(Expr):
     """The roll's numbers: `dice` (both, as thrown) or `numbers` (`distinct`: one of a doublet)."""
 
-    __slots__ = ("distinct",)
-
-    def __init__(self, distinct: bool = False, *, type: str = INT, at: Where = NOWHERE,
-                 site: Where = NOWHERE, info: Any = None) -> None:
-        self.distinct = distinct
-        self.type, self.at, self.site, self.info = type, at, site, info
-        self._size = None
-        self._aggregate = False
+    distinct: bool = False
 
 
+@node("args", loose=True)
 class Call(Expr):
     """A function of the vocabulary (`vocabulary.FUNCTIONS`); a position function's first
     argument is the position it reads."""
 
-    __slots__ = ("fn", "args")
-
-    def __init__(self, fn: str = "", args: tuple[Expr, ...] = (), *, type: str = INT,
-                 at: Where = NOWHERE, site: Where = NOWHERE, info: Any = None) -> None:
-        self.fn = fn
-        self.args = args
-        self.type, self.at, self.site, self.info = type, at, site, info
-        self._size = None
-        self._aggregate = False
-
-    def kids(self) -> tuple[Expr, ...]:
-        return self.args
-
-    def with_kids(self, kids: list[Expr]) -> Expr:
-        return self._copy(Call(self.fn, tuple(kids)))
+    fn: str = ""
+    args: tuple[Expr, ...] = ()
 
 
+@node("binder", "coll", "where", "body", loose=True)
 class Agg(Expr):
     """`kind(binder in coll where cond: body)`: count, sum, any, all, max, min, union."""
 
-    __slots__ = ("kind", "binder", "coll", "where", "body",)
-
-    def __init__(self, kind: str, binder: Local, coll: Expr, where: Expr | None,
-                 body: Expr | None, *, type: str = INT, at: Where = NOWHERE,
-                 site: Where = NOWHERE, info: Any = None) -> None:
-        self.kind = kind
-        self.binder = binder
-        self.coll = coll
-        self.where = where
-        self.body = body
-        self.type, self.at, self.site, self.info = type, at, site, info
-        self._size = None
-        self._aggregate = False
-
-    def kids(self) -> tuple[Expr, ...]:
-        return tuple(k for k in (self.binder, self.coll, self.where, self.body)
-                     if k is not None)
-
-    def with_kids(self, kids: list[Expr]) -> Expr:
-        it = iter(kids)
-        binder, coll = next(it), next(it)
-        where = next(it) if self.where is not None else None
-        body = next(it) if self.body is not None else None
-        return self._copy(Agg(self.kind, binder, coll, where, body))  # type: ignore[arg-type]
+    kind: str
+    binder: Local
+    coll: Expr
+    where: Expr | None
+    body: Expr | None
 
 
+@node("region", "coll")
 class Intersects(Expr):
     """`not R.isdisjoint(coll)`, R a fixed set: `any(p in coll: p in R)` in one set operation."""
 
-    __slots__ = ("region", "coll",)
+    region: Const
+    coll: Expr
 
-    def __init__(self, region: Const, coll: Expr, *, type: str = INT, at: Where = NOWHERE,
-                 site: Where = NOWHERE, info: Any = None) -> None:
-        self.region = region
-        self.coll = coll
-        self.type, self.at, self.site, self.info = type, at, site, info
-        self._size = None
-        self._aggregate = False
-
-    def kids(self) -> tuple[Expr, ...]:
-        return (self.region, self.coll)
-
-    def with_kids(self, kids: list[Expr]) -> Expr:
-        return self._copy(Intersects(kids[0], kids[1]))  # type: ignore[arg-type]
 
 def walk(node: Expr) -> Iterator[Expr]:
     """Every node of a tree (a shared subtree once), without recursion."""
