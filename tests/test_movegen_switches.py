@@ -475,3 +475,22 @@ def test_no_play_gives_the_board_itself(rules: MoveRules) -> None:
     assert gen.results(b, 3, 1) == [b]
     plays, unplayed = gen.plays(b, 3, 1)
     assert plays[0].board == b and plays[0].paths == ((),)
+
+
+def test_hit_to_the_start_is_refused_while_the_mover_holds_that_start() -> None:
+    # the mover stands on the opponent's start (pip 1): a blot hit there would share the point
+    # with him, so the landing on the blot is not a move; before the fix one checker of each
+    # side vanished
+    b = pos({10: 1, 1: 1}, {7: 1}, opp_off=14, off=13)
+    rules = replace(BG, hit="start", start_pip=24)
+    plays = check(rules, b, 3, 1, [pos({6: 1, 1: 1}, {7: 1}, opp_off=14, off=13)])
+    for p in plays:
+        mine = p.board[0] + sum(x for x in p.board[1:25] if x > 0)
+        theirs = p.board[27] - sum(x for x in p.board[1:25] if x < 0)
+        assert (mine, theirs) == (15, 15)
+
+
+def test_no_hit_on_the_opponents_start_itself() -> None:
+    # a blot standing on its own start cannot be sent back to where it is
+    b = pos({4: 1}, {1: 1}, opp_off=14, off=14)
+    check(replace(BG, hit="start", start_pip=24), b, 3, 1, [pos({}, {1: 1}, opp_off=14, off=15)])

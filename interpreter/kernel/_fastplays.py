@@ -306,6 +306,9 @@ def _level(e: _Emitter, n: int, p: _P, k: int, N: int, dice: tuple[str, ...]) ->
         hit_cond = f"-{v} < {p.BLOCK}"
         if p.SPECIAL:
             hit_cond += f" and {t} not in SPECIAL"
+        if p.HIT == "start":
+            # never onto a start the mover holds, nor a hit on that very start
+            hit_cond += f" and L[{p.SEND}] <= 0 and {t} != {p.SEND}"
         e(n + 1, f"elif {hit_cond}:")
         e(n + 2, f"h{k} = -{v}")
         e(n + 2, f"st{k} = Step({s}, {t}, {d}, h{k}, 0)")

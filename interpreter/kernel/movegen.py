@@ -86,6 +86,7 @@ class MoveGenerator:
         self._enter_start = r.enter == "start"
         self._start = r.start_pip
         self._opp_start = 25 - r.start_pip
+        self._to_start = r.hit == "start"
         self._fast = None
         if fast_path_applies(rules) and not self.forbid:
             from interpreter.kernel._fastgen import compiled_results
@@ -289,6 +290,10 @@ class MoveGenerator:
                 elif v >= 0:
                     out.append((s, t, 0, 0))
                 elif r.hit != "none" and -v < r.block:
+                    # a checker hit back to its start cannot go there while the mover holds
+                    # that point (or lands on it): one point never holds both colours
+                    if self._to_start and (L[self._opp_start] > 0 or t == self._opp_start):
+                        continue
                     out.append((s, t, -v, 0))
                 continue
             if s == 25:
