@@ -36,21 +36,33 @@ from interpreter.kernel.rules import MoveRules
 
 Factory = Callable[..., Callable]
 
-_CACHE: dict[MoveRules, Factory] = {}
+_CACHE: dict[tuple[MoveRules, bool], Factory] = {}
 
 EXCEDANT = 1
 SURPLUS = 4
+PINNED = 8
 
 
 def fast_plays_applies(rules: MoveRules) -> bool:
-    """Whether the generated `plays()` serves these switches (every `max_dice` rule set)."""
-    return bool(rules.max_dice) and rules.enter in ("bar", "start", "none") \
-        and rules.hit in ("bar", "start", "none")
+    """Whether the generated `plays()` serves these switches (every `max_dice` rule set; pins
+    and checkers off the board without corners, and not both at once)."""
+    if not (rules.max_dice and rules.enter in ("bar", "start", "none")
+            and rules.hit in ("bar", "start", "none", "pin", "unentered")):
+        return False
+    layout = rules.geometry
+    if layout.pins or layout.pool:
+        plain = (rules.own_corner is None and rules.opp_corner is None and not rules.no_landing
+                 and rules.retour_conserve_exit == "farthest_checker" and rules.enter != "start")
+        return plain and not (layout.pins and layout.pool) and (
+            not layout.pool or rules.unentered_move_on)
+    return True
 
 
-def compiled_plays(rules: MoveRules) -> Factory:
-    """The factory `make(gen, filters, Step, Play)` of the generated `plays(b, d1, d2)`."""
-    return compiled(_CACHE, rules, lambda: plays_source(rules), "<tablier plays>", "make")
+def compiled_plays(rules: MoveRules, moves: bool = False) -> Factory:
+    """The factory `make(gen, filters, Step, Play, moves)` of the generated
+    `plays(b, d1, d2, rolls)`; `moves`: whether per-move hooks are asked at each step."""
+    return compiled(_CACHE, (rules, moves), lambda: plays_source(rules, moves),
+                    "<tablier plays>", "make")
 
 
 def _pip_or_none(name: str, v: object) -> int | None:
@@ -63,7 +75,13 @@ class _P:
     def __init__(self, r: MoveRules) -> None:
         self.DM = checked_int("doublet_moves", r.doublet_moves, 1, 8)
         self.BLOCK = checked_int("block", r.block, 1, 15)
-        self.HIT = checked_choice("hit", r.hit, ("bar", "start", "none"))
+        self.HIT = checked_choice("hit", r.hit, ("bar", "start", "none", "pin", "unentered"))
+        #: pins (slot 28) and checkers waiting off the board (slots 29, 30)
+        self.PIN = self.HIT == "pin"
+        self.POOL = bool(r.geometry.pool)
+        self.UFIRST = bool(r.unentered_first)
+        self.PINOFF = checked_choice("pinned_bear_off", r.pinned_bear_off,
+                                     ("forbidden", "allowed")) == "allowed"
         self.ENTER = checked_choice("enter", r.enter, ("bar", "start", "none"))
         self.S = checked_int("start_pip", r.start_pip, 1, 24)
         self.FIRST = bool(r.enter_first)
@@ -91,8 +109,11 @@ class _P:
         self.REST = frozenset(p for p in rest + no_landing if 1 <= p <= 24)
         self.CLOSED = frozenset(p for p in corner if not r.opp_corner_rest and 1 <= p <= 24)
         self.SPECIAL = self.REST | self.CLOSED
-        #: where hit checkers go: the opponent's bar, or his start seen from the mover
-        self.SEND = 26 if self.HIT == "bar" else 25 - self.S
+        #: where hit checkers go: the opponent's bar, his unentered checkers, or his start seen
+        #: from the mover
+        self.SEND = {"bar": 26, "unentered": 30}.get(self.HIT) or r.geometry.their_pip(self.S)
+        #: whether hitting adds to the SEND slot (a count) or subtracts (opponent checkers on a pip)
+        self.ADD = self.HIT in ("bar", "unentered")
 
 
 class _Emitter:
@@ -103,13 +124,14 @@ class _Emitter:
         self.lines.append("    " * depth + text)
 
 
-def plays_source(rules: MoveRules) -> str:
-    """The Python source of `make(gen, filters, Step, Play)` for these switches."""
+def plays_source(rules: MoveRules, moves: bool = False) -> str:
+    """The Python source of `make(gen, filters, Step, Play, moves)` for these switches."""
     p = _P(rules)
+    p.MOVES = moves
     e = _Emitter()
     e(0, "from bisect import insort")
     e(0, "")
-    e(0, "def make(gen, filters, Step, Play):")
+    e(0, "def make(gen, filters, Step, Play, moves):")
     e(1, "walk = gen._walk_plays")
     e(1, "new = tuple.__new__")
     e(1, "PIPS = tuple(range(1, 25))")
@@ -120,6 +142,14 @@ def plays_source(rules: MoveRules) -> str:
     e(1, f"ST = tuple(tuple(Step(s, s - d if s - d > {p.OFFP} else 0, d, 0, 0) "
          f"for s in range(26)) for d in range(7))")
     e(1, f"SX = tuple(tuple(Step(s, 0, d, 0, {EXCEDANT}) for s in range(26)) for d in range(7))")
+    if p.POOL:
+        # entering from off the board (source 29) lands where a bar checker does
+        e(1, "ST = tuple(row + (None, None, None, Step(29, 25 - d, d, 0, 0)) "
+             "for d, row in enumerate(ST))")
+    if p.PIN:
+        # PN[d][s]: the step of a checker landing from s on a lone opposing checker, pinning it
+        e(1, f"PN = tuple(tuple(Step(s, s - d, d, 1, {PINNED}) for s in range(26)) "
+             f"for d in range(7))")
     if p.SPECIAL:
         e(1, f"SPECIAL = frozenset({tuple(sorted(p.SPECIAL))!r})")
     if p.REST:
@@ -135,13 +165,28 @@ def plays_source(rules: MoveRules) -> str:
     if p.SWAP:
         e(1, "from interpreter.kernel.movegen import _is_swap")
     e(1, "")
-    e(1, "def plays(b, d1, d2):")
+    e(1, "def plays(b, d1, d2, rolls=1):")
     n = 2
     e(n, "L = list(b)")
     e(n, "P0 = [q for q in PIPS if L[q] > 0]")
     e(n, "NT = L[0] + L[25] + sum([L[q] for q in P0])")
+    if p.POOL:
+        e(n, "NT += L[29]")
+    if p.PIN:
+        # the mover's pinned checkers: they count as his, never move this turn, and (unless
+        # `pinned_bear_off` allows it) keep him from bearing off
+        e(n, "pw = [q for q in PIPS if L[28] >> q & 1 and L[q] < 0] if L[28] else ()")
+        e(n, "NT += len(pw)")
+        if p.PINOFF:
+            e(n, f"pb = sum(1 for q in pw if q > {p.HOME})")
+        else:
+            e(n, "pb = len(pw)")
     if p.ALLHOME:
         e(n, f"far0 = L[25] + sum([L[q] for q in P0 if q > {p.HOME}])")
+        if p.POOL:
+            e(n, "far0 += L[29]")
+        if p.PIN:
+            e(n, "far0 += pb")
     e(n, "full = []")
     if p.EXC:
         e(n, "ax = 0")
@@ -172,9 +217,9 @@ def plays_source(rules: MoveRules) -> str:
         e(n + 4, "full.append((tuple(map(Step._make, path)), bd))")
     e(n, "for flt in filters:")
     e(n + 1, "if not full: break")
-    e(n + 1, "full = flt(b, full)")
+    e(n + 1, "full = flt(b, full, d1, d2, rolls)")
     e(n, "if not full:")
-    e(n + 1, "return walk(b, d1, d2)")
+    e(n + 1, "return walk(b, d1, d2, rolls)")
     if p.EXC:
         e(n, "if ax:")
         e(n + 1, "full = excedant(full)")
@@ -200,6 +245,10 @@ def _no_bear(p: _P, k: int) -> str:
     cond = "L[25] > 0"
     if p.ENTER == "start":
         cond += f" or L[{p.S}] > 0"
+    if p.POOL:
+        cond += " or L[29] > 0"
+    if p.PIN:
+        cond += " or pb"
     return cond
 
 
@@ -224,6 +273,11 @@ def _level(e: _Emitter, n: int, p: _P, k: int, N: int, dice: tuple[str, ...]) ->
     general = f"reversed({prev})"
     if p.ENTER == "bar" and not p.FIRST:
         general = f"([25] + {prev}[::-1] if L[25] > 0 else reversed({prev}))"
+    if p.POOL and not p.UFIRST:
+        # the walk's order: the bar (when it need not come first), the unentered, the pips
+        bar = "([25] if L[25] > 0 else []) + " if p.ENTER == "bar" and not p.FIRST else ""
+        general = (f"({bar}([29] if L[29] > 0 else []) + {prev}[::-1] "
+                   f"if L[25] > 0 or L[29] > 0 else reversed({prev}))")
     branches: list[tuple[str, str]] = []
     if p.REST and k > 1:
         mt = f"t{k - 1}"
@@ -236,6 +290,8 @@ def _level(e: _Emitter, n: int, p: _P, k: int, N: int, dice: tuple[str, ...]) ->
         branches.append((f"m{k - 1}", expr))
     if p.ENTER == "bar" and p.FIRST:
         branches.append(("L[25] > 0", "BAR"))
+        if p.POOL and p.UFIRST:
+            branches.append(("L[29] > 0", "(29,)"))
     elif p.ENTER == "start" and p.FIRST:
         carried = f"c{k - 1}"
         branches.append((f"L[{p.S}] > 0",
@@ -290,7 +346,10 @@ def _level(e: _Emitter, n: int, p: _P, k: int, N: int, dice: tuple[str, ...]) ->
         n += 1
     if k > 1:
         e(n, f"if L[{s}] <= 0: continue")
-    e(n, f"{t} = {s} - {d}")
+    if p.POOL:
+        e(n, f"{t} = {s} - {d} if {s} != 29 else 25 - {d}")
+    else:
+        e(n, f"{t} = {s} - {d}")
     e(n, f"if {t} > {p.OFFP}:")
     e(n + 1, f"{v} = L[{t}]")
     e(n + 1, f"if {v} >= 0:")
@@ -302,7 +361,13 @@ def _level(e: _Emitter, n: int, p: _P, k: int, N: int, dice: tuple[str, ...]) ->
     if p.HIT != "none":
         e(n + 2, f"h{k} = 0")
     e(n + 2, f"st{k} = R{k}[{s}]")
-    if p.HIT != "none":
+    if p.PIN:
+        # a lone free opposing checker is pinned; a point where one of the mover's lies pinned
+        # is closed
+        e(n + 1, f"elif {v} == -1 and not L[28] >> {t} & 1:")
+        e(n + 2, f"h{k} = 1")
+        e(n + 2, f"st{k} = PN[{d}][{s}]")
+    elif p.HIT != "none":
         hit_cond = f"-{v} < {p.BLOCK}"
         if p.SPECIAL:
             hit_cond += f" and {t} not in SPECIAL"
@@ -324,7 +389,10 @@ def _level(e: _Emitter, n: int, p: _P, k: int, N: int, dice: tuple[str, ...]) ->
     if not p.OVER_ANY:
         top = p.HOME if p.ALLHOME else 24
         e(n + 2, f"for q in range({s} + 1, {top + 1}):")
-        e(n + 3, "if L[q] > 0: break")
+        if p.PIN and p.PINOFF:
+            e(n + 3, "if L[q] > 0 or (L[q] < 0 and L[28] >> q & 1): break")
+        else:
+            e(n + 3, "if L[q] > 0: break")
         e(n + 2, "else:")
         e(n + 3, "q = 0")
         e(n + 2, "if q: continue")
@@ -337,13 +405,37 @@ def _level(e: _Emitter, n: int, p: _P, k: int, N: int, dice: tuple[str, ...]) ->
         e(n + 1, f"h{k} = 0")
     n = body
     # -- apply -------------------------------------------------------------------------------
+    if p.MOVES:
+        e(n, f"B{k} = tuple(L)")
     e(n, f"L[{s}] -= 1")
-    if p.HIT != "none":
+    if p.PIN:
+        # the last pinner leaving frees the checker under it
+        e(n, f"if L[{s}] == 0 and L[28] >> {s} & 1:")
+        e(n + 1, f"L[28] ^= 1 << {s}")
+        e(n + 1, f"L[{s}] = -1")
+        e(n + 1, f"r{k} = 1")
+        e(n, "else:")
+        e(n + 1, f"r{k} = 0")
+        e(n, f"if h{k}:")
+        e(n + 1, f"L[{t}] = 1")
+        e(n + 1, f"L[28] |= 1 << {t}")
+        e(n, "else:")
+        e(n + 1, f"L[{t}] = {v} + 1")
+    elif p.HIT != "none":
         e(n, f"L[{t}] = {v} + 1 + h{k}")
-        e(n, f"if h{k}: L[{p.SEND}] {'+' if p.HIT == 'bar' else '-'}= h{k}")
+        e(n, f"if h{k}: L[{p.SEND}] {'+' if p.ADD else '-'}= h{k}")
     else:
         e(n, f"L[{t}] = {v} + 1")
     path = "(" + ", ".join(f"st{i}" for i in range(1, k + 1)) + ("," if k == 1 else "") + ")"
+    undo_at = n
+    if p.MOVES:
+        # the per-move hooks see the position before and after this move and the path so far;
+        # a move they forbid is undone and not followed
+        e(n, f"A{k} = tuple(L)")
+        e(n, f"for mv in moves:")
+        e(n + 1, f"if mv(B{k}, A{k}, {path}, d1, d2, rolls): break")
+        e(n, "else:")
+        n += 1
     record_cond = f"L[{p.C}] != 1" if p.C is not None else ""
     if p.SWAP:
         record_cond = f"{record_cond} and not (held and _is_swap({p.C}, {path}))"
@@ -383,7 +475,16 @@ def _level(e: _Emitter, n: int, p: _P, k: int, N: int, dice: tuple[str, ...]) ->
             e(m, f"far{k} = far{k - 1} - 1 if {s} > {p.HOME} >= {t} else far{k - 1}")
         _level(e, m, p, k + 1, N, dice)
     # -- undo --------------------------------------------------------------------------------
-    e(n, f"L[{s}] += 1")
-    if p.HIT != "none":
-        e(n, f"if h{k}: L[{p.SEND}] {'-' if p.HIT == 'bar' else '+'}= h{k}")
+    n = undo_at
+    if p.PIN:
+        e(n, f"if r{k}:")
+        e(n + 1, f"L[{s}] = 1")
+        e(n + 1, f"L[28] |= 1 << {s}")
+        e(n, "else:")
+        e(n + 1, f"L[{s}] += 1")
+        e(n, f"if h{k}: L[28] ^= 1 << {t}")
+    else:
+        e(n, f"L[{s}] += 1")
+        if p.HIT != "none":
+            e(n, f"if h{k}: L[{p.SEND}] {'-' if p.ADD else '+'}= h{k}")
     e(n, f"L[{t}] = {v}")

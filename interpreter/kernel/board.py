@@ -1,6 +1,7 @@
 """The one board representation shared by every variant.
 
-A board is a tuple of 28 ints seen from the player on roll (the *mover*):
+A board is a tuple of ints seen from the player on roll (the *mover*). Indexes 0..27 are the same
+for every variant:
 
 ====== =====================================================
 index  meaning
@@ -12,18 +13,48 @@ index  meaning
 27     the opponent's checkers borne off (>= 0)
 ====== =====================================================
 
-Pip numbering is the mover's distance to bearing off (spec/INTERFACES.md): pip 24 is the first
-point of his route, pip 1 the last. The opponent's pip p is the mover's pip 25 - p.
+A variant that pins checkers or starts them off the board has a longer board; the slots after
+27 exist only there, so backgammon and trictrac boards stay 28 long:
+
+====== =====================================================
+index  meaning (only in the layouts that have it)
+====== =====================================================
+28     pins: bit p set when pip p holds a pinned checker under the checkers counted on it, which
+       belong to the other side (so the pinned checker is the opponent's when ``b[p] > 0`` and
+       the mover's when ``b[p] < 0``); one pinned checker at most per pip
+29     the mover's unentered checkers, waiting off the board to enter (acey-deucey)
+30     the opponent's unentered checkers
+====== =====================================================
+
+A board with unentered checkers is 31 long (slot 28 is then 0 unless the variant also pins).
+
+Pip numbering is the mover's distance to bearing off (spec: pip 24 is the first point of his
+route, pip 1 the last). Where the opponent's checkers run is the variant's *route*:
+
+- ``"opposite"`` (backgammon): the opponent's own pip q is the mover's pip 25 - q; his start is
+  the mover's pip 1 and his home board the mover's pips 19..24;
+- ``"same"`` (Long Nardy, Fevga): both run the same way round; the opponent's own pip q is the
+  mover's pip q + 12 for q <= 12 and q - 12 for q >= 13, so his start (his 24) is the mover's 12
+  and his home board the mover's 13..18.
+
+Either mapping is its own inverse; turning the board to the other player follows it.
 
 >>> b = from_json({"points": [0]*23 + [2], "bar": [0, 1], "off": [13, 14]})
 >>> flip(flip(b)) == b
 True
 >>> to_json(flip(b))["bar"]
 [1, 0]
+>>> same = Geometry("same")
+>>> same.their_pip(24), same.their_pip(12), Geometry().their_pip(24)
+(12, 24, 1)
+>>> same.start_board({24: 15})[12]
+-15
 """
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any, Callable, Literal
 
 from interpreter.bounded import shown
 from interpreter.errors import PositionError
@@ -33,31 +64,259 @@ BAR = 25
 OPP_BAR = 26
 OPP_OFF = 27
 SIZE = 28
+PINS = 28
+POOL = 29
+OPP_POOL = 30
 PIPS = range(1, 25)
 
 Board = tuple[int, ...]
+Route = Literal["opposite", "same"]
 #: the most checkers a count of a position may give (a variant has at most 60 a side)
 MAX_COUNT = 60
 
 
 def flip(b: Board) -> Board:
-    """The same board seen from the other player."""
+    """The same board seen from the other player, for opposite routes (backgammon's geometry),
+    whatever slots the board has; a variant's own `Geometry.flip` also follows a same-direction
+    route."""
+    if len(b) != SIZE:
+        return _LONG[len(b)](b)
     return (b[27], -b[24], -b[23], -b[22], -b[21], -b[20], -b[19], -b[18], -b[17], -b[16],
             -b[15], -b[14], -b[13], -b[12], -b[11], -b[10], -b[9], -b[8], -b[7], -b[6], -b[5],
             -b[4], -b[3], -b[2], -b[1], b[26], b[25], b[0])
 
 
 def from_start(start: dict[int, int]) -> Board:
-    """Both players with the same starting layout (a pip → count mapping from each one's view)."""
-    b = [0] * SIZE
-    for pip, n in start.items():
-        b[pip] += n
-        b[25 - pip] -= n
-    return tuple(b)
+    """Both players with the same starting layout (a pip → count mapping from each one's view),
+    opposite routes."""
+    return Geometry().start_board(start)
+
+
+def their_pip(route: str, p: int) -> int:
+    """The opponent's own number of the mover's pip p (and the mover's pip of the opponent's
+    pip p: the mapping is its own inverse)."""
+    if route == "same":
+        return p + 12 if p <= 12 else p - 12
+    return 25 - p
+
+
+def _rev12() -> tuple[int, ...]:
+    return tuple(int(f"{v:012b}"[::-1], 2) for v in range(1 << 12))
+
+
+_REV12 = _rev12()
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """What a variant's boards hold beyond indexes 0..27, and how the two routes relate.
+
+    `route` places the opponent's pips (see the module docstring); `pins` adds slot 28;
+    `pool` adds slots 29 and 30 (and 28)."""
+
+    route: Route = "opposite"
+    pins: bool = False
+    pool: bool = False
+
+    @property
+    def size(self) -> int:
+        if self.pool:
+            return 31
+        return 29 if self.pins else SIZE
+
+    def their_pip(self, p: int) -> int:
+        return their_pip(self.route, p)
+
+    @cached_property
+    def flip(self) -> Callable[[Board], Board]:
+        """The board seen from the other player, as one generated tuple expression."""
+        if self == Geometry():
+            return flip
+        return _flipper(self)
+
+    def map_pins(self, mask: int) -> int:
+        """The pins mask seen from the other player (pip p goes to the route's mirror pip)."""
+        if not mask:
+            return 0
+        v = mask >> 1                       # bit i = pip i + 1
+        if self.route == "same":
+            v = ((v << 12) | (v >> 12)) & 0xFFFFFF
+        else:
+            v = (_REV12[v & 0xFFF] << 12) | _REV12[v >> 12]
+        return v << 1
+
+    def start_board(self, start: dict[int, int], unentered: int = 0) -> Board:
+        """Both players with the same start, each in his own pips, the mover first; `unentered`
+        checkers of each side wait off the board."""
+        b = [0] * self.size
+        for pip, n in start.items():
+            b[pip] += n
+        for pip, n in start.items():
+            q = self.their_pip(pip)
+            if n and b[q] > 0:
+                raise ValueError(f"both sides would start on pip {pip}")
+            b[q] -= n
+        if unentered:
+            if not self.pool:
+                raise ValueError("this layout has no unentered checkers")
+            b[POOL] = b[OPP_POOL] = unentered
+        return tuple(b)
+
+    # -- reading the slots -------------------------------------------------------------------
+
+    def pinned(self, b: Board) -> tuple[list[int], list[int]]:
+        """(pips where a mover's checker is pinned, pips where an opponent's checker is)."""
+        mine: list[int] = []
+        theirs: list[int] = []
+        if self.pins and b[PINS]:
+            m = b[PINS]
+            for p in PIPS:
+                if m >> p & 1:
+                    (mine if b[p] < 0 else theirs).append(p)
+        return mine, theirs
+
+    def counts(self, b: Board) -> tuple[int, int]:
+        """Checkers of (mover, opponent) everywhere: points, pinned, bar, off, unentered."""
+        mine = b[OFF] + b[BAR] + sum(x for x in b[1:25] if x > 0)
+        theirs = b[OPP_OFF] + b[OPP_BAR] - sum(x for x in b[1:25] if x < 0)
+        if self.pins:
+            pm, pt = self.pinned(b)
+            mine += len(pm)
+            theirs += len(pt)
+        if self.pool:
+            mine += b[POOL]
+            theirs += b[OPP_POOL]
+        return mine, theirs
+
+    def sort_key(self, b: Board) -> tuple[int, ...]:
+        """Points, bar, off, then the pins and the unentered checkers."""
+        key = (*b[1:25], b[BAR], b[OPP_BAR], b[OFF], b[OPP_OFF])
+        if self.pins:
+            pm, pt = self.pinned(b)
+            key += (len(pm), *pm, len(pt), *pt)
+        if self.pool:
+            key += (b[POOL], b[OPP_POOL])
+        return key
+
+    # -- position JSON -------------------------------------------------------------------------
+
+    def to_json(self, b: Board) -> dict[str, Any]:
+        """The position JSON of a board: `pins` when any remain, `state.unentered` with a pool."""
+        out: dict[str, Any] = to_json(b)
+        if self.pins:
+            pm, pt = self.pinned(b)
+            if pm or pt:
+                out["pins"] = {"mine": pm, "theirs": pt}
+        if self.pool:
+            out["state"] = {"unentered": [b[POOL], b[OPP_POOL]]}
+        return out
+
+    def from_json(self, obj: Any, checkers: int | None = None) -> Board:
+        """Read points, bar, off and, in the layouts that have them, pins and unentered checkers.
+
+        Unentered checkers are implicit: what the total lacks of `checkers` on each side; a
+        `state.unentered` pair, when given, must agree. Raises PositionError naming the fault."""
+        base = from_json(obj, None)
+        if not (self.pins or self.pool):
+            _no_pins(obj)
+            if checkers is not None:
+                _check_total(counts(base), checkers)
+            return base
+        L = list(base) + [0] * (self.size - SIZE)
+        if self.pins:
+            L[PINS] = self._read_pins(obj, L)
+        else:
+            _no_pins(obj)
+        if self.pool:
+            if checkers is None:
+                raise PositionError("the number of checkers is needed to count unentered ones")
+            mine, theirs = self.counts(tuple(L))
+            if mine > checkers or theirs > checkers:
+                raise PositionError(
+                    f"each side has {checkers} checkers; this position has {mine} for the mover "
+                    f"and {theirs} for the opponent outside the unentered ones")
+            L[POOL], L[OPP_POOL] = checkers - mine, checkers - theirs
+            state = obj.get("state")
+            stated = state.get("unentered") if isinstance(state, dict) else None
+            if stated is not None:
+                if not (isinstance(stated, list) and len(stated) == 2 and all(
+                        isinstance(x, int) and not isinstance(x, bool) and x >= 0
+                        for x in stated)):
+                    raise PositionError(f"'state.unentered' must be two non-negative "
+                                        f"integers, not {shown(stated)}")
+                if stated != [L[POOL], L[OPP_POOL]]:
+                    raise PositionError(
+                        f"'state.unentered' says {shown(stated)} but the checkers on the board, "
+                        f"on the bar and off leave {[L[POOL], L[OPP_POOL]]!r} unentered")
+        elif checkers is not None:
+            _check_total(self.counts(tuple(L)), checkers)
+        return tuple(L)
+
+    def _read_pins(self, obj: dict, L: list[int]) -> int:
+        pins = obj.get("pins")
+        if pins is None:
+            return 0
+        if not (isinstance(pins, dict) and set(pins) <= {"mine", "theirs"}):
+            raise PositionError(f"'pins' must be an object with 'mine' and 'theirs' lists of "
+                                f"pips, not {shown(pins)}")
+        mask = 0
+        for side in ("mine", "theirs"):
+            pips = pins.get(side, [])
+            if not (isinstance(pips, list) and all(
+                    isinstance(p, int) and not isinstance(p, bool) and 1 <= p <= 24
+                    for p in pips)):
+                raise PositionError(f"'pins.{side}' must be a list of pips 1..24, not "
+                                    f"{shown(pips)}")
+            for p in pips:
+                if mask >> p & 1:
+                    raise PositionError(f"pip {p} is listed twice in 'pins'")
+                # the pinned checker lies under the other side's checkers
+                if side == "mine" and L[p] >= 0:
+                    raise PositionError(f"a mover's checker pinned on pip {p} needs opposing "
+                                        f"checkers on it, but 'points' has {L[p]}")
+                if side == "theirs" and L[p] <= 0:
+                    raise PositionError(f"an opposing checker pinned on pip {p} needs the "
+                                        f"mover's checkers on it, but 'points' has {L[p]}")
+                mask |= 1 << p
+        return mask
+
+
+def _no_pins(obj: dict) -> None:
+    pins = obj.get("pins")
+    if pins and isinstance(pins, dict) and any(pins.get(k) for k in ("mine", "theirs")):
+        raise PositionError(f"this variant has no pinned checkers, but the position has 'pins' "
+                            f"{shown(pins)}")
+
+
+def _check_total(have: tuple[int, int], checkers: int) -> None:
+    mine, theirs = have
+    if (mine, theirs) != (checkers, checkers):
+        raise PositionError(
+            f"each side must have {checkers} checkers on the board, on the bar and off; "
+            f"this position has {mine} for the mover and {theirs} for the opponent")
+
+
+def _flipper(layout: Geometry) -> Callable[[Board], Board]:
+    """`flip` for a layout, generated as one tuple expression (only integers reach the source)."""
+    parts = ["b[27]"] + [f"-b[{their_pip(layout.route, k)}]" for k in PIPS] + ["b[26]", "b[25]",
+                                                                                 "b[0]"]
+    if layout.pins or layout.pool:
+        parts.append("mp(b[28])")
+    if layout.pool:
+        parts += ["b[30]", "b[29]"]
+    src = "def flip(b):\n    return (" + ", ".join(parts) + ")\n"
+    ns: dict[str, Any] = {"mp": layout.map_pins}
+    exec(compile(src, f"<tablier flip {layout.route}>", "exec"), ns)  # noqa: S102 - integers only
+    return ns["flip"]
+
+
+#: opposite-route flips of the longer boards, by length
+_LONG: dict[int, Callable[[Board], Board]] = {
+    29: _flipper(Geometry(pins=True)), 31: _flipper(Geometry(pool=True))}
 
 
 def counts(b: Board) -> tuple[int, int]:
-    """Checkers of (mover, opponent) on the board, on the bar and off."""
+    """Checkers of (mover, opponent) on the board, on the bar and off (28-slot boards)."""
     mine = b[OFF] + b[BAR] + sum(x for x in b[1:25] if x > 0)
     theirs = b[OPP_OFF] + b[OPP_BAR] - sum(x for x in b[1:25] if x < 0)
     return mine, theirs
@@ -87,11 +346,7 @@ def from_json(obj: Any, checkers: int | None = None) -> Board:
                                 f"{shown(pair)}")
     b = (off[0], *points, bar[0], bar[1], off[1])
     if checkers is not None:
-        mine, theirs = counts(b)
-        if (mine, theirs) != (checkers, checkers):
-            raise PositionError(
-                f"each side must have {checkers} checkers on the board, on the bar and off; "
-                f"this position has {mine} for the mover and {theirs} for the opponent")
+        _check_total(counts(b), checkers)
     return b
 
 

@@ -12,6 +12,19 @@ The pipeline is the one of trictrac §3.9, which also covers backgammon:
 
 A sequence that bears off the mover's last checker is complete: it counts as playing every number.
 
+Two kinds of rule hooks of the variant file take part, in this order:
+
+- per-move hooks (`forbid` rules with `on = "move"`) are asked before a single move is made
+  part of a sequence: the position before that move, the position after it, and the path so far
+  (this move included); a move they forbid is not made, so no sequence goes through it;
+- end-of-play hooks (`forbid` rules, `on = "play"`) judge each sequence by the position it ends
+  on, before the maximal-dice rule (step 2). A hook may be *waived* for a roll (its `waive`
+  attribute): "unavoidable" when no sequence at all, the empty one included, satisfies it;
+  "fewer_numbers" when obeying it would play fewer numbers than breaking it.
+
+Hooks are called as `hook(before, after, path, d1, d2, rolls)` (a plain function of three
+arguments is called with the first three).
+
 Three implementations answer the same question. `_walk_plays()` walks every step sequence and
 keeps the paths; it serves every switch and is the reference. `plays()`, whenever the maximal-dice
 rule holds, runs a function generated for the variant's switches by
@@ -30,21 +43,25 @@ in one order only and tells duplicate results apart by integer keys.
 """
 from __future__ import annotations
 
+import inspect
 from typing import Callable, NamedTuple, Sequence
 
 from interpreter.kernel._fastplays import fast_plays_applies
-from interpreter.kernel.board import Board
+from interpreter.kernel.board import OPP_POOL, PINS, POOL, Board
 from interpreter.kernel.rules import MoveRules
 
 EXCEDANT = 1
 PUISSANCE = 2
 SURPLUS = 4
+PINNED = 8
 
 
 class Step(NamedTuple):
-    """One single-number move: `src` 25 is the bar, `dst` 0 is off; `hit` the opponent checkers
-    hit; `flags` bit 1 = borne off by a higher number than needed, bit 2 = par puissance, bit 4 =
-    borne off from the farthest surplus pip of a full home board (`retour_conserve_exit`)."""
+    """One single-number move: `src` 25 is the bar, 29 the unentered checkers off the board,
+    `dst` 0 is off; `hit` the opponent checkers hit (or pinned); `flags` bit 1 = borne off by a
+    higher number than needed, bit 2 = par puissance, bit 4 = borne off from the farthest
+    surplus pip of a full home board (`retour_conserve_exit`), bit 8 = the opposing checker
+    landed on is pinned, not sent away (`hit = "pin"`)."""
 
     src: int
     dst: int
@@ -63,16 +80,38 @@ class Play(NamedTuple):
     paths: tuple[Path, ...]
 
 
-ForbidHook = Callable[[Board, Board, Path], bool]
+ForbidHook = Callable[..., bool]
+#: a hook as the generator calls it: (before, after, path, d1, d2, rolls) -> forbidden?
+_Test = Callable[[Board, Board, Path, int, int, int], bool]
+
+
+def _as_test(hook: ForbidHook) -> _Test:
+    """Call every hook with the dice: a plain function of three arguments gets three."""
+    try:
+        params = inspect.signature(hook).parameters.values()
+    except (TypeError, ValueError):       # builtins and the like: give them everything
+        return hook
+    if any(p.kind == p.VAR_POSITIONAL for p in params) or len(params) >= 6:
+        return hook
+    return lambda b, a, x, d1, d2, rolls: hook(b, a, x)
 
 
 class MoveGenerator:
-    """The legal plays of one variant's movement switches (and its compiled `forbid` filters)."""
+    """The legal plays of one variant's movement switches and its compiled rule hooks: `forbid`
+    (end-of-play filters, each optionally waivable through its `waive` attribute) and `moves`
+    (per-move filters)."""
 
-    def __init__(self, rules: MoveRules, forbid: Sequence[ForbidHook] = ()):
+    def __init__(self, rules: MoveRules, forbid: Sequence[ForbidHook] = (),
+                 moves: Sequence[ForbidHook] = ()):
         self.rules = rules
         self.forbid = tuple(forbid)
+        self.moves = tuple(moves)
+        self._tests = tuple(_as_test(f) for f in self.forbid)
+        self._waive = tuple(getattr(f, "waive", "never") or "never" for f in self.forbid)
+        self._waivable = any(w != "never" for w in self._waive)
+        self._move_tests = tuple(_as_test(f) for f in self.moves)
         r = rules
+        self.geometry = r.geometry
         self._total_dbl = r.doublet_moves
         corner = (r.opp_corner,) if r.opp_corner is not None else ()
         self._rest_only = frozenset(
@@ -85,10 +124,16 @@ class MoveGenerator:
         self._enter_bar = r.enter == "bar"
         self._enter_start = r.enter == "start"
         self._start = r.start_pip
-        self._opp_start = 25 - r.start_pip
+        #: where the opponent's start lies on the mover's pips (hits to the start go there)
+        self._opp_start = self.geometry.their_pip(r.start_pip)
         self._to_start = r.hit == "start"
+        self._pins = r.hit == "pin"
+        self._pool = self.geometry.pool
+        #: checkers entered from off the board wait for a later throw
+        self._frozen = self._pool and not r.unentered_move_on
+        self._roll = (0, 0, 1)        # the roll being walked, for the per-move hooks
         self._fast = None
-        if fast_path_applies(rules) and not self.forbid:
+        if fast_path_applies(rules) and not self.forbid and not self.moves:
             from interpreter.kernel._fastgen import compiled_results
             self._fast = compiled_results(rules)
             # the generated function answers results() itself: no extra call on the hot path
@@ -96,43 +141,46 @@ class MoveGenerator:
         self._fast_plays = None
         if fast_plays_applies(rules):
             from interpreter.kernel._fastplays import compiled_plays
-            filters = tuple(_path_filter(f) for f in self.forbid)
-            self._fast_plays = compiled_plays(rules)(self, filters, Step, Play)
+            filters = tuple(_path_filter(f, t) for f, t in zip(self.forbid, self._tests))
+            self._fast_plays = compiled_plays(rules, bool(self.moves))(
+                self, filters, Step, Play, self._move_tests)
             # as for results(): the generated function is the instance's plays()
             self.plays = self._fast_plays  # type: ignore[method-assign]
 
     # -- public API ------------------------------------------------------------------------
 
-    def results(self, b: Board, d1: int, d2: int) -> list[Board]:
+    def results(self, b: Board, d1: int, d2: int, rolls: int = 1) -> list[Board]:
         """The distinct end boards of the complete legal plays; `[b]` when nothing can be played.
 
         For the backgammon family this method is replaced, per instance, by the generated
         function (same answer, no paths)."""
         if self._fast is not None:
             return self._fast(b, d1, d2)
-        return [p.board for p in self.plays(b, d1, d2)[0]]
+        return [p.board for p in self.plays(b, d1, d2, rolls)[0]]
 
-    def plays(self, b: Board, d1: int, d2: int) -> tuple[list[Play], int]:
+    def plays(self, b: Board, d1: int, d2: int, rolls: int = 1) -> tuple[list[Play], int]:
         """The complete legal plays with every step sequence reaching each end board, and how many
         of the roll's single-number moves cannot be played (a doublet counts `doublet_moves`).
 
         When `maximal dice` holds this method is replaced, per instance, by the function that
         `interpreter.kernel._fastplays` generates for the switches (same answer, same order)."""
-        return self._walk_plays(b, d1, d2)
+        return self._walk_plays(b, d1, d2, rolls)
 
-    def _walk_plays(self, b: Board, d1: int, d2: int) -> tuple[list[Play], int]:
+    def _walk_plays(self, b: Board, d1: int, d2: int, rolls: int = 1
+                    ) -> tuple[list[Play], int]:
         """`plays()` by the generic walk of every step sequence."""
         r = self.rules
         total = self._total_dbl if d1 == d2 else 2
-        cands = self._explore(b, d1, d2, total)
+        cands = self._explore(b, d1, d2, total, rolls)
         pu = self._puissance(b, d1, d2)
         if pu is not None:
             cands[min(2, total)].extend(pu)
+        active = self._active(b, cands, d1, d2, rolls) if self._waivable else None
         best = 0
         chosen: list[tuple[tuple, Board]] = []
         if r.max_dice:
             for n in range(total, 0, -1):
-                surv = [c for c in cands[n] if self._end_ok(b, c[1], c[0])]
+                surv = [c for c in cands[n] if self._end_ok(b, c[1], c[0], d1, d2, rolls, active)]
                 if n == 1 and d1 != d2 and r.higher_number and surv:
                     hi = max(d1, d2)
                     higher = [c for c in surv if c[0][0][2] == hi]
@@ -143,7 +191,7 @@ class MoveGenerator:
                     break
         else:
             for n in range(total, 0, -1):
-                surv = [c for c in cands[n] if self._end_ok(b, c[1], c[0])]
+                surv = [c for c in cands[n] if self._end_ok(b, c[1], c[0], d1, d2, rolls, active)]
                 if surv and not best:
                     best = n
                 chosen.extend(surv)
@@ -156,17 +204,17 @@ class MoveGenerator:
             groups.setdefault(board, []).append(tuple(map(Step._make, path)))
         return [Play(bd, tuple(ps)) for bd, ps in groups.items()], total - best
 
-    def single_plays(self, b: Board, d: int) -> list[Play]:
+    def single_plays(self, b: Board, d: int, rolls: int = 1) -> list[Play]:
         """The legal plays of the number `d` alone (a number left over after the first part of a
         throw, such as the entering move after a restack); `[Play(b, ((),))]` when it cannot be
         played."""
         L = list(b)
         cands: list[list] = [[], []]
-        rem = L[25] + sum(x for x in L[1:25] if x > 0)
-        self._dfs(L, (d,), 0, [], None, (), rem, cands, 1)
+        self._roll = (d, d, rolls)
+        self._dfs(L, (d,), 0, [], None, (), (), self._remaining(L), cands, 1)
         groups: dict[Board, list[Path]] = {}
         for path, board in cands[1]:
-            if self._end_ok(b, board, path):
+            if self._end_ok(b, board, path, d, d, rolls, None):
                 groups.setdefault(board, []).append(tuple(map(Step._make, path)))
         if not groups:
             return [Play(b, ((),))]
@@ -176,56 +224,118 @@ class MoveGenerator:
         """The board after the steps of `path`, applied one by one as they are written."""
         L = list(b)
         for st in path:
-            L[st.src] -= 1
-            if st.dst == 0:
-                L[0] += 1
-                continue
-            if st.hit:
-                L[st.dst] += st.hit
-                self._send(L, st.hit)
-            L[st.dst] += 1
+            self._apply(L, st.src, st.dst, st.hit, st.flags)
         return tuple(L)
 
     # -- generation ------------------------------------------------------------------------
 
+    def _remaining(self, L: list[int]) -> int:
+        """The mover's checkers not yet borne off: bearing off the last one ends the play."""
+        rem = L[25] + sum(x for x in L[1:25] if x > 0)
+        if self._pool:
+            rem += L[POOL]
+        if self._pins and L[PINS]:
+            m = L[PINS]
+            rem += sum(1 for p in range(1, 25) if m >> p & 1 and L[p] < 0)
+        return rem
+
+    def _apply(self, L: list[int], s: int, t: int, h: int, fl: int) -> bool:
+        """Make one step on L; returns whether it released a pinned checker (for `_undo`)."""
+        L[s] -= 1
+        released = False
+        if self._pins and L[s] == 0 and L[PINS] >> s & 1:
+            # the last pinner leaves: the checker under it is free again
+            L[PINS] ^= 1 << s
+            L[s] = -1
+            released = True
+        if t == 0:
+            L[0] += 1
+        elif fl & PINNED:
+            L[t] = 1
+            L[PINS] |= 1 << t
+        else:
+            if h:
+                L[t] += h
+                self._send(L, h)
+            L[t] += 1
+        return released
+
+    def _undo(self, L: list[int], s: int, t: int, h: int, fl: int, released: bool) -> None:
+        if t == 0:
+            L[0] -= 1
+        elif fl & PINNED:
+            L[t] = -1
+            L[PINS] ^= 1 << t
+        else:
+            L[t] -= 1
+            if h:
+                L[t] -= h
+                self._send(L, -h)
+        if released:
+            L[s] = 0
+            L[PINS] |= 1 << s
+        L[s] += 1
+
     def _send(self, L: list[int], n: int) -> None:
-        if self.rules.hit == "start":
+        hit = self.rules.hit
+        if hit == "start":
             L[self._opp_start] -= n
+        elif hit == "unentered":
+            L[OPP_POOL] += n
         else:
             L[26] += n
 
-    def _explore(self, b: Board, d1: int, d2: int, total: int) -> list[list]:
-        """Every step sequence whose moves are each physically possible, grouped by how many
-        numbers it plays (a sequence bearing off the last checker counts as `total`). Sequences
-        ending on a rest-only pip are left out; the other end checks come later."""
+    def _explore(self, b: Board, d1: int, d2: int, total: int, rolls: int) -> list[list]:
+        """Every step sequence whose moves are each physically possible (and allowed by the
+        per-move hooks), grouped by how many numbers it plays (a sequence bearing off the last
+        checker counts as `total`). Sequences ending on a rest-only pip are left out; the other
+        end checks come later."""
         L = list(b)
         cands: list[list] = [[] for _ in range(total + 1)]
-        rem = L[25] + sum(x for x in L[1:25] if x > 0)
+        rem = self._remaining(L)
         if d1 == d2:
             orders: tuple[tuple[int, ...], ...] = ((d1,) * total,)
         else:
             orders = ((d1, d2), (d2, d1))
+        self._roll = (d1, d2, rolls)
         for seq in orders:
-            self._dfs(L, seq, 0, [], None, (), rem, cands, total)
+            self._dfs(L, seq, 0, [], None, (), (), rem, cands, total)
         return cands
 
     def _dfs(self, L: list[int], seq: tuple[int, ...], i: int, path: list, must: int | None,
-             carried: tuple[int, ...], rem: int, cands: list[list], total: int) -> None:
+             carried: tuple[int, ...], frozen: tuple[int, ...], rem: int, cands: list[list],
+             total: int) -> None:
         d = seq[i]
         last = i + 1 == len(seq)
         rest_only = self._rest_only
         S = self._start
-        for s, t, h, fl in self._steps(L, d, must, carried, last):
-            # apply
-            L[s] -= 1
-            if t == 0:
-                L[0] += 1
+        moves = self._move_tests
+        pins = self._pins
+        send = self._send
+        for s, t, h, fl in self._steps(L, d, must, carried, frozen, last):
+            before = tuple(L) if moves else None
+            # apply (pins release and pin through _apply; the common case inline)
+            if pins:
+                released = self._apply(L, s, t, h, fl)
             else:
-                if h:
-                    L[t] += h
-                    self._send(L, h)
-                L[t] += 1
+                released = False
+                L[s] -= 1
+                if t == 0:
+                    L[0] += 1
+                else:
+                    if h:
+                        L[t] += h
+                        send(L, h)
+                    L[t] += 1
             path.append((s, t, d, h, fl))
+            if moves:
+                after = tuple(L)
+                steps = tuple(map(Step._make, path))
+                d1, d2, rolls = self._roll
+                if any(m(before, after, steps, d1, d2, rolls) for m in moves):
+                    path.pop()
+                    self._undo(L, s, t, h, fl, released)
+                    continue
             if t == 0 and rem == 1:
                 cands[total].append((tuple(path), tuple(L)))
             else:
@@ -243,33 +353,45 @@ class MoveGenerator:
                             nc = carried
                     else:
                         nc = carried
-                    self._dfs(L, seq, i + 1, path, t if rest else None, nc,
+                    nf = frozen + (t,) if s == POOL and self._frozen else frozen
+                    self._dfs(L, seq, i + 1, path, t if rest else None, nc, nf,
                               rem - (t == 0), cands, total)
-            # undo
             path.pop()
-            if t == 0:
-                L[0] -= 1
+            # undo
+            if pins:
+                self._undo(L, s, t, h, fl, released)
             else:
-                L[t] -= 1
-                if h:
-                    L[t] -= h
-                    self._send(L, -h)
-            L[s] += 1
+                if t == 0:
+                    L[0] -= 1
+                else:
+                    L[t] -= 1
+                    if h:
+                        L[t] -= h
+                        send(L, -h)
+                L[s] += 1
 
     def _steps(self, L: list[int], d: int, must: int | None, carried: tuple[int, ...],
-               last: bool) -> list[tuple[int, int, int, int]]:
+               frozen: tuple[int, ...], last: bool) -> list[tuple[int, int, int, int]]:
         """The single-number moves of `d` physically possible on L: (src, dst, hit, flags)."""
         r = self.rules
         S = self._start
         srcs: Sequence[int]
+        pool = self._pool and L[POOL] > 0
         if self._enter_bar and L[25] > 0 and r.enter_first:
             srcs = (25,)
         elif self._enter_start and r.enter_first and L[S] > 0:
             srcs = (S,) + tuple(sorted({c for c in carried if c != S and L[c] > 0}, reverse=True))
         elif must is not None:
             srcs = (must,)
+        elif pool and r.unentered_first:
+            srcs = (POOL,)
         else:
             srcs = [p for p in range(24, 0, -1) if L[p] > 0]
+            if frozen:
+                # checkers entered this throw stay where they came in
+                srcs = [p for p in srcs if L[p] > frozen.count(p)]
+            if pool:
+                srcs.insert(0, POOL)
             if self._enter_bar and L[25] > 0:
                 srcs.insert(0, 25)
         if must is not None:
@@ -279,8 +401,11 @@ class MoveGenerator:
         bear = None      # computed on the first bearing-off attempt
         out = []
         exact_found = False
+        pins = self._pins
         for s in srcs:
             t = s - d
+            if s == POOL:
+                t = 25 - d
             if t > off_pip:
                 v = L[t]
                 if t in self._special:
@@ -289,6 +414,11 @@ class MoveGenerator:
                     out.append((s, t, 0, 0))
                 elif v >= 0:
                     out.append((s, t, 0, 0))
+                elif pins:
+                    # a lone free opposing checker is pinned; a point where the opponent pins
+                    # one of the mover's is closed whatever the count
+                    if v == -1 and not L[PINS] >> t & 1:
+                        out.append((s, t, 1, PINNED))
                 elif r.hit != "none" and -v < r.block:
                     # a checker hit back to its start cannot go there while the mover holds
                     # that point (or lands on it): one point never holds both colours
@@ -296,7 +426,7 @@ class MoveGenerator:
                         continue
                     out.append((s, t, -v, 0))
                 continue
-            if s == 25:
+            if s == 25 or s == POOL:
                 continue
             if bear is None:
                 bear = self._may_bear_off(L)
@@ -305,7 +435,7 @@ class MoveGenerator:
             if t == off_pip:
                 out.append((s, 0, 0, 0))
                 exact_found = True
-            elif r.over_exit == "any" or not any(L[q] > 0 for q in range(s + 1, 25)):
+            elif r.over_exit == "any" or not self._held_above(L, s):
                 out.append((s, 0, 0, EXCEDANT))
         if r.retour_conserve_exit == "farthest_surplus_point" and must is None:
             step = self._surplus_exit(L, d)
@@ -314,6 +444,15 @@ class MoveGenerator:
         if exact_found and r.exact_exit == "compulsory":
             out = [m for m in out if m[1] == 0 and m[3] == 0]
         return out
+
+    def _held_above(self, L: list[int], s: int) -> bool:
+        """Whether a checker of the mover stands on a pip above s (a pinned one included)."""
+        if any(L[q] > 0 for q in range(s + 1, 25)):
+            return True
+        if self._pins and L[PINS]:
+            m = L[PINS]
+            return any(m >> q & 1 and L[q] < 0 for q in range(s + 1, 25))
+        return False
 
     def _surplus_exit(self, L: list[int], d: int) -> tuple[int, int, int, int] | None:
         """With every home pip holding two or more of the mover's checkers, the number `d`
@@ -335,8 +474,16 @@ class MoveGenerator:
             return False
         if self._enter_start and L[self._start] > 0:
             return False
+        if self._pool and L[POOL] > 0:
+            return False
+        top = self.rules.home_top
+        if self._pins and L[PINS]:
+            m = L[PINS]
+            pinned = [p for p in range(1, 25) if m >> p & 1 and L[p] < 0]
+            if pinned and (self.rules.pinned_bear_off == "forbidden" or (
+                    self.rules.bear_off == "all_home" and max(pinned) > top)):
+                return False
         if self.rules.bear_off == "all_home":
-            top = self.rules.home_top
             return not any(L[p] > 0 for p in range(top + 1, 25))
         return True
 
@@ -376,7 +523,37 @@ class MoveGenerator:
 
     # -- end-of-play checks and filters ------------------------------------------------------
 
-    def _end_ok(self, before: Board, board: Board, path: tuple) -> bool:
+    def _active(self, b: Board, cands: list[list], d1: int, d2: int, rolls: int
+                ) -> tuple[bool, ...]:
+        """Which `forbid` hooks hold for this roll, after the waivable ones are judged in order:
+        "unavoidable" is waived when no sequence, the empty one included, satisfies it;
+        "fewer_numbers" when the plays obeying it use fewer numbers than those breaking it."""
+        tests = self._tests
+        active = [True] * len(tests)
+
+        def best(flags: list[bool]) -> int:
+            for n in range(len(cands) - 1, 0, -1):
+                for path, bd in cands[n]:
+                    if self._end_ok(b, bd, path, d1, d2, rolls, flags):
+                        return n
+            return 0
+
+        for k, mode in enumerate(self._waive):
+            if mode == "unavoidable":
+                f = tests[k]
+                if f(b, b, (), d1, d2, rolls) and all(
+                        f(b, bd, tuple(map(Step._make, path)), d1, d2, rolls)
+                        for row in cands for path, bd in row):
+                    active[k] = False
+            elif mode == "fewer_numbers":
+                without = active[:]
+                without[k] = False
+                if best(without) > best(active):
+                    active[k] = False
+        return tuple(active)
+
+    def _end_ok(self, before: Board, board: Board, path: tuple, d1: int, d2: int, rolls: int,
+                active: Sequence[bool] | None) -> bool:
         r = self.rules
         C = r.own_corner
         if C is not None:
@@ -384,10 +561,15 @@ class MoveGenerator:
                 return False
             if r.coin_swap == "forbid" and before[C] == 2 and _is_swap(C, path):
                 return False
-        if self.forbid:
+        if self._tests:
             steps = tuple(map(Step._make, path))
-            for f in self.forbid:
-                if f(before, board, steps):
+            if active is None:
+                for f in self._tests:
+                    if f(before, board, steps, d1, d2, rolls):
+                        return False
+                return True
+            for k, f in enumerate(self._tests):
+                if active[k] and f(before, board, steps, d1, d2, rolls):
                     return False
         return True
 
@@ -419,15 +601,16 @@ def _is_swap(C: int, path: tuple) -> bool:
     return departures == 1 and arrivals >= 1
 
 
-def _path_filter(hook: ForbidHook) -> Callable[[Board, list], list]:
-    """A `forbid` hook as a filter of a roll's candidates, a list of (path, end board): the
-    batch form the rule compiler gives its hooks (`filter_paths`), else one call per path."""
+def _path_filter(hook: ForbidHook, test: _Test) -> Callable[..., list]:
+    """A `forbid` hook as a filter of a roll's candidates, a list of (path, end board):
+    `keep(before, cands, d1, d2, rolls)`. The rule compiler gives hooks that read no dice a
+    batch form (`filter_paths(before, cands)`); the others are asked once per path."""
     batch = getattr(hook, "filter_paths", None)
     if batch is not None:
-        return batch
+        return lambda before, cands, d1, d2, rolls: batch(before, cands)
 
-    def keep(before: Board, cands: list) -> list:
-        return [c for c in cands if not hook(before, c[1], c[0])]
+    def keep(before: Board, cands: list, d1: int, d2: int, rolls: int) -> list:
+        return [c for c in cands if not test(before, c[1], c[0], d1, d2, rolls)]
     return keep
 
 
@@ -435,6 +618,7 @@ def fast_path_applies(rules: MoveRules) -> bool:
     """Whether `results()` can use the generated backgammon-family generator for these rules."""
     return (rules.own_corner is None and rules.opp_corner is None and not rules.no_landing
             and rules.enter == "bar" and rules.enter_first and rules.hit == "bar"
+            and not rules.pool
             and rules.max_dice and rules.exact_exit == "optional"
             and rules.excedant_filter == "none"
             and rules.retour_conserve_exit == "farthest_checker")

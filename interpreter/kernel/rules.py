@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from interpreter.kernel.board import Geometry
+
 
 @dataclass(frozen=True)
 class MoveRules:
@@ -18,9 +20,16 @@ class MoveRules:
     doublet_moves: int = 4
     #: how many opponent checkers on a point stop a checker from landing there (2, or 1 in trictrac)
     block: int = 2
+    #: where the opponent's checkers run: "opposite" (backgammon: his pip q is the mover's
+    #: 25 - q) or "same" (Long Nardy, Fevga: his pip q is the mover's q + 12 for q <= 12, q - 12
+    #: for q >= 13); the mover's own moves are the same either way, hits to the start and
+    #: turning the board follow the route
+    route: Literal["opposite", "same"] = "opposite"
     #: what landing on fewer than `block` opponent checkers does: send them to the bar, back to
-    #: their start, or nothing (with block = 1 no landing on an opponent is possible anyway)
-    hit: Literal["bar", "start", "none"] = "bar"
+    #: their start, back off the board among the unentered ("unentered"), pin a lone one under
+    #: the lander ("pin", Plakoto), or nothing (with block = 1 no landing on an opponent is
+    #: possible anyway)
+    hit: Literal["bar", "start", "none", "pin", "unentered"] = "bar"
     #: where checkers wait to come into play: "bar" (backgammon: a checker on the bar, index 25,
     #: enters with number d on pip 25 - d) or "start" (the 12-point Tric-Trac: men on the start
     #: pip `start_pip` are entered by moving from it) or "none"
@@ -30,6 +39,19 @@ class MoveRules:
     #: any other checker moves; with "start", a single-number move may instead carry on the man
     #: entered earlier in the same throw
     enter_first: bool = True
+    #: checkers may wait off the board, unentered (acey-deucey): they enter like checkers on
+    #: the bar, a number d on pip 25 - d; set when the variant starts checkers off the board or
+    #: hits them back there
+    pool: bool = False
+    #: all unentered checkers must come in before any checker on the board moves
+    unentered_first: bool = False
+    #: a checker entered from off the board may go on with another number of the same throw
+    #: (false: it waits for a later throw)
+    unentered_move_on: bool = True
+    #: with pins: "forbidden": no bearing off while one of the mover's checkers is pinned;
+    #: "allowed": a pinned checker in the home board counts as home (and as occupying its pip
+    #: for the farthest-checker rule); it only cannot move
+    pinned_bear_off: Literal["forbidden", "allowed"] = "forbidden"
     #: "all_home": a checker may be borne off only while all the mover's checkers are on pips
     #: 1..home_top (checked at each single-number move); "anywhere": no such condition
     bear_off: Literal["all_home", "anywhere"] = "all_home"
@@ -78,3 +100,8 @@ class MoveRules:
     @property
     def has_corners(self) -> bool:
         return self.own_corner is not None
+
+    @property
+    def geometry(self) -> Geometry:
+        """The board slots and route these switches need."""
+        return Geometry(self.route, self.hit == "pin", self.pool or self.hit == "unentered")

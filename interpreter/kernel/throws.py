@@ -1,0 +1,57 @@
+"""What follows a throw once it is played: the end of the turn, another throw, or a stage of a
+roll event (acey-deucey's 1-2: a doublet the player names, its complement, another throw).
+
+The kernel says which stage comes next from the dice switches and how much of the throw was
+played; choosing the doublet is the player's decision, made through the engine. Stages are
+named as in the position JSON: a position at the named doublet's step carries
+`"state": {"stage": "doublet"}` (its complement: "complement"), and `tablier moves` reports what
+follows a position as "next": "doublet", "complement", "reroll" (the same player throws again) or
+"end".
+
+>>> t = ThrowRules(bonus_throw=(1, 2), bonus=("chosen_doublet", "throw_again"))
+>>> t.next(None, 2, 1, unplayed=0), t.next(None, 2, 1, unplayed=1)
+('doublet', 'end')
+>>> t.next("doublet", 6, 6, unplayed=0), t.next("doublet", 6, 6, unplayed=1)
+('reroll', 'end')
+>>> ThrowRules(doublet_rethrow=True).next(None, 3, 3, unplayed=4)
+'reroll'
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+#: a stage of `dice.bonus` → the name of its position stage (None: a throw of the dice)
+STAGE_OF = {"chosen_doublet": "doublet", "complement_doublet": "complement",
+            "throw_again": "reroll"}
+STAGES = ("doublet", "complement")
+
+
+@dataclass(frozen=True)
+class ThrowRules:
+    #: a doublet thrown gives another throw, even when it could not all be played
+    doublet_rethrow: bool = False
+    #: the throw that starts a roll event, as (low, high); None: no event
+    bonus_throw: tuple[int, int] | None = None
+    #: the event's stages after the throw, each only when the previous was played in full
+    bonus: tuple[str, ...] = ()
+
+    def is_bonus_throw(self, d1: int, d2: int) -> bool:
+        return self.bonus_throw is not None and (min(d1, d2), max(d1, d2)) == self.bonus_throw
+
+    def next(self, stage: str | None, d1: int, d2: int, unplayed: int) -> str:
+        """What follows a play of (d1, d2) at `stage` (None: thrown dice) that left `unplayed`
+        numbers unplayed: "doublet", "complement", "reroll" or "end"."""
+        if stage is None:
+            if self.is_bonus_throw(d1, d2):
+                return STAGE_OF[self.bonus[0]] if unplayed == 0 and self.bonus else "end"
+            return "reroll" if self.doublet_rethrow and d1 == d2 else "end"
+        here = {"doublet": "chosen_doublet", "complement": "complement_doublet"}[stage]
+        if unplayed or here not in self.bonus:
+            return "end"
+        i = self.bonus.index(here)
+        return STAGE_OF[self.bonus[i + 1]] if i + 1 < len(self.bonus) else "end"
+
+    def stage_dice(self, stage: str, named: int) -> tuple[int, int]:
+        """The dice of a stage, given the doublet the player named."""
+        d = named if stage == "doublet" else 7 - named
+        return d, d
