@@ -8,7 +8,8 @@ from typing import Any
 from interpreter.bounded import in_range, shown
 from interpreter.dsl import RollContext, points_by_side
 from interpreter.errors import PositionError
-from interpreter.kernel.board import Board, from_json, sort_key, to_json
+from interpreter.kernel.board import Board
+from interpreter.kernel.throws import STAGE_OF, STAGES
 
 
 #: the largest throw count (`rolls`) and set-up count (`state.setup`) a position may give
@@ -25,8 +26,12 @@ class RollPosition:
 
 
 def read_position(variant: Any, obj: Any, need_dice: bool = True) -> RollPosition:
-    """Validate a position object for `variant`; raise PositionError naming the fault."""
-    b = from_json(obj, variant.checkers)
+    """Validate a position object for `variant`; raise PositionError naming the fault.
+
+    The variant's geometry reads `pins` and the unentered checkers (implicit, or
+    `state.unentered`); `state.stage` names a stage of a bonus throw ("doublet", "complement")."""
+    layout = variant.geometry
+    b = layout.from_json(obj, variant.checkers)
     bad = [p for p in range(1, 25) if not -variant.checkers <= b[p] <= variant.checkers]
     if bad:
         raise PositionError(f"pip {bad[0]} holds {b[bad[0]]} checkers")
@@ -37,8 +42,9 @@ def read_position(variant: Any, obj: Any, need_dice: bool = True) -> RollPositio
     for p in range(1, rules.off_pip + 1):
         # a man that reaches these pips is borne off: the mover's never stand there, nor the
         # opponent's on the mirror pips
-        if b[p] > 0 or b[25 - p] < 0:
-            who, pip = ("the mover's", p) if b[p] > 0 else ("the opponent's", 25 - p)
+        q = layout.their_pip(p)
+        if b[p] > 0 or b[q] < 0:
+            who, pip = ("the mover's", p) if b[p] > 0 else ("the opponent's", q)
             raise PositionError(f"{who} checkers cannot stand on pip {pip}: reaching it bears "
                                 f"them off")
     dice = obj.get("dice")
@@ -60,15 +66,29 @@ def read_position(variant: Any, obj: Any, need_dice: bool = True) -> RollPositio
     if not in_range(setup, 1, MAX_THROWS):
         raise PositionError(f"'state.setup' must be a whole number from 1 to {MAX_THROWS:,}, not "
                             f"{shown(setup)}")
+    stage = state.get("stage")
+    if stage is not None:
+        stages = [STAGE_OF[s] for s in variant.throws.bonus if STAGE_OF[s] in STAGES]
+        if stage not in stages:
+            known = f"one of {stages!r}" if stages else "absent: this variant has no bonus throw"
+            raise PositionError(f"'state.stage' must be {known}, not {shown(stage)}")
+        if (dice is not None or need_dice) and d1 != d2:
+            raise PositionError(f"at the {stage!r} stage the dice are a doublet, not "
+                                f"{shown(dice)}")
     return RollPosition(b, d1, d2, rolls, state)
+
+
+def stage_of(pos: RollPosition) -> str | None:
+    return pos.state.get("stage")
 
 
 def _context(variant: Any, pos: RollPosition) -> RollContext:
     """The roll context of a position: its plays on demand, its state, and how many times the
     men have been set up in the game (`state.setup`, 1 until the first relevé)."""
     gen = variant.generator
-    b, d1, d2 = pos.board, pos.d1, pos.d2
-    return RollContext(lambda: gen.plays(b, d1, d2), pos.state, setup=pos.state.get("setup", 1))
+    b, d1, d2, rolls = pos.board, pos.d1, pos.d2, pos.rolls
+    return RollContext(lambda: gen.plays(b, d1, d2, rolls), pos.state,
+                       setup=pos.state.get("setup", 1))
 
 
 def final_plays(variant: Any, pos: RollPosition) -> tuple[list, RollContext]:
@@ -80,10 +100,21 @@ def final_plays(variant: Any, pos: RollPosition) -> tuple[list, RollContext]:
 
 
 def legal_results(variant: Any, obj: Any) -> dict[str, Any]:
+    """The `tablier moves` line of one position: the distinct results, sorted; with a bonus
+    throw, what follows them as "next" (kernel.throws)."""
     pos = read_position(variant, obj)
     rules = variant.rules
+    layout = variant.geometry
+    to_json, sort_key = layout.to_json, layout.sort_key
+    if variant.throws.bonus_throw is not None and not (rules.prefer or rules.score_play):
+        plays, unplayed = variant.generator.plays(pos.board, pos.d1, pos.d2, pos.rolls)
+        results = [to_json(p.board) for p in sorted(plays, key=lambda p: sort_key(p.board))]
+        nxt = variant.throws.next(stage_of(pos), pos.d1, pos.d2, unplayed)
+        if all(p.board[0] == variant.checkers for p in plays):
+            nxt = "end"             # the last checker is off: nothing follows
+        return {"count": len(results), "results": results, "next": nxt}
     if not (rules.prefer or rules.score_play):
-        boards = variant.generator.results(pos.board, pos.d1, pos.d2)
+        boards = variant.generator.results(pos.board, pos.d1, pos.d2, pos.rolls)
         results = [to_json(b) for b in sorted(boards, key=sort_key)]
         return {"count": len(results), "results": results}
     plays, ctx = final_plays(variant, pos)
@@ -118,7 +149,7 @@ def roll_score(variant: Any, obj: Any) -> dict[str, Any]:
         if result is None:
             raise PositionError("the points of this roll depend on the play: give the play "
                                 "as \"result\" (one of the positions `tablier moves` lists)")
-        target = from_json(result, variant.checkers)
+        target = variant.geometry.from_json(result, variant.checkers)
         plays = rules.prefer_plays(b, ctx.plays, d1, d2, pos.rolls, ctx)
         chosen = next((p for p in plays if p[0] == target), None)
         if chosen is None and not (not plays and target == b):

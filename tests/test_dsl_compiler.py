@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from interpreter.dsl.compiler import (BOOL, CHOICE, END, FORBID, INT, ROLL, Compiler, Symbols,
+from interpreter.dsl.compiler import (BOOL, CHOICE, END, FORBID, INT, MOVE, ROLL, Compiler, Symbols,
                                       parse_definition_key)
 from interpreter.dsl import source_of
 from interpreter.dsl.parser import SnippetError
@@ -60,8 +60,18 @@ def test_errors_carry_code_and_position(text, code, line, col):
 def test_context_is_checked():
     assert error_of("after.mine(6) > 0", ROLL).code == "dsl-context"
     assert error_of("plays == plays", FORBID).code == "dsl-context"
-    assert error_of("doublet", FORBID).code == "dsl-context"
+    assert error_of("unplayed > 0", FORBID).code == "dsl-context"
+    # `step` is the single move of a rule asked of each move, not of a whole play
+    assert error_of("step.from == 24", FORBID).code == "dsl-context"
     assert evaluate("after.mine(6) - mine(6)", CHOICE) == 0
+
+
+def test_dice_and_throw_counters_in_forbid_rules():
+    # a forbid rule sees the roll being played (3-1, the first throw in `evaluate`)
+    assert evaluate("doublet", FORBID) is False
+    assert evaluate("high * 10 + low + total", FORBID) == 35
+    assert evaluate("rolls", FORBID) == 1
+    assert evaluate("count(d in numbers)", MOVE) == 2
 
 
 def test_definitions_expand_and_recursion_is_refused():
@@ -137,17 +147,21 @@ def test_a_name_is_added_to_the_vocabulary_in_a_few_lines(monkeypatch):
     from interpreter.dsl.core import Cmp, IfExp
     from interpreter.dsl.vocabulary import DICE_CONTEXTS, Function, Value, die
 
-    def pinned(b, p):            # an opposing blot with one of the mover's checkers behind it
+    def covered(b, p):           # an opposing blot with one of the mover's checkers behind it
         return 1 <= p <= 23 and b[p] == -1 and b[p + 1] > 0
 
     monkeypatch.setitem(vocabulary.VALUES, "farthest_die", Value(
         INT, lambda env: IfExp(Cmp(">", die(1), die(2), type=BOOL), die(1), die(2), type=INT),
         DICE_CONTEXTS, "the higher number"))
-    monkeypatch.setitem(runtime.RUNTIME, "_pinned", pinned)
-    monkeypatch.setitem(vocabulary.FUNCTIONS, "pinned", Function(
-        (INT,), BOOL, "an opposing blot with the mover behind it", runtime="_pinned",
+    monkeypatch.setitem(runtime.RUNTIME, "_covered", covered)
+    monkeypatch.setitem(vocabulary.FUNCTIONS, "covered", Function(
+        (INT,), BOOL, "an opposing blot with the mover behind it", runtime="_covered",
         position=True))
     b = list(START)
     b[5], b[6] = -1, 2
-    assert evaluate("farthest_die * 10 + count(p in 1..24 where pinned(p))", b=tuple(b)) == 31
+    assert evaluate("farthest_die * 10 + count(p in 1..24 where covered(p))", b=tuple(b)) == 31
+    # a value is checked against the contexts it is given (the dice: every kind of rule)
+    assert evaluate("farthest_die", FORBID) == 3
+    monkeypatch.setitem(vocabulary.VALUES, "farthest_die", Value(
+        INT, lambda env: die(1), frozenset({ROLL}), "the first number"))
     assert error_of("farthest_die", FORBID).code == "dsl-context"

@@ -10,9 +10,9 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from interpreter.dsl.check import measure_definitions
-from interpreter.dsl.compiler import (ANY_TYPE, BOOL, CHOICE, END, FORBID, INT, ROLL, Compiler,
-                                      HookInfo, Symbols, hook_info, parse_definition_key,
-                                      roll_info)
+from interpreter.dsl.compiler import (ANY_TYPE, BOOL, CHOICE, END, FORBID, INT, MOVE, ROLL,
+                                      Compiler, HookInfo, Symbols, hook_info,
+                                      parse_definition_key, roll_info)
 from interpreter.dsl.emit import roll_function
 from interpreter.dsl.parser import flush
 from interpreter.dsl.syntax import SnippetError
@@ -58,6 +58,8 @@ class RuleSet:
     score_roll: list[ScoreRule] = field(default_factory=list)
     score_play: list[ScoreRule] = field(default_factory=list)
     forbid: list[tuple[str, Hook]] = field(default_factory=list)
+    #: forbid rules asked of each single move (`on = "move"`), in order
+    forbid_move: list[tuple[str, Hook]] = field(default_factory=list)
     prefer: list[tuple[str, str, Hook]] = field(default_factory=list)   # (id, keep|min|max, fn)
     end: list[tuple[str, str, Hook]] = field(default_factory=list)      # (id, winner, fn)
     value: list[tuple[str, Hook, Hook]] = field(default_factory=list)   # (id, when, value)
@@ -115,7 +117,8 @@ class RuleSet:
         return plays
 
     def game_over(self, b) -> str | None:
-        """After a play (board still seen by its player): "mover", "opponent" or None."""
+        """After a play (board still seen by its player): "mover", "opponent", "none" (a tie:
+        the game ends without a winner) or None."""
         for _id, winner, fn in self.end:
             if fn(b):
                 return winner
@@ -191,9 +194,14 @@ def _build(model: Any, emit: bool = True) -> tuple[RuleSet, list[SnippetError]]:
 def _build_rules(model: Any, emit: bool) -> tuple[RuleSet, list[SnippetError]]:
     errors: list[SnippetError] = []
     board = getattr(model, "board", None)
+    movement = getattr(model, "movement", None)
+    hit = getattr(movement, "hit", "bar")
     symbols = Symbols(options=dict(getattr(model, "options", None) or {}),
                       option_choices=dict(getattr(model, "option_choices", None) or {}),
-                      checkers=getattr(board, "checkers", None) or 15)
+                      checkers=getattr(board, "checkers", None) or 15,
+                      route=getattr(movement, "route", "opposite") or "opposite",
+                      pins=hit == "pin",
+                      pool=bool(getattr(board, "unentered", 0)) or hit == "unentered")
     compiler = Compiler(symbols)
     _symbols(model, errors, compiler)
     rules = RuleSet(regions=dict(symbols.regions))
@@ -250,9 +258,12 @@ def _build_rules(model: Any, emit: bool) -> tuple[RuleSet, list[SnippetError]]:
                 rule = ScoreRule(rule_id, getattr(r, "to", None) or "mover", simple, doublet, fn)
                 (rules.score_play if on_play else rules.score_roll).append(rule)
         elif kind == "forbid":
-            fn = compile_one(rule_id, "when", r.when, FORBID, (BOOL,))
-            if fn is not None:
-                rules.forbid.append((rule_id, fn))
+            on_move = getattr(r, "on", None) == "move"
+            fn = compile_one(rule_id, "when", r.when, MOVE if on_move else FORBID, (BOOL,))
+            if fn is not None and fn is not NEVER:
+                # when a roll may waive the rule (the kernel reads it)
+                fn.waive = getattr(r, "waive", None) or "never"  # type: ignore[attr-defined]
+                (rules.forbid_move if on_move else rules.forbid).append((rule_id, fn))
         elif kind == "prefer":
             for key, mode, want in (("when", "keep", BOOL), ("minimize", "min", INT),
                                     ("maximize", "max", INT)):
@@ -283,7 +294,7 @@ def _check_plain_definitions(compiler: Compiler, errors: list[SnippetError],
         if d.params or d.error is not None:
             continue
         first: SnippetError | None = None
-        for context in (ROLL, END, FORBID, CHOICE):
+        for context in (ROLL, END, FORBID, CHOICE, MOVE):
             try:
                 compiler.compile_expr(d.name, context, ANY_TYPE, ("define", d.key))
                 first = None

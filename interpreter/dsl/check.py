@@ -52,6 +52,11 @@ class Symbols:
     options: dict[str, Any] = field(default_factory=dict)
     option_choices: dict[str, list[Any]] = field(default_factory=dict)
     checkers: int = 15
+    #: the board's layout the rules read (kernel.board.Geometry): the route, pins, checkers
+    #: waiting off the board
+    route: str = "opposite"
+    pins: bool = False
+    pool: bool = False
 
 
 @dataclass
@@ -233,6 +238,9 @@ class Checker:
             if receiver.type == PLAY:
                 receiver = self._mk(C.Item(receiver, 0, type=STATE), node, st)
             args.insert(0, receiver)
+        if fn.expand is not None:
+            # a formula of the variant's layout: its nodes in place of the call
+            return self._mk(self._stamp(fn.expand(self.env, args), node, st), node, st)
         return self._mk(C.Call(name, tuple(args), type=fn.result), node, st)
 
     def _x_Method(self, node: S.Method, scope, st) -> Expr:

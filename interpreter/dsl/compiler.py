@@ -34,11 +34,12 @@ from interpreter.dsl import syntax as S
 from interpreter.dsl.bounds import Bounds, Cost
 from interpreter.dsl.check import Checker, Definition, Symbols, parse_definition_key, words
 from interpreter.dsl.core import (ANY_TYPE, BOOL, CHOICE, CONTEXT_WORDS, END, FORBID, INT, LIST_INT,
-                                  LIST_PATH, LIST_PLAY, PATH, PLAY, ROLL, SET, STATE, STEP, STR,
-                                  TYPE_WORDS, Expr)
+                                  LIST_PATH, LIST_PLAY, MOVE, PATH, PLAY, ROLL, SET, STATE, STEP,
+                                  STR, TYPE_WORDS, Expr)
 from interpreter.dsl.emit import Emitted, build_hook
 from interpreter.dsl.fold import Folder
-from interpreter.dsl.limits import ASSUMED_CANDIDATES, ASSUMED_PLAYS, COST_BUDGET, MAX_DEPTH
+from interpreter.dsl.limits import (ASSUMED_CANDIDATES, ASSUMED_MOVES, ASSUMED_PLAYS, COST_BUDGET,
+                                   MAX_DEPTH)
 from interpreter.dsl.optimize import Optimizer, cache_invariants, hoist
 from interpreter.dsl.parser import parse
 from interpreter.dsl.runtime import BUILTINS, RUNTIME
@@ -46,7 +47,8 @@ from interpreter.dsl.syntax import SnippetError
 from interpreter.dsl.vocabulary import BUILTIN_NAMES, Env
 
 #: how many times a hook of each context runs in one roll, by default
-CANDIDATES = {FORBID: ASSUMED_CANDIDATES, CHOICE: ASSUMED_PLAYS, ROLL: 1, END: 1}
+CANDIDATES = {FORBID: ASSUMED_CANDIDATES, MOVE: ASSUMED_MOVES, CHOICE: ASSUMED_PLAYS, ROLL: 1,
+              END: 1}
 
 
 @dataclass
@@ -106,7 +108,8 @@ class Compiler:
         self.symbols = symbols
         #: write out aggregates over small fixed sets of pips (False: always loops)
         self.unroll = unroll
-        self.env = Env(checkers=symbols.checkers)
+        self.env = Env(checkers=symbols.checkers, route=symbols.route, pins=symbols.pins,
+                       pool=symbols.pool)
         #: the globals of every hook of this compiler: the runtime table and the fixed sets
         self.namespace: dict[str, Any] = {**RUNTIME, "__builtins__": dict(BUILTINS)}
         self.constants: dict[frozenset, str] = {}
@@ -148,7 +151,8 @@ class Compiler:
     @staticmethod
     def _over_budget(tree: Expr, cost: int, runs: int, context: str) -> SnippetError:
         where = Cost().costliest_aggregate(tree).site
-        per = (f" (it runs once per {'path' if context == FORBID else 'play'}, up to {runs:,} "
+        unit = {FORBID: "path", MOVE: "single move"}.get(context, "play")
+        per = (f" (it runs once per {unit}, up to {runs:,} "
                f"a roll)" if runs > 1 else "")
         return SnippetError("dsl-limit", f"this rule may take {cost:,} steps in one roll{per}, "
                             f"over the limit of {COST_BUDGET:,}: make what its aggregates run "
@@ -228,5 +232,5 @@ def roll_info(fn: Any) -> tuple[Any, dict, str, list[int]] | None:
 
 __all__ = ["Compiler", "Symbols", "Definition", "SnippetError", "Value", "HookInfo", "hook_info",
            "parse_definition_key", "BUILTIN_NAMES", "CONTEXT_WORDS", "TYPE_WORDS", "ANY_TYPE",
-           "ROLL", "FORBID", "CHOICE", "END", "INT", "BOOL", "STR", "SET", "STATE", "PLAY",
+           "ROLL", "FORBID", "CHOICE", "END", "MOVE", "INT", "BOOL", "STR", "SET", "STATE", "PLAY",
            "PATH", "STEP", "LIST_INT", "LIST_PLAY", "LIST_PATH", "MAX_DEPTH"]

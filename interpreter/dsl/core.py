@@ -26,10 +26,12 @@ TYPE_WORDS = {INT: "a number", BOOL: "a condition", STR: "a string", SET: "a set
               STEP: "a step", LIST_INT: "a list of numbers", LIST_PLAY: "a list of plays",
               LIST_PATH: "a list of paths"}
 
-#: the hook contexts; each rule kind is compiled in one of them
-ROLL, FORBID, CHOICE, END = "roll", "forbid", "choice", "end"
+#: the hook contexts; each rule kind is compiled in one of them (MOVE: a forbid rule asked of
+#: each single move, `on = "move"`)
+ROLL, FORBID, CHOICE, END, MOVE = "roll", "forbid", "choice", "end", "move"
 CONTEXT_WORDS = {ROLL: "a roll's scoring rule", FORBID: "a forbid rule",
-                 CHOICE: "a prefer rule or a per-play score", END: "an end or value rule"}
+                 CHOICE: "a prefer rule or a per-play score", END: "an end or value rule",
+                 MOVE: "a forbid rule on each move"}
 
 
 

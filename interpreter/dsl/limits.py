@@ -33,6 +33,9 @@ ASSUMED_PLAYS = 1000          # complete legal plays of one roll (`plays`)
 ASSUMED_PATHS = 24            # paths of one play (`pl.paths`)
 ASSUMED_STEPS = 4             # steps of one path
 ASSUMED_CANDIDATES = 1000     # paths a `forbid` rule examines in one roll
+#: single moves a `forbid` rule on each move (`on = "move"`) examines in one roll: every step of
+#: every path the walk tries
+ASSUMED_MOVES = ASSUMED_CANDIDATES * ASSUMED_STEPS
 #: bounds assumed for the throw counters (a range computed from them is clipped at run time)
 ROLLS_CAP = 1000
 SETUP_CAP = 1000

@@ -20,6 +20,8 @@ def mine(b: tuple[int, ...], p: int) -> int:
         return b[0]
     if p == 25:
         return b[25]
+    if p == 29 and len(b) > 30:
+        return b[29]          # waiting off the board to enter (the board has the cells)
     return 0
 
 
@@ -31,7 +33,20 @@ def theirs(b: tuple[int, ...], p: int) -> int:
         return b[27]
     if p == 25:
         return b[26]
+    if p == 29 and len(b) > 30:
+        return b[30]
     return 0
+
+
+def mine_pinned(b: tuple[int, ...], p: int) -> int:
+    """1 when a checker of the mover lies pinned on pip p (under opposing checkers): the pins
+    are the bits of cell 28, a pinned point's count is the pinner's."""
+    return 1 if 1 <= p <= 24 and len(b) > 28 and b[28] >> p & 1 and b[p] < 0 else 0
+
+
+def theirs_pinned(b: tuple[int, ...], p: int) -> int:
+    """1 when an opposing checker lies pinned on pip p (under the mover's checkers)."""
+    return 1 if 1 <= p <= 24 and len(b) > 28 and b[28] >> p & 1 and b[p] > 0 else 0
 
 
 def empty(b: tuple[int, ...], p: int) -> bool:
@@ -151,7 +166,8 @@ class RollContext:
 
 #: the helpers generated code may call, by the name it calls them
 RUNTIME: dict[str, Callable[..., Any]] = {
-    "_mine": mine, "_theirs": theirs, "_empty": empty, "_full": full, "_div": div, "_mod": mod,
+    "_mine": mine, "_theirs": theirs, "_mine_pinned": mine_pinned,
+    "_theirs_pinned": theirs_pinned, "_empty": empty, "_full": full, "_div": div, "_mod": mod,
     "_landings": landings, "_rests": rests, "_arrivals": arrivals, "_union": union,
     "_span": span,
 }

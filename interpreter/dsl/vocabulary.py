@@ -19,16 +19,18 @@ Its bounds and cost follow from the tree. A constant of the board (`bar`, `off`)
 its `RUNTIME` table, which is also the list of what generated code may call) and one entry of
 `FUNCTIONS`::
 
-    "pinned": Function((INT,), BOOL, "an opposing checker stands alone behind p",
-                       runtime="_pinned", position=True),
+    "covered": Function((INT,), BOOL, "an opposing checker stands alone behind p",
+                        runtime="_covered", position=True),
 
-`position=True` makes it read a position: `pinned(p)` reads the hook's own one and
-`after.pinned(p)`, `pl.pinned(p)` another; the helper is called as `_pinned(board, p)`. Give
+`position=True` makes it read a position: `covered(p)` reads the hook's own one and
+`after.covered(p)`, `pl.covered(p)` another; the helper is called as `_covered(board, p)`. Give
 `bounds` for a number or a set (without, a number is taken as anything within ±MAX_VALUE,
 which no arithmetic or range can then use), `cost` when a call does more than constant work,
 and, when speed matters, `emit` (a faster inline form, see `_emit_count`), `compare` and `fold`
 (the value when the arguments are constants). `tests/test_dsl_compiler.py` adds a value and a
-function this way.
+function this way. A function that is a formula of the core nodes chosen by the variant
+(`their_pip(p)`, by the route) gives `expand` instead: the checker writes the formula in place
+of the call.
 
 *A field* of a step or a play (`s.from`, `pl.paths`): one entry of `FIELDS`.
 
@@ -41,8 +43,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
 from interpreter.dsl.core import (BOOL, CHOICE, END, FORBID, INT, LIST_INT, LIST_PATH, LIST_PLAY,
-                                  PATH, PLAY, ROLL, SET, STATE, STEP, Arith, Call, Cmp, Const,
-                                  CtxField, Dice, Expr, Flag, IfExp, Item, Param)
+                                  MOVE, PATH, PLAY, ROLL, SET, STATE, STEP, Arith, Call, Cmp,
+                                  Const, CtxField, Dice, Expr, Flag, IfExp, Item, Param)
 from interpreter.dsl.limits import ASSUMED_STEPS, POINTS_CAP, ROLLS_CAP, SETUP_CAP
 from interpreter.dsl.syntax import SnippetError
 
@@ -53,14 +55,22 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Env:
-    """What the vocabulary may read of the variant: its number of checkers."""
+    """What the vocabulary may read of the variant: its number of checkers and its board's
+    layout (`kernel.board.Geometry`): the route ("opposite" or "same"), whether a landing pins
+    (`hit = "pin"`), whether checkers wait off the board to enter."""
     checkers: int = 15
+    route: str = "opposite"
+    pins: bool = False
+    pool: bool = False
 
 
 #: any collection (a region, a set, a list, a path): the argument of `size`
 COLLECTION = "collection"
-#: the contexts where the dice are known
-DICE_CONTEXTS = frozenset({ROLL, CHOICE, END})
+#: the contexts where the dice are known: every kind of rule, a forbid rule judging the roll
+#: being played
+DICE_CONTEXTS = frozenset({ROLL, CHOICE, END, FORBID, MOVE})
+#: the pip of the checkers waiting off the board to enter (`mine(unentered)`, a step's `from`)
+UNENTERED = 29
 
 
 
@@ -97,6 +107,9 @@ class Function:
     emit: Callable[[Emitter, Call], ast.expr | None] | None = None
     #: a faster form of `call op k` for a fixed number k (None: the call, then the comparison)
     compare: Callable[[Emitter, Call, str, int], ast.expr | None] | None = None
+    #: the call written with the compiler's own nodes, from the variant (`Env`) and the
+    #: arguments' trees: the checker puts this in place of the call (no helper, no `emit`)
+    expand: Callable[[Env, list[Expr]], Expr] | None = None
 
 
 @dataclass(frozen=True)
@@ -123,9 +136,14 @@ def _low(env: Env) -> Expr:
 
 VALUES: dict[str, Value] = {
     "before": Value(STATE, _p("b", STATE), None, "the position before the roll is played"),
-    "after": Value(STATE, _p("a", STATE), frozenset({FORBID, CHOICE}),
-                   "the position the path or play under examination leads to"),
-    "path": Value(PATH, _p("x", PATH), frozenset({FORBID}), "the path under examination"),
+    "after": Value(STATE, _p("a", STATE), frozenset({FORBID, CHOICE, MOVE}),
+                   "the position the path or play under examination leads to (for a rule on "
+                   "each move: the position after that move)"),
+    "path": Value(PATH, _p("x", PATH), frozenset({FORBID, MOVE}),
+                  "the path under examination (for a rule on each move: the path so far, that "
+                  "move included)"),
+    "step": Value(STEP, lambda env: Item(Param(name="x", type=PATH), -1, type=STEP),
+                  frozenset({MOVE}), "the single move under examination (a rule on each move)"),
     "play": Value(PLAY, _p("x", PLAY), frozenset({CHOICE}), "the play under examination"),
     "plays": Value(LIST_PLAY, lambda env: CtxField(name="plays", type=LIST_PLAY),
                    frozenset({ROLL}), "the complete legal plays of the roll"),
@@ -151,6 +169,8 @@ VALUES: dict[str, Value] = {
                    "the mover's throw number since the men were last set up"),
     "bar": Value(INT, lambda env: Const(25, type=INT), None, "the bar, pip 25"),
     "off": Value(INT, lambda env: Const(0, type=INT), None, "borne off, pip 0"),
+    "unentered": Value(INT, lambda env: Const(UNENTERED, type=INT), None,
+                       "the checkers waiting off the board to enter, pip 29"),
     "checkers": Value(INT, lambda env: Const(env.checkers, type=INT), None,
                       "checkers per side"),
 }
@@ -172,7 +192,15 @@ def _board_index(name: str, p: int) -> int | None:
 
 def _fold_count(node: Call) -> Expr | None:
     p = node.args[1]
-    if isinstance(p, Const) and not 1 <= p.value <= 24 and _board_index(node.fn, p.value) is None:
+    if (isinstance(p, Const) and not 1 <= p.value <= 24 and p.value != UNENTERED
+            and _board_index(node.fn, p.value) is None):
+        return Const(0, type=INT)
+    return None
+
+
+def _fold_pinned(node: Call) -> Expr | None:
+    p = node.args[1]
+    if isinstance(p, Const) and not 1 <= p.value <= 24:
         return Const(0, type=INT)
     return None
 
@@ -216,6 +244,9 @@ def _emit_count(e: Emitter, node: Call) -> ast.expr | None:
         return None
     s = e.expr(state)
     if isinstance(p, Const):
+        if p.value == UNENTERED:
+            # the runtime's helper: those cells exist only where checkers wait off the board
+            return None
         index = p.value if 1 <= p.value <= 24 else _board_index(node.fn, p.value)
         if index is None:
             return e.const(0)
@@ -310,6 +341,32 @@ def _size_bounds(args: list[Info], env: Env) -> Info:
     return Info(0, args[0].size, exact=args[0].exact)
 
 
+def _flag_bounds(args: list[Info], env: Env) -> Info:
+    from interpreter.dsl.bounds import Info
+
+    return Info(0, 1 if env.pins else 0)
+
+
+def _pip_bounds(args: list[Info], env: Env) -> Info:
+    from interpreter.dsl.bounds import Info
+
+    x = args[0]
+    if x.exact and 1 <= x.lo and x.hi <= 24:
+        return Info(1, 24)
+    return Info(-x.hi - 25, x.hi + 25) if env.route == "opposite" else Info(x.lo - 12, x.hi + 12)
+
+
+def _expand_their_pip(env: Env, args: list[Expr]) -> Expr:
+    """`their_pip(p)`: the opponent's own number of the mover's pip p, by the route: 25 - p when
+    the sides run opposite ways, p + 12 or p - 12 when both run the same way round."""
+    p = args[0]
+    if env.route == "opposite":
+        return Arith("-", Const(25, type=INT), p, type=INT)
+    return IfExp(Cmp("<=", p, Const(12, type=INT), type=BOOL),
+                 Arith("+", p, Const(12, type=INT), type=INT),
+                 Arith("-", p, Const(12, type=INT), type=INT), type=INT)
+
+
 def _abs_bounds(args: list[Info], env: Env) -> Info:
     from interpreter.dsl.bounds import Info
 
@@ -341,6 +398,14 @@ FUNCTIONS: dict[str, Function] = {
                      fold=_fold_size, emit=_emit_size),
     "abs": Function((INT,), INT, "the distance of x from 0", bounds=_abs_bounds, fold=_fold_abs,
                     emit=_emit_abs),
+    "mine_pinned": Function((INT,), INT, "1 when a checker of the mover lies pinned on pip p "
+                            "(under opposing checkers), else 0", runtime="_mine_pinned",
+                            position=True, bounds=_flag_bounds, cost=1, fold=_fold_pinned),
+    "theirs_pinned": Function((INT,), INT, "1 when an opposing checker lies pinned on pip p "
+                              "(under the mover's checkers), else 0", runtime="_theirs_pinned",
+                              position=True, bounds=_flag_bounds, cost=1, fold=_fold_pinned),
+    "their_pip": Function((INT,), INT, "the opponent's own number of the mover's pip p (by the "
+                          "variant's route)", bounds=_pip_bounds, expand=_expand_their_pip),
 }
 
 
@@ -352,7 +417,7 @@ def _item(index: int, type_: str) -> Callable[[Expr], Expr]:
 
 FIELDS: dict[str, dict[str, Field]] = {
     STEP: {
-        "from": Field(INT, _item(0, INT), lambda env: (0, 25)),
+        "from": Field(INT, _item(0, INT), lambda env: (0, UNENTERED if env.pool else 25)),
         "to": Field(INT, _item(1, INT), lambda env: (0, 25)),
         "die": Field(INT, _item(2, INT), lambda env: (1, 6)),
         "hit": Field(INT, _item(3, INT), lambda env: (0, env.checkers)),
@@ -360,6 +425,7 @@ FIELDS: dict[str, dict[str, Field]] = {
                                          type=BOOL)),
         "excedant": Field(BOOL, lambda s: Flag(s, 1, type=BOOL)),
         "puissance": Field(BOOL, lambda s: Flag(s, 2, type=BOOL)),
+        "pin": Field(BOOL, lambda s: Flag(s, 8, type=BOOL)),
     },
     PLAY: {
         "paths": Field(LIST_PATH, _item(1, LIST_PATH)),

@@ -603,11 +603,11 @@ def _is_swap(C: int, path: tuple) -> bool:
 
 def _path_filter(hook: ForbidHook, test: _Test) -> Callable[..., list]:
     """A `forbid` hook as a filter of a roll's candidates, a list of (path, end board):
-    `keep(before, cands, d1, d2, rolls)`. The rule compiler gives hooks that read no dice a
-    batch form (`filter_paths(before, cands)`); the others are asked once per path."""
+    `keep(before, cands, d1, d2, rolls)`. The rule compiler gives its hooks that batch form
+    (`filter_paths`); a hook made otherwise is asked once per path."""
     batch = getattr(hook, "filter_paths", None)
     if batch is not None:
-        return lambda before, cands, d1, d2, rolls: batch(before, cands)
+        return batch
 
     def keep(before: Board, cands: list, d1: int, d2: int, rolls: int) -> list:
         return [c for c in cands if not test(before, c[1], c[0], d1, d2, rolls)]

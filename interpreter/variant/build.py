@@ -1,6 +1,9 @@
 """From a validated variant document to the runtime `Variant`: movement switches, compiled rule
 hooks, the starting board and the ladder parameters. Built once per load; nothing here runs in
 the game loop.
+
+Options that set constants (`[option_sets]`) are applied first: the model the Variant holds is
+the effective one, with each option's choice written into `[dice]`, `[movement]`, `[ladder]`.
 """
 from __future__ import annotations
 
@@ -11,12 +14,16 @@ from typing import Any, Callable, Sequence
 
 from interpreter.dsl import RuleSet, SnippetError, compile_document
 from interpreter.errors import Diagnostic, VariantError
-from interpreter.kernel.board import Board, flip, from_start
+from interpreter.kernel.board import Board, Geometry, flip
 from interpreter.kernel.movegen import MoveGenerator
 from interpreter.kernel.rules import MoveRules
+from interpreter.kernel.throws import ThrowRules
+from interpreter.variant.schema import choice_key
 
-_DOUBLET_MOVES = {"four": 4, "twice": 2, "twice_and_throw_again": 2}
-_MOVEMENT_FIELDS = tuple(f for f in MoveRules.__dataclass_fields__ if f not in ("checkers", "doublet_moves"))
+_DOUBLET_MOVES = {"four": 4, "twice": 2, "twice_and_throw_again": 2, "four_and_throw_again": 4}
+_RETHROW = ("twice_and_throw_again", "four_and_throw_again")
+_MOVEMENT_FIELDS = tuple(f for f in MoveRules.__dataclass_fields__
+                         if f not in ("checkers", "doublet_moves", "pool"))
 
 
 @dataclass
@@ -39,12 +46,14 @@ class Variant:
     all_off: str = "end"
     #: the gnubg `.mat` Variation of this game (`[variant] mat_variation`), None for backgammon
     mat_variation: str | None = None
-    #: the board seen by the other player (a board geometry may replace it)
+    #: the board seen by the other player: the geometry's, following the route
     flip: Callable[[Board], Board] = flip
     #: the starting layout of one side: pip (his own view) → men
     layout: dict[int, int] = field(default_factory=dict)
     #: the sha256 of each file of the `extends` chain, the variant's own first: (name, hex)
     files: tuple[tuple[str, str], ...] = ()
+    #: what follows a throw: another throw after a doublet, roll events (kernel.throws)
+    throws: ThrowRules = ThrowRules()
 
     def start_of(self, side: int) -> Board:
         """The starting board seen by `side` (0 white, 1 black), who is on roll."""
@@ -64,13 +73,19 @@ class Variant:
         return self.move_rules.checkers
 
     @property
+    def geometry(self) -> Geometry:
+        """The board's slots and the route (kernel.board.Geometry)."""
+        return self.move_rules.geometry
+
+    @property
     def abstract(self) -> bool:
         return bool(getattr(self.model.variant, "abstract", False))
 
     @cached_property
     def generator(self) -> MoveGenerator:
         forbid = [fn for _id, fn in self.rules.forbid]
-        return MoveGenerator(self.move_rules, forbid)
+        moves = [fn for _id, fn in getattr(self.rules, "forbid_move", ())]
+        return MoveGenerator(self.move_rules, forbid, moves)
 
     @property
     def has_roll_hooks(self) -> bool:
@@ -92,7 +107,31 @@ def move_rules_of(model: Any) -> MoveRules:
                 values[name] = tuple(value) if name == "no_landing" else value
     dice = getattr(model, "dice", None)
     doublets = getattr(dice, "doublets", None) or "four"
-    return MoveRules(checkers=model.board.checkers, doublet_moves=_DOUBLET_MOVES[doublets], **values)
+    pool = bool(getattr(model.board, "unentered", None))
+    return MoveRules(checkers=model.board.checkers, doublet_moves=_DOUBLET_MOVES[doublets],
+                     pool=pool, **values)
+
+
+def apply_option_sets(model: Any) -> Any:
+    """The model with each option's `[option_sets]` entry for its current value written into
+    `[dice]`, `[movement]` and `[ladder]` (in the order the file lists the options; a later one
+    wins on a key both set). The values were checked when the file was loaded."""
+    sets = getattr(model, "option_sets", None)
+    if not sets:
+        return model
+    updates: dict[str, dict[str, Any]] = {"dice": {}, "movement": {}, "ladder": {}}
+    options = getattr(model, "options", None) or {}
+    for name, per_choice in sets.items():
+        entry = per_choice.get(choice_key(options.get(name)))
+        for table, values in (entry or {}).items():
+            updates[table].update(values)
+    change: dict[str, Any] = {}
+    for table in ("dice", "movement", "ladder"):
+        current = getattr(model, table, None)
+        if updates[table] and current is not None:
+            merged = {**current.model_dump(), **updates[table]}
+            change[table] = type(current).model_validate(merged)
+    return model.model_copy(update=change) if change else model
 
 
 def build_variant(doc: Any) -> Variant:
@@ -103,25 +142,36 @@ def build_variant(doc: Any) -> Variant:
     validates loads and plays in every command. Raises `VariantError` with every diagnostic."""
     from interpreter.variant.loader import check_snippets, snippet_diagnostic
 
-    model = doc.model
+    model = apply_option_sets(doc.model)
     try:
         rules = compile_document(model)
     except SnippetError as err:
         found = check_snippets(doc) or [snippet_diagnostic(doc, err)]
         raise VariantError(found) from None
     layout = model.board.start_pips()   # an abstract base may have none
-    start = from_start(layout)
+    move_rules = move_rules_of(model)
+    geometry = move_rules.geometry
+    try:
+        start = geometry.start_board(layout, getattr(model.board, "unentered", None) or 0)
+    except ValueError as err:
+        raise VariantError([_at(doc, ("board", "start"), "unplayable",
+                                f"the starting position cannot be set up: {err}")]) from None
     dice = getattr(model, "dice", None)
+    doublets = getattr(dice, "doublets", "four")
+    bonus_throw = tuple(sorted(getattr(dice, "bonus_throw", None) or ()))
+    throws = ThrowRules(doublet_rethrow=doublets in _RETHROW,
+                        bonus_throw=bonus_throw if len(bonus_throw) == 2 else None,  # type: ignore[arg-type]
+                        bonus=tuple(getattr(dice, "bonus", None) or ()))
     variant = Variant(
         id=model.variant.id, name=model.variant.name, model=model, path=doc.path,
-        move_rules=move_rules_of(model), rules=rules, start=start,
-        doublet_rethrow=(getattr(dice, "doublets", "four") == "twice_and_throw_again"),
+        move_rules=move_rules, rules=rules, start=start,
+        doublet_rethrow=doublets in _RETHROW,
         opening=getattr(dice, "opening_roll", None) or "one_die_each",
         ladder=model.ladder,
         extra_throw=getattr(dice, "extra_throw", None) or "compulsory",
         all_off=getattr(model.board, "all_off", None) or "end",
         mat_variation=getattr(model.variant, "mat_variation", None),
-        layout=layout, files=_file_hashes(doc))
+        flip=geometry.flip, layout=layout, files=_file_hashes(doc), throws=throws)
     problems = check_built(doc, variant)
     if problems:
         raise VariantError(problems)
@@ -151,7 +201,7 @@ def check_built(doc: Any, variant: Variant) -> list[Diagnostic]:
                            f"but {_MARKED_BEFORE_THE_PLAY[kind]} marks every throw before it is "
                            f"played: the rule cannot be used with the `{kind}` ladder (an option "
                            f"may have switched it on)"))
-    seen = (variant.start, flip(variant.start))
+    seen = (variant.start, variant.flip(variant.start))
     for rule_id, _winner, fn in variant.rules.end:
         try:
             holds = any(fn(b) for b in seen)

@@ -69,6 +69,8 @@ def check_document(data: dict[str, Any], *, concrete: bool) -> list[Problem]:
     problems += _check_options(data)
     problems += _check_rules(data)
     problems += _check_integers(data)
+    problems += _check_geometry(data)
+    problems += _check_option_sets(data)
     return problems
 
 
@@ -135,10 +137,15 @@ def _check_board(data: dict[str, Any], concrete: bool) -> list[Problem]:
             total += count
         else:
             sound = False  # the schema reports the type
-    if sound and _is_int(checkers) and total != checkers:
+    unentered = board.get("unentered", 0)
+    if not _is_int(unentered):
+        sound = False
+    if sound and _is_int(checkers) and total + unentered != checkers:
+        off_board = f" and {unentered} unentered" if unentered else ""
         out.append(Problem(("board", "start"), "start-sum",
-                           f"the starting position has {total} checkers but `board.checkers` "
-                           f"is {checkers}", alternatives=(("board", "checkers"),)))
+                           f"the starting position has {total} checkers{off_board} but "
+                           f"`board.checkers` is {checkers}",
+                           alternatives=(("board", "checkers"), ("board", "unentered"))))
     return out
 
 
@@ -283,6 +290,12 @@ def _check_rule(rule_id: str, rule: dict[str, Any], kind: str) -> list[Problem]:
                      + ", ".join(f"`{k}`" for k in given))
     elif kind == "forbid" and "when" not in rule:
         needs("`when`: the condition that makes a play illegal")
+    on = rule.get("on")
+    allowed_on = {"score": ("roll", "play"), "forbid": ("play", "move")}.get(kind)
+    if isinstance(on, str) and allowed_on and on not in allowed_on:
+        out.append(Problem(path + ("on",), "bad-choice",
+                           f"`on` of a {kind} rule must be one of {choices_str(allowed_on)}; "
+                           f"found {toml_repr(on)}"))
     elif kind == "end" and "when" not in rule:
         needs("`when`: the condition that ends the game")
     elif kind == "value":
@@ -302,6 +315,111 @@ def _check_rule(rule_id: str, rule: dict[str, Any], kind: str) -> list[Problem]:
 
 
 _KIND_SPECIFIC = frozenset().union(*RULE_KIND_FIELDS.values())
+
+
+def _check_geometry(data: dict[str, Any]) -> list[Problem]:
+    """Switch combinations the kernel cannot play: pins need a point of two to be closed, checkers
+    waiting off the board and on a start pip at once, a bonus throw without its stages."""
+    out: list[Problem] = []
+    movement = _table(data, "movement")
+    board = _table(data, "board")
+    dice = _table(data, "dice")
+    if movement.get("hit") == "pin" and movement.get("block", 2) != 2:
+        out.append(Problem(("movement", "block"), "bad-value",
+                           "`hit = \"pin\"` pins a lone opposing checker and two close a point, "
+                           f"so `movement.block` must be 2; found {toml_repr(movement['block'])}",
+                           alternatives=(("movement", "hit"),)))
+    unentered = board.get("unentered")
+    if _is_int(unentered) and unentered > 0 and movement.get("enter") == "start":
+        out.append(Problem(("board", "unentered"), "bad-value",
+                           "checkers waiting off the board enter as from the bar; they cannot "
+                           "be combined with `movement.enter = \"start\"`",
+                           alternatives=(("movement", "enter"),)))
+    throw = dice.get("bonus_throw", [])
+    stages = dice.get("bonus", [])
+    if isinstance(throw, list) and throw and len(throw) != 2:
+        out.append(Problem(("dice", "bonus_throw"), "bad-value",
+                           f"`dice.bonus_throw` is a throw of two numbers, e.g. [1, 2]; found "
+                           f"{toml_repr(throw)}"))
+    if isinstance(throw, list) and isinstance(stages, list) and bool(throw) != bool(stages):
+        missing = ("dice", "bonus") if throw else ("dice", "bonus_throw")
+        out.append(Problem(missing, "missing-key" if missing not in (("dice", k) for k in dice)
+                           else "bad-value",
+                           "`dice.bonus_throw` and `dice.bonus` go together: the throw, and "
+                           "what its full play grants", "missing" if missing[1] not in dice
+                           else "value"))
+    if isinstance(stages, list) and "complement_doublet" in stages and (
+            "chosen_doublet" not in stages
+            or stages.index("complement_doublet") < stages.index("chosen_doublet")):
+        out.append(Problem(("dice", "bonus"), "bad-value",
+                           "`complement_doublet` is the complement of the chosen doublet: it "
+                           "comes after `chosen_doublet` in `dice.bonus`"))
+    return out
+
+
+#: the tables whose constants an option may set, and their models
+_SETTABLE = ("dice", "movement", "ladder")
+
+
+def _check_option_sets(data: dict[str, Any]) -> list[Problem]:
+    """`[option_sets.NAME.CHOICE]`: the option is declared, CHOICE is one of its choices, and
+    each table's keys and values are what that table accepts."""
+    from interpreter.variant.schema import Dice, Movement
+
+    out: list[Problem] = []
+    options = _table(data, "options")
+    choices = _table(data, "option_choices")
+    for name, per_choice in _table(data, "option_sets").items():
+        path = ("option_sets", name)
+        if name not in options:
+            out.append(Problem(path, "unknown-option",
+                               f"`option_sets.{name}` names no option declared in "
+                               f"`[options]`{did_you_mean(name, options)}", "key"))
+            continue
+        if not isinstance(per_choice, dict):
+            continue
+        allowed = choices.get(name)
+        written = [choice_key(c) for c in allowed] if isinstance(allowed, list) else None
+        for choice, tables in per_choice.items():
+            cpath = path + (choice,)
+            if written is not None and choice not in written:
+                out.append(Problem(cpath, "option-choice",
+                                   f"`{choice}` is not a choice of option `{name}` (choices: "
+                                   f"{', '.join(written)}){did_you_mean(choice, written)}",
+                                   "key"))
+                continue
+            if not isinstance(tables, dict):
+                continue
+            for table, values in tables.items():
+                tpath = cpath + (table,)
+                if table not in _SETTABLE:
+                    out.append(Problem(tpath, "unknown-key",
+                                       f"an option sets keys of {', '.join(f'`[{t}]`' for t in _SETTABLE)}"
+                                       f", not `[{table}]`{did_you_mean(table, _SETTABLE)}",
+                                       "key"))
+                    continue
+                if not isinstance(values, dict):
+                    out.append(Problem(tpath, "bad-type", f"`{key_str(tpath)}` must be a table "
+                                       f"of keys; found {found_str(values)}"))
+                    continue
+                if table == "ladder":
+                    ladder = data.get("ladder")
+                    model = LADDER_MODELS.get(ladder.get("kind")) if isinstance(ladder, dict) \
+                        else None
+                    if model is None:
+                        continue                 # the ladder's own problem is reported
+                    candidate = {**ladder, **values}
+                else:
+                    model = Dice if table == "dice" else Movement
+                    candidate = values
+                try:
+                    model.model_validate(candidate)
+                except ValidationError as error:
+                    out += [p for p in problems_from_validation(error, model, tpath)
+                            if p.key_path[len(tpath):len(tpath) + 1] and
+                            p.key_path[len(tpath)] in values]
+    return out
+
 
 
 def check_ladder(data: dict[str, Any], *, concrete: bool) -> tuple[Any, list[Problem]]:

@@ -72,7 +72,11 @@ class Board(Strict):
     checkers: int | None = Field(None, ge=1, le=60, description="checkers per player")
     start: dict[str, int] | None = Field(
         None, description="where each player's checkers start: pip (\"1\"..\"24\", from the "
-        "player's own point of view) → number of checkers; must add up to `checkers`")
+        "player's own point of view) → number of checkers; with `unentered`, must add up to "
+        "`checkers`")
+    unentered: int | None = Field(None, ge=0, le=60, description="checkers each player starts "
+                                  "with off the board, waiting to enter as from the bar "
+                                  "(acey-deucey: all of them)")
 
     all_off: Literal["end", "releve", "restack"] = Field(
         "end", description="what happens when all of a side's men are borne off: the end rules "
@@ -94,14 +98,17 @@ class Board(Strict):
 class Dice(Strict):
     """`[dice]`: doublets and the opening throw."""
 
-    doublets: Literal["four", "twice", "twice_and_throw_again"] = Field(
+    doublets: Literal["four", "twice", "twice_and_throw_again", "four_and_throw_again"] = Field(
         "four", description="how a doublet is played: four times (backgammon), twice (trictrac), "
-        "or twice with another throw after it (12-point Tric-Trac)",
+        "twice with another throw after it (12-point Tric-Trac), or four times with another "
+        "throw after it",
         json_schema_extra=says(
             four="A doublet is played four times: four moves of its number.",
             twice="A doublet is played twice, as two moves of its number, not four.",
             twice_and_throw_again="A doublet gives two moves of its number, and the same player "
-            "throws again after it."))
+            "throws again after it.",
+            four_and_throw_again="A doublet is played four times, and the same player throws "
+            "again after it."))
     opening_roll: Literal["one_die_each", "nearer_high_die", "winner_throws_two"] = Field(
         "one_die_each", description="who starts: each throws one die and the higher plays both "
         "numbers (one_die_each); one player throws both dice and whoever is nearer the higher die "
@@ -121,24 +128,57 @@ class Dice(Strict):
             {"doublets": ["twice_and_throw_again"]},
             compulsory="The throw after a doublet is always taken.",
             optional="The throw after a doublet is taken at the player's choice."))
+    bonus_throw: list[Annotated[int, Field(ge=1, le=6)]] = Field(
+        default_factory=list, description="a throw (two numbers, in either order) that grants "
+        "the `bonus` stages once it is played in full, e.g. [1, 2] in acey-deucey; empty: none",
+        json_schema_extra=says(
+            none="No throw grants a bonus.",
+            any="A throw of {value}, once played in full, grants the stages of `bonus`."))
+    bonus: list[Literal["chosen_doublet", "complement_doublet", "throw_again"]] = Field(
+        default_factory=list, description="what follows a fully played `bonus_throw`, in order, "
+        "each only when the previous one was played in full: a doublet the player names, played "
+        "as a doublet (chosen_doublet); the doublet on the opposite faces (complement_doublet); "
+        "another throw (throw_again)",
+        json_schema_extra=says(
+            {"bonus_throw": "set"},
+            none="Nothing follows a throw.",
+            any="After the bonus throw, in order, each only when the previous step was played "
+            "in full: {value} (a doublet the player names, its complement on the opposite faces, "
+            "another throw)."))
 
 
 class Movement(Strict):
     """`[movement]`: the movement switches of the kernel (`interpreter.kernel.rules.MoveRules`)."""
 
+    route: Literal["opposite", "same"] = Field(
+        _DEFAULT.route, description="where the opponent's checkers run: the other way round "
+        "(opposite: his pip q is the mover's 25 - q) or the same way (same: his pip q is the "
+        "mover's q + 12 for q <= 12, q - 12 for q >= 13; his start is the mover's pip 12)",
+        json_schema_extra=says(
+            opposite="The players run opposite ways round: the opponent's pip q is the mover's "
+            "pip 25 − q, his start the mover's pip 1, his home board the mover's pips 19..24.",
+            same="Both players run the same way round from diagonally opposite corners: the "
+            "opponent's pip q is the mover's pip q + 12 (q ≤ 12) or q − 12, his start the "
+            "mover's pip 12, his home board the mover's pips 13..18."))
     block: int = Field(_DEFAULT.block, ge=1, le=15, description="how many opposing checkers on a "
                        "point stop a checker from landing there", json_schema_extra=says(
                            **{"1": "A single opposing checker closes a point: no checker may land "
                               "or rest on it.",
                               "any": "A point holding {value} or more opposing checkers is "
                               "closed: no checker may land or rest on it; fewer make a blot."}))
-    hit: Literal["bar", "start", "none"] = Field(
+    hit: Literal["bar", "start", "none", "pin", "unentered"] = Field(
         _DEFAULT.hit, description="what landing on fewer than `block` opposing checkers does to "
-        "them: send them to the bar, back to their start, or nothing", json_schema_extra=says(
+        "them: send them to the bar, back to their start, back off the board among the "
+        "unentered, pin a lone one under the lander (pin), or nothing", json_schema_extra=says(
             bar="A checker landing on a blot hits it: the blot goes to the bar.",
             start="A checker landing on a blot hits it: the blot goes back to its owner's start, "
             "to come into play again.",
-            none="Nothing is ever hit for real: checkers leave the board only by bearing off."))
+            none="Nothing is ever hit for real: checkers leave the board only by bearing off.",
+            pin="A checker landing on a lone opposing checker pins it: the pinned checker stays "
+            "under it and cannot move until every checker on it has left; a point is closed by "
+            "two free opposing checkers, or by any sitting on a pinned checker of the mover's.",
+            unentered="A checker landing on a blot hits it: the blot goes back off the board, "
+            "among its side's checkers waiting to enter."))
     enter: Literal["bar", "start", "none"] = Field(
         _DEFAULT.enter, description="where checkers wait to come into play: the bar, the start "
         "pip `start_pip`, or nowhere", json_schema_extra=says(
@@ -159,6 +199,26 @@ class Movement(Strict):
                                   "before any other checker moves.",
                                   false="Checkers waiting to come into play need not come in "
                                   "before the others move."))
+    unentered_first: bool = Field(
+        _DEFAULT.unentered_first, description="all unentered checkers must come in before any "
+        "checker on the board moves", json_schema_extra=says(
+            true="Checkers waiting off the board must all come in before any checker on the "
+            "board moves.",
+            false="Checkers on the board may move while others still wait off the board."))
+    unentered_move_on: bool = Field(
+        _DEFAULT.unentered_move_on, description="a checker entered from off the board may go on "
+        "with another number of the same throw", json_schema_extra=says(
+            true="A checker entered from off the board may move on with another number of the "
+            "same throw.",
+            false="A checker entered from off the board waits for a later throw to move on."))
+    pinned_bear_off: Literal["forbidden", "allowed"] = Field(
+        _DEFAULT.pinned_bear_off, description="with `hit = \"pin\"`: whether the mover may bear "
+        "off while one of his checkers is pinned (allowed: a pinned checker in the home board "
+        "counts as home)", json_schema_extra=says(
+            {"hit": ["pin"]},
+            forbidden="No checker is borne off while one of the mover's checkers is pinned.",
+            allowed="A pinned checker in the home board counts as home: the others may be borne "
+            "off around it."))
     bear_off: Literal["all_home", "anywhere"] = Field(
         _DEFAULT.bear_off, description="bear off only while every checker is on pips "
         "1..`home_top` (all_home), or from anywhere", json_schema_extra=says(
@@ -272,7 +332,7 @@ RuleKind = Literal["score", "forbid", "prefer", "end", "value"]
 #: source, enabled, order); `interpreter.variant.checks` reports the others
 RULE_KIND_FIELDS: dict[str, frozenset[str]] = {
     "score": frozenset({"when", "ways", "value", "to", "simple", "doublet", "on"}),
-    "forbid": frozenset({"when"}),
+    "forbid": frozenset({"when", "on", "waive"}),
     "prefer": frozenset({"when", "minimize", "maximize"}),
     "end": frozenset({"when", "winner"}),
     "value": frozenset({"when", "value"}),
@@ -309,12 +369,19 @@ class Rule(Strict):
     simple: int | None = Field(None, ge=0, description="points for a simple (non-doublet) roll, "
                                "per way")
     doublet: int | None = Field(None, ge=0, description="points for a doublet, per way")
-    on: Literal["roll", "play"] = Field("roll", description="when a score rule is scored: on "
-                                        "the roll, before moving, or on the play chosen")
+    on: Literal["roll", "play", "move"] | None = Field(
+        None, description="when the rule applies: a score rule on the roll, before moving "
+        "(roll, the default), or on the play chosen (play); a forbid rule on the position a play "
+        "ends on (play, the default) or on each single move as it is made (move)")
+    waive: Literal["never", "unavoidable", "fewer_numbers"] | None = Field(
+        None, description="a forbid rule that a roll may waive: when no way of playing it, "
+        "not moving included, satisfies the rule (unavoidable), or when obeying the rule plays "
+        "fewer numbers than breaking it (fewer_numbers); default never")
     order: int | None = Field(None, description="where the rule comes among rules of its kind "
                               "(lower first; default: the order of the file)")
-    winner: Literal["mover", "opponent"] | None = Field(None, description="who wins when an end "
-                                                        "rule holds (default mover)")
+    winner: Literal["mover", "opponent", "none"] | None = Field(
+        None, description="who wins when an end rule holds (default mover; none: a tie, the game "
+        "ends with no winner and no points)")
 
 
 class NotationTable(Strict):
@@ -385,6 +452,9 @@ class VariantModel(Strict):
     option_descriptions: dict[str, OptionDescription] = Field(
         default_factory=dict, description="each option in words: what it decides (`about`) and "
         "what each of its values means (`choices`)")
+    option_sets: dict[str, dict[str, dict[str, dict[str, Any]]]] = Field(
+        default_factory=dict, description="what each choice of an option sets among the "
+        "constants: option → choice → table (`dice`, `movement`, `ladder`) → key → value")
     dice: Dice = Field(default_factory=Dice, description="doublets and opening throw")
     movement: Movement = Field(default_factory=Movement, description="movement switches")
     rules: dict[str, Rule] = Field(default_factory=dict, description="the rules, by id")
@@ -402,7 +472,9 @@ class VariantModel(Strict):
         m = self.movement
         return MoveRules(
             checkers=self.board.checkers or _DEFAULT.checkers,
-            doublet_moves=4 if self.dice.doublets == "four" else 2,
+            doublet_moves=4 if self.dice.doublets in ("four", "four_and_throw_again") else 2,
+            route=m.route, pool=bool(self.board.unentered), unentered_first=m.unentered_first,
+            unentered_move_on=m.unentered_move_on, pinned_bear_off=m.pinned_bear_off,
             block=m.block, hit=m.hit, enter=m.enter, start_pip=m.start_pip,
             enter_first=m.enter_first, bear_off=m.bear_off, home_top=m.home_top,
             off_pip=m.off_pip, exact_exit=m.exact_exit, over_exit=m.over_exit,
