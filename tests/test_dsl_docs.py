@@ -6,15 +6,19 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.dsl.compiler import CHOICE, FORBID, ROLL, Compiler, Symbols, parse_definition_key
+from dataclasses import replace
+
+from interpreter.dsl.compiler import (CHOICE, FORBID, MOVE, ROLL, Compiler, Symbols,
+                                      parse_definition_key)
 from interpreter.dsl.runtime import RollContext
-from interpreter.kernel.board import from_start
+from interpreter.kernel.board import Geometry, from_start
 from interpreter.kernel.movegen import MoveGenerator, Step
 from interpreter.kernel.rules import MoveRules
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "dsl.md"
 BLOCK = re.compile(r"```examples( \w+)?\n(.*?)```", re.S)
-CONTEXTS = {"": ROLL, "forbid": FORBID, "choice": CHOICE}
+CONTEXTS = {"": ROLL, "forbid": FORBID, "choice": CHOICE, "move": MOVE, "same": ROLL,
+            "pins": ROLL}
 
 
 def _examples():
@@ -48,15 +52,35 @@ def setting():
     return symbols, b, gen, path, play
 
 
+def _pinned_position() -> tuple:
+    """A Plakoto position: the mover's checker pinned on 24 under one opposing checker, an
+    opposing checker pinned on 1 under one of the mover's."""
+    b = [0] * Geometry(pins=True).size
+    b[24], b[1], b[13], b[12] = -1, 1, 13, -13
+    b[28] = (1 << 24) | (1 << 1)
+    return tuple(b)
+
+
 @pytest.mark.parametrize("context,expr,expected", list(_examples()))
 def test_dsl_doc_example(setting, context, expr, expected):
     symbols, b, gen, path, play = setting
+    a = play.board
+    x = {"forbid": path, "choice": play, "move": path}.get(context)
+    if context == "same":
+        symbols = replace(symbols, route="same")
+        b = a = Geometry("same").start_board({24: 15})
+    elif context == "pins":
+        symbols = replace(symbols, pins=True)
+        b = a = _pinned_position()
+    elif context == "move":
+        # at the second move of 8/5 6/5: before it 8/5 is played, after it both
+        b = gen.apply(b, path[:1])
     compiler = Compiler(symbols)
     value = compiler.compile_expr(expr, CONTEXTS[context], ("int", "bool", "set"), ("example",))
     fn = compiler.function(value, "example")
-    ctx = RollContext(lambda: gen.plays(b, 3, 1))
-    x = {"forbid": path, "choice": play}.get(context)
-    got = fn(b, play.board, x, 3, 1, 1, ctx)
+    board = b
+    ctx = RollContext(lambda: gen.plays(board, 3, 1))
+    got = fn(b, a, x, 3, 1, 1, ctx)
     if isinstance(got, (set, frozenset, tuple, range)):
         got = frozenset(got)
     assert got == _expected(expected)
@@ -64,7 +88,7 @@ def test_dsl_doc_example(setting, context, expr, expected):
 
 def test_doc_has_examples_of_every_context():
     contexts = {p.values[0] for p in _examples()}
-    assert contexts == {"", "forbid", "choice"}
+    assert contexts == {"", "forbid", "choice", "move", "same", "pins"}
     assert len(list(_examples())) >= 50
 
 
