@@ -20,13 +20,13 @@ name = "Probe"
 checkers = 15
 start = { 24 = 15 }
 
-[ladder]
-kind = "game"
-
-[rules.won]
-name = "Won"
+[rules.borne-off]
+name = "All checkers borne off"
 kind = "end"
 when = "mine(off) == checkers"
+
+[ladder]
+kind = "game"
 '''
 
 
@@ -51,7 +51,8 @@ def test_pins_need_a_block_of_two(tmp_path: Path) -> None:
 def test_unentered_checkers_and_the_start_sum(tmp_path: Path) -> None:
     path = tmp_path / "u.toml"
     path.write_text(BASE.replace("start = { 24 = 15 }", "start = { 24 = 12 }\nunentered = 3")
-                    + '[movement]\nenter = "start"\nhit = "none"\n', encoding="utf-8")
+                    + '[movement]\nenter = "start"\nhit = "start"\noff_pip = 1\n',
+                    encoding="utf-8")
     [(diag)] = validate_paths([path])
     assert diag.code == "bad-value" and "off the board" in diag.message
     path.write_text(BASE.replace("start = { 24 = 15 }", "start = { 24 = 12 }\nunentered = 4"),

@@ -12,6 +12,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from interpreter.bounded import MAX_INT, shown, shown_name
+from interpreter.kernel.board import their_pip
 from interpreter.kernel.rules import MoveRules
 from interpreter.scoring.registry import LADDER_MODELS
 from interpreter.variant.problems import (
@@ -502,12 +503,14 @@ def check_playable(data: dict[str, Any], *, concrete: bool) -> list[Problem]:
                            f"come back into play from the bar with `enter = \"bar\"` (here "
                            f"{toml_repr(enter)}): it would stay there for good",
                            alternatives=(mv + ("enter",),)))
-    if hit == "start" and 1 <= start_pip <= 24 and 25 - start_pip > off:
+    route = _switch(movement, "route", str)
+    mirror = their_pip(route, start_pip) if 1 <= start_pip <= 24 else 0
+    if hit == "start" and mirror > off:
         out.append(Problem(mv + ("start_pip",), "unplayable",
                            f"with `hit = \"start\"` a hit checker goes back to its owner's start "
-                           f"pip, which is the opponent's pip {25 - start_pip} (`start_pip` = "
+                           f"pip, which is the opponent's pip {mirror} (`start_pip` = "
                            f"{start_pip}); his own checkers could stand there too. That pip must "
-                           f"count as borne off for him: `off_pip` at least {25 - start_pip} "
+                           f"count as borne off for him: `off_pip` at least {mirror} "
                            f"(the 12-point Tric-Trac: `start_pip = 24`, `off_pip = 1`)",
                            alternatives=(mv + ("hit",), mv + ("off_pip",))))
     corners = [(key, movement.get(key)) for key in ("own_corner", "opp_corner")
@@ -522,12 +525,12 @@ def check_playable(data: dict[str, Any], *, concrete: bool) -> list[Problem]:
                                f"`movement.{key}` = {pip} is at or below `off_pip` = {off}: a "
                                f"checker reaching it is borne off, so it is no corner",
                                alternatives=(mv + ("off_pip",),)))
-    out += _check_start_playable(board, off)
+    out += _check_start_playable(board, off, route)
     out += _check_ladder_playable(data, concrete)
     return out
 
 
-def _check_start_playable(board: dict[str, Any], off: int) -> list[Problem]:
+def _check_start_playable(board: dict[str, Any], off: int, route: str) -> list[Problem]:
     out: list[Problem] = []
     start = board.get("start")
     if not isinstance(start, dict):
@@ -542,7 +545,8 @@ def _check_start_playable(board: dict[str, Any], off: int) -> list[Problem]:
                            f"(`movement.off_pip`) or below is borne off", "key",
                            alternatives=(("movement", "off_pip"),)))
     for pip in sorted(pips, reverse=True):
-        mirror = 25 - pip
+        # the opponent's checkers on his own pip q stand on the mover's pip their_pip(q)
+        mirror = their_pip(route, pip)
         if pip > mirror and mirror in pips:
             out.append(Problem(("board", "start", str(pip)), "unplayable",
                                f"`board.start` puts checkers on pips {pip} and {mirror}, which "

@@ -74,10 +74,14 @@ class Board(Strict):
         None, description="where each player's checkers start: pip (\"1\"..\"24\", from the "
         "player's own point of view) → number of checkers; with `unentered`, must add up to "
         "`checkers`")
-    unentered: int | None = Field(None, ge=0, le=60, description="checkers each player starts "
-                                  "with off the board, waiting to enter as from the bar "
-                                  "(acey-deucey: all of them)")
-
+    unentered: int | None = Field(
+        None, ge=0, le=60, description="checkers each player starts with off the board, "
+        "waiting to enter as from the bar (acey-deucey: all of them)", json_schema_extra=says(
+            none="Every checker starts on the board.",
+            **{"0": "Every checker starts on the board.",
+               "any": "{value} checkers of each side start off the board; a number d enters one "
+               "on pip 25 − d, as from the bar, and a player bears off only once all his "
+               "checkers are in."}))
     all_off: Literal["end", "releve", "restack"] = Field(
         "end", description="what happens when all of a side's men are borne off: the end rules "
         "decide (`end`, backgammon), the men of both sides are set up again and the same player "
