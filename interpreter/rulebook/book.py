@@ -17,7 +17,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from interpreter.errors import TablierError
-from interpreter.kernel.board import from_start
+from interpreter.kernel.board import Geometry, from_start
 from interpreter.rulebook.blocks import (
     Block,
     Code,
@@ -101,10 +101,14 @@ def _pips_words(start: dict[int, int]) -> str:
     return ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
-def diagram(start: dict[int, int]) -> str:
+def diagram(start: dict[int, int], route: str = "opposite") -> str:
     """The starting position as a small board: the mover's checkers X, the opponent's O, pips
-    numbered from the mover (24 at the top left, 1 at the bottom left)."""
-    board = from_start(start)
+    numbered from the mover (24 at the top left, 1 at the bottom left); the opponent's checkers
+    stand where the route puts them."""
+    try:
+        board = Geometry(route).start_board(start)       # type: ignore[arg-type]
+    except ValueError:                  # both sides on one point: the file's own problem
+        board = from_start(start)
 
     def cell(p: int) -> str:
         n = board[p]
@@ -229,7 +233,8 @@ def _board(ctx: Context, level: int) -> list[Block]:
     out.append(Para(text))
     if start:
         out.append(Para("The start seen from the player on roll (X; his opponent is O):"))
-        out.append(Code(diagram(start)))
+        route = getattr(getattr(ctx.doc.model, "movement", None), "route", "opposite")
+        out.append(Code(diagram(start, route)))
     others = [(k, i) for k, i in type(board).model_fields.items() if k not in ("checkers", "start")]
     if others:
         out.append(Items(tuple(_switch_item(board, "board", k, i, ctx) for k, i in others)))
@@ -449,6 +454,13 @@ def _options(ctx: Context, level: int) -> list[Block]:
         out.append(Items(tuple(items)))
         if used.get(name):
             out.append(Para("Read by " + ", ".join(code(r) for r in used[name]) + "."))
+        sets = (getattr(model, "option_sets", None) or {}).get(name)
+        if sets:
+            out.append(Para("Sets, for each choice: " + "; ".join(
+                f"{code(toml_value(choice) if isinstance(value, str) else choice)}: " + ", ".join(
+                    code(f"{table}.{key} = {toml_value(v)}")
+                    for table, values in tables.items() for key, v in values.items())
+                for choice, tables in sets.items()) + "."))
     return out
 
 

@@ -77,7 +77,7 @@ def applies(info: FieldInfo, table: BaseModel) -> tuple[bool, str]:
     for key, wanted in condition.items():
         current = getattr(table, key, None)
         if wanted == "set":
-            if current is None:
+            if current is None or current == []:      # an empty list sets nothing either
                 return False, f"used only when {code_key(key)} is set"
         elif isinstance(wanted, list) and current not in wanted:
             shown = " or ".join(toml_value(w) for w in wanted)
