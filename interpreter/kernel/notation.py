@@ -1,6 +1,7 @@
 """Plays in pip from/to notation, as gnubg writes and reads them: `24/18 13/11*`.
 
-Pips are the mover's (kernel/board.py): bar = 25, off = 0. `move_text` writes a path of steps,
+Pips are the mover's (kernel/board.py): bar = 25, off = 0; a checker entering from off the board
+(acey-deucey's unentered checkers, source 29) is written `in/20`. `move_text` writes a path of steps,
 `parse_move` reads a text back into steps, `expand_steps` splits steps written over several
 dice, and `read_play` finds the one legal play a text names among the plays of a position.
 """
@@ -12,13 +13,15 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from interpreter.errors import RecordError
+from interpreter.kernel.board import POOL as UNENTERED   # a step entering from off the board
 
 Step = tuple[int, int]
 
 
 
 _MOVE_TOKEN = re.compile(
-    r"(?P<num>[0-9]{1,3})|(?P<bar>b(?:ar?)?)|(?P<off>o(?:ff?)?|-)|(?P<slash>/)|(?P<hit>\*)"
+    r"(?P<num>[0-9]{1,3})|(?P<bar>b(?:ar?)?)|(?P<off>o(?:ff?)?|-)|(?P<enter>in)|(?P<slash>/)"
+    r"|(?P<hit>\*)"
     r"|\((?P<rep>[0-9]{1,3})\)|(?P<sep>[\s,]+)",
     re.IGNORECASE | re.ASCII)
 
@@ -39,13 +42,13 @@ def _parse_play(text: str) -> tuple[list[Step], set[int]]:
             if linked:
                 raise RecordError(f"unreadable play {text!r}: a '/' is not followed by a point")
             continue
-        if kind in ("num", "bar", "off"):
+        if kind in ("num", "bar", "off", "enter"):
             if kind == "num":
                 point = int(m.group("num"))
                 if point > 25:
                     raise RecordError(f"unreadable play {text!r}: there is no point {point}")
             else:
-                point = 25 if kind == "bar" else 0
+                point = {"bar": 25, "off": 0, "enter": UNENTERED}[kind]
             if linked:
                 chains[-1].append(point)
                 linked = False
@@ -77,8 +80,9 @@ def _parse_play(text: str) -> tuple[list[Step], set[int]]:
             if a == 0:
                 raise RecordError(f"unreadable play {text!r}: a checker cannot move from off "
                                   f"the board")
-            if b == 25:
-                raise RecordError(f"unreadable play {text!r}: a checker cannot move to the bar")
+            if b in (25, UNENTERED):
+                raise RecordError(f"unreadable play {text!r}: a checker cannot move to the bar "
+                                  f"or off the board")
             if b >= a:
                 raise RecordError(f"unreadable play {text!r}: {a}/{b} does not move toward "
                                   f"home")
@@ -92,6 +96,7 @@ def parse_move(text: str) -> list[Step]:
     """The ``(from, to)`` steps of a play written in a ``.mat`` file, in the mover's pip numbering.
 
     Accepted as gnubg accepts them: numbers 0-25, ``bar``/``b`` (25) and ``off``/``o``/``-`` (0)
+    (and ``in`` for a checker entering from off the board, 29)
     in any case, chains (``13/7*/1`` is 13/7 then 7/1), ``(n)`` repeating the preceding move n
     times in all, ``*`` hit marks and ``,`` separators (ignored), at most four steps. A step
     written over both dice (``10/5`` for 4-1) is returned as written; see :func:`expand_steps`.
@@ -124,9 +129,9 @@ def move_text(steps: Iterable[Sequence[int]], board: Sequence[int] | None = None
     marked: set[int] = set()
     for step in steps:
         a, b = int(step[0]), int(step[1])
-        if not (1 <= a <= 25 and 0 <= b <= 24):
+        if not ((1 <= a <= 25 or a == UNENTERED) and 0 <= b <= 24):
             raise RecordError(f"no such step {a}/{b} (from 1-25, to 0-24)")
-        text = f"{a}/{b}"
+        text = f"{'in' if a == UNENTERED else a}/{b}"
         if board is not None and 1 <= b <= 24 and board[b] < 0 and b not in marked:
             text += "*"
             marked.add(b)
