@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 from interpreter.cli import main
 
 VARIANTS = ("backgammon", "hypergammon", "nackgammon", "triktrak", "trictrac-ecrire",
-            "trictrac-combine", "tric-trac-12")
+            "trictrac-combine", "tric-trac-12", "long-nardy", "plakoto", "fevga", "portes",
+            "acey-deucey")
 
 
 def play(capsys, *args: str) -> tuple[int, str, str]:
