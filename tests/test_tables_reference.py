@@ -250,3 +250,25 @@ def test_many_random_positions_agree(name: str) -> None:
         stage = obj.get("state", {}).get("stage")
         agree(v, obj, (lambda p, a, b, s=stage: ref(p, a, b, s))
               if name == "acey-deucey" else ref)
+
+
+def first_throws(seed: int, count: int) -> Iterator[dict]:
+    """Long Nardy positions at the mover's first throw: all fifteen on the head, the opponent's
+    after his own first turn (the rest on his head, the mover's pip 12, a few on pips 1..11)."""
+    rng = random.Random(seed)
+    for _ in range(count):
+        B = [0] * 25
+        B[12] = 15
+        for _ in range(rng.choice([0, 1, 1, 2])):
+            B[12] -= 1
+            B[rng.randint(1, 11)] += 1
+        points = [(15 if p == 24 else 0) - B[p] for p in range(1, 25)]
+        d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
+        yield {"points": points, "bar": [0, 0], "off": [0, 0], "dice": [d1, d2]}
+
+
+@pytest.mark.parametrize("reading", ["listed_doublets", "when_needed", "six_and_four"])
+def test_long_nardy_first_throws_agree(reading: str) -> None:
+    v = variant("long-nardy", f'ln_head_exception="{reading}"')
+    for obj in first_throws(31, 150):
+        agree(v, obj, lambda p, a, b: long_nardy(p, a, b, head_exception=reading))
