@@ -21,7 +21,7 @@ the end-of-play checks. It walks the same tree in the same order, but
   so a path costs one small tuple;
 - only complete sequences are kept; the end-of-play checks of the own corner are made on the
   live board, and the `forbid` hooks see each surviving path once, in one call per hook and roll
-  when the rule compiler gave the hook a batch form (`filter_paths`).
+  (the rule compiler's batch form `filter_paths`).
 
 When no complete sequence survives (a number cannot be played, or the end checks reject every
 complete one), the function hands the roll to the generic walk, which then answers for the

@@ -141,6 +141,8 @@ class MoveGenerator:
         self._fast_plays = None
         if fast_plays_applies(rules):
             from interpreter.kernel._fastplays import compiled_plays
+            # each hook asked once per roll: its batch form `filter_paths(before, cands, d1, d2,
+            # rolls)` called directly, a hook made otherwise wrapped to ask it of each path
             filters = tuple(_path_filter(f, t) for f, t in zip(self.forbid, self._tests))
             self._fast_plays = compiled_plays(rules, bool(self.moves))(
                 self, filters, Step, Play, self._move_tests)
@@ -312,8 +314,10 @@ class MoveGenerator:
         moves = self._move_tests
         pins = self._pins
         send = self._send
+        before = None
         for s, t, h, fl in self._steps(L, d, must, carried, frozen, last):
-            before = tuple(L) if moves else None
+            if moves:
+                before = tuple(L)
             # apply (pins release and pin through _apply; the common case inline)
             if pins:
                 released = self._apply(L, s, t, h, fl)
@@ -402,9 +406,10 @@ class MoveGenerator:
         out = []
         exact_found = False
         pins = self._pins
+        entering = self._pool
         for s in srcs:
             t = s - d
-            if s == POOL:
+            if entering and s == POOL:
                 t = 25 - d
             if t > off_pip:
                 v = L[t]
