@@ -165,3 +165,54 @@ def test_a_name_is_added_to_the_vocabulary_in_a_few_lines(monkeypatch):
     monkeypatch.setitem(vocabulary.VALUES, "farthest_die", Value(
         INT, lambda env: die(1), frozenset({ROLL}), "the first number"))
     assert error_of("farthest_die", FORBID).code == "dsl-context"
+
+
+def _layout_hook(text: str, context: str, **layout):
+    c = Compiler(Symbols(**layout))
+    value = c.compile_expr(text, context, (INT, BOOL), ("rules", "t", "when"))
+    return value, c.function(value)
+
+
+def test_their_pip_follows_the_route_and_computes_its_argument_once():
+    value, fn = _layout_hook("their_pip(24) * 100 + their_pip(mine(6))", ROLL)
+    assert value.const is None and fn(START, None, None, 3, 1, 1, None) == 100 + 20
+    value, fn = _layout_hook("their_pip(24) * 100 + their_pip(mine(6))", ROLL, route="same")
+    assert fn(START, None, None, 3, 1, 1, None) == 1200 + 17
+    # the same route keeps one call of the runtime's helper, its argument written once
+    assert source_of(fn).count("_their_same(") == 1
+    assert _layout_hook("their_pip(13)", ROLL, route="same")[0].const == 1
+
+
+def test_pins_and_unentered_checkers_are_read_from_their_cells():
+    board = [0] * 31
+    board[24], board[1], board[28] = -1, 1, (1 << 24) | (1 << 1)
+    board[29], board[30] = 4, 2
+    b = tuple(board)
+    _v, fn = _layout_hook("mine_pinned(24) * 1000 + theirs_pinned(1) * 100 + mine(unentered) * 10"
+                          " + theirs(unentered)", ROLL, pins=True, pool=True)
+    assert fn(b, None, None, 3, 1, 1, None) == 1142
+    # on a board without those cells (backgammon's 28) the same names read nothing
+    assert fn(START, None, None, 3, 1, 1, None) == 0
+    assert _layout_hook("mine_pinned(25)", ROLL)[0].const == 0
+
+
+def test_a_forbid_rule_reading_the_dice_filters_a_roll_with_them():
+    _v, fn = _layout_hook("doublet and count(s in path where s.from == 24) > 1", FORBID)
+    two = ((24, 21, 3, 0, 0), (24, 21, 3, 0, 0))
+    one = ((24, 21, 3, 0, 0), (21, 18, 3, 0, 0))
+    cands = [(two, START), (one, START)]
+    assert fn.filter_paths(START, cands, 3, 3, 1) == [(one, START)]
+    assert fn.filter_paths(START, cands, 3, 1, 1) == cands
+    assert [c for c in cands if not fn(START, c[1], c[0], 3, 3, 1)] == [(one, START)]
+
+
+def test_a_rule_on_each_move_is_priced_per_single_move():
+    from interpreter.dsl.limits import ASSUMED_MOVES
+
+    value, fn = _layout_hook("step.from == 24 and step.pin and count(p in 1..24 where "
+                             "after.mine(p) > 0) > 3", MOVE)
+    assert value.candidates == ASSUMED_MOVES
+    assert value.cost > 24 * ASSUMED_MOVES
+    b = START
+    assert fn(b, b, ((24, 21, 3, 0, 8),), 3, 1, 1) is True
+    assert fn(b, b, ((24, 21, 3, 0, 0),), 3, 1, 1) is False

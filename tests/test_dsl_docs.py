@@ -129,3 +129,47 @@ def test_dsl_doc_explain_example(capsys):
     command, *expected = block.rstrip("\n").split("\n")
     assert main(command.split()[4:]) == 0
     assert capsys.readouterr().out.rstrip("\n").split("\n") == expected
+
+
+def _context_table() -> list[tuple[list[str], list[bool]]]:
+    """The rows of docs/dsl.md's "Which names each kind of rule may use": the plain names of
+    each row, and whether each kind of rule (in the table's column order) may use them."""
+    text = DOC.read_text(encoding="utf-8")
+    table = text.split("### Which names each kind of rule may use", 1)[1].split("\n\n", 2)[1]
+    rows = []
+    for line in table.splitlines()[2:]:
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        names = [n for n in re.findall(r"`([a-z_]+)(?:\(p\))?`", cells[0])]
+        rows.append((names, [bool(c) for c in cells[1:]]))
+    return rows
+
+
+def test_the_table_of_names_by_kind_is_what_the_checker_allows():
+    from interpreter.dsl.compiler import END
+    from interpreter.dsl.vocabulary import FUNCTIONS, VALUES
+
+    kinds = (ROLL, MOVE, FORBID, CHOICE, END)
+    compiler = Compiler(Symbols())
+    checked = 0
+    for names, allowed in _context_table():
+        for name in names:
+            if name in FUNCTIONS:
+                text = f"{name}(1)" if FUNCTIONS[name].params == ("int",) else None
+            elif name in VALUES:
+                text = name
+            else:
+                continue            # options, regions, definitions: not one name
+            if text is None:
+                continue
+            for kind, ok in zip(kinds, allowed):
+                try:
+                    compiler.compile_expr(text, kind, ("int", "bool", "set", "state", "path",
+                                                       "step", "play", "list[int]",
+                                                       "list[play]"), ("t",))
+                    accepted = True
+                except Exception as err:  # noqa: BLE001 - the code says which problem
+                    assert getattr(err, "code", None) == "dsl-context", (name, kind, err)
+                    accepted = False
+                assert accepted == ok, (name, kind)
+                checked += 1
+    assert checked >= 100

@@ -240,7 +240,9 @@ class Checker:
             args.insert(0, receiver)
         if fn.expand is not None:
             # a formula of the variant's layout: its nodes in place of the call
-            return self._mk(self._stamp(fn.expand(self.env, args), node, st), node, st)
+            formula = fn.expand(self.env, args)
+            if formula is not None:
+                return self._mk(self._stamp(formula, node, st), node, st)
         return self._mk(C.Call(name, tuple(args), type=fn.result), node, st)
 
     def _x_Method(self, node: S.Method, scope, st) -> Expr:

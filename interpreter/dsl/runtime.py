@@ -44,6 +44,12 @@ def mine_pinned(b: tuple[int, ...], p: int) -> int:
     return 1 if 1 <= p <= 24 and len(b) > 28 and b[28] >> p & 1 and b[p] < 0 else 0
 
 
+def their_same(p: int) -> int:
+    """The opponent's own number of the mover's pip p when both sides run the same way round
+    (the route of Long Nardy and Fevga: his start, pip 24, is the mover's 12)."""
+    return p + 12 if p <= 12 else p - 12
+
+
 def theirs_pinned(b: tuple[int, ...], p: int) -> int:
     """1 when an opposing checker lies pinned on pip p (under the mover's checkers)."""
     return 1 if 1 <= p <= 24 and len(b) > 28 and b[28] >> p & 1 and b[p] > 0 else 0
@@ -167,7 +173,7 @@ class RollContext:
 #: the helpers generated code may call, by the name it calls them
 RUNTIME: dict[str, Callable[..., Any]] = {
     "_mine": mine, "_theirs": theirs, "_mine_pinned": mine_pinned,
-    "_theirs_pinned": theirs_pinned, "_empty": empty, "_full": full, "_div": div, "_mod": mod,
+    "_theirs_pinned": theirs_pinned, "_their_same": their_same, "_empty": empty, "_full": full, "_div": div, "_mod": mod,
     "_landings": landings, "_rests": rests, "_arrivals": arrivals, "_union": union,
     "_span": span,
 }

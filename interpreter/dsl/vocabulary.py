@@ -29,8 +29,8 @@ which no arithmetic or range can then use), `cost` when a call does more than co
 and, when speed matters, `emit` (a faster inline form, see `_emit_count`), `compare` and `fold`
 (the value when the arguments are constants). `tests/test_dsl_compiler.py` adds a value and a
 function this way. A function that is a formula of the core nodes chosen by the variant
-(`their_pip(p)`, by the route) gives `expand` instead: the checker writes the formula in place
-of the call.
+(`their_pip(p)`, by the route) gives `expand`: the checker writes the formula in place of the
+call, or keeps the call where the formula would compute an argument twice.
 
 *A field* of a step or a play (`s.from`, `pl.paths`): one entry of `FIELDS`.
 
@@ -66,9 +66,9 @@ class Env:
 
 #: any collection (a region, a set, a list, a path): the argument of `size`
 COLLECTION = "collection"
-#: the contexts where the dice are known: every kind of rule, a forbid rule judging the roll
-#: being played
-DICE_CONTEXTS = frozenset({ROLL, CHOICE, END, FORBID, MOVE})
+#: the contexts where the dice are known: the rules of a roll (scoring, forbid, prefer); an end
+#: or value rule judges the position only (its hooks are called without the dice)
+DICE_CONTEXTS = frozenset({ROLL, CHOICE, FORBID, MOVE})
 #: the pip of the checkers waiting off the board to enter (`mine(unentered)`, a step's `from`)
 UNENTERED = 29
 
@@ -108,8 +108,8 @@ class Function:
     #: a faster form of `call op k` for a fixed number k (None: the call, then the comparison)
     compare: Callable[[Emitter, Call, str, int], ast.expr | None] | None = None
     #: the call written with the compiler's own nodes, from the variant (`Env`) and the
-    #: arguments' trees: the checker puts this in place of the call (no helper, no `emit`)
-    expand: Callable[[Env, list[Expr]], Expr] | None = None
+    #: arguments' trees: the checker puts this in place of the call (None: the call is kept)
+    expand: Callable[[Env, list[Expr]], Expr | None] | None = None
 
 
 @dataclass(frozen=True)
@@ -356,15 +356,22 @@ def _pip_bounds(args: list[Info], env: Env) -> Info:
     return Info(-x.hi - 25, x.hi + 25) if env.route == "opposite" else Info(x.lo - 12, x.hi + 12)
 
 
-def _expand_their_pip(env: Env, args: list[Expr]) -> Expr:
+def _expand_their_pip(env: Env, args: list[Expr]) -> Expr | None:
     """`their_pip(p)`: the opponent's own number of the mover's pip p, by the route: 25 - p when
-    the sides run opposite ways, p + 12 or p - 12 when both run the same way round."""
+    the sides run opposite ways; when both run the same way round, p + 12 or p - 12, the call of
+    the runtime's `_their_same` (None: the call is kept, so that p is computed once)."""
     p = args[0]
     if env.route == "opposite":
         return Arith("-", Const(25, type=INT), p, type=INT)
-    return IfExp(Cmp("<=", p, Const(12, type=INT), type=BOOL),
-                 Arith("+", p, Const(12, type=INT), type=INT),
-                 Arith("-", p, Const(12, type=INT), type=INT), type=INT)
+    return None
+
+
+def _fold_their_same(node: Call) -> Expr | None:
+    # a call is kept only for the same route (see _expand_their_pip)
+    p = node.args[0]
+    if isinstance(p, Const):
+        return Const(p.value + 12 if p.value <= 12 else p.value - 12, type=INT)
+    return None
 
 
 def _abs_bounds(args: list[Info], env: Env) -> Info:
@@ -405,7 +412,8 @@ FUNCTIONS: dict[str, Function] = {
                               "(under the mover's checkers), else 0", runtime="_theirs_pinned",
                               position=True, bounds=_flag_bounds, cost=1, fold=_fold_pinned),
     "their_pip": Function((INT,), INT, "the opponent's own number of the mover's pip p (by the "
-                          "variant's route)", bounds=_pip_bounds, expand=_expand_their_pip),
+                          "variant's route)", runtime="_their_same", bounds=_pip_bounds, cost=1,
+                          fold=_fold_their_same, expand=_expand_their_pip),
 }
 
 
