@@ -366,11 +366,13 @@ class Cost:
             return once, own + sum(e for _o, e in parts)
         return once, 1 + sum(e for _o, e in parts)
 
-    def per_roll(self, node: Expr, candidates: int) -> int:
-        """The hook's worst case in one roll, run on `candidates` paths or plays (1: once)."""
-        if candidates <= 1:
+    def per_roll(self, node: Expr, candidates: int, hoisting: bool = True) -> int:
+        """The hook's worst case in one roll, run on `candidates` paths or plays (1: once);
+        `hoisting` False: a hook run many times whose position changes at each call (a rule on
+        each move), nothing of it computed once per roll."""
+        if candidates <= 1 or not hoisting:
             once, each = self.split_invariants(node)
-            return once + each
+            return max(1, candidates) * (once + each)
         once, each = self.split(node)
         return once + candidates * each
 

@@ -141,7 +141,8 @@ class Compiler:
             kind = tree.type
             tree = Folder(self.strings)(tree)
             Bounds(self.env)(tree)
-            cost = Cost().per_roll(tree, runs)
+            # a rule on each move reads the position before that move: nothing is hoisted
+            cost = Cost().per_roll(tree, runs, hoisting=context != MOVE)
             if cost > COST_BUDGET:
                 raise self._over_budget(tree, cost, runs, context)
         except SnippetError as err:
