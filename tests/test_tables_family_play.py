@@ -37,3 +37,53 @@ def test_the_mothers_end_games_in_play() -> None:
     for i in range(60):
         fired |= set(play_game(v, 4, i).fired)
     assert {"mother", "mother-value", "both-mothers", "borne-off"} <= fired
+
+
+def test_acey_deucey_a_1_2_names_a_doublet_plays_it_and_throws_again() -> None:
+    """The 1-2 played in full is a "doublet" decision of the engine's contract: the player names
+    a doublet (here always 5), plays it as a throw of 5-5, and, having played all of it, throws
+    again; a record with such events replays to the same end."""
+    from interpreter.engine.game import Game
+    from interpreter.engine.record import Record, replay
+
+    v = load_variant("acey-deucey")
+    events = 0
+    for seed in range(6):
+        game = Game(v, f"{seed}/0", max_turns=400)
+        gen = game.play()
+        asked = 0
+        try:
+            d = next(gen)
+            while True:
+                if d.kind == "doublet":
+                    assert tuple(d.choices) == ("1", "2", "3", "4", "5", "6")
+                    assert sorted(d.view.dice) == [1, 2]
+                    asked += 1
+                    d = gen.send("5")
+                else:
+                    d = gen.send(0)
+        except StopIteration:
+            pass
+        throws = [e for e in game.log if e[0] == "throw"]
+        for k, e in enumerate(game.log):
+            if e[:3] != ("decision", e[1], "doublet"):
+                continue
+            events += 1
+            side = e[1]
+            assert e[3] == "5"
+            # the last throw before it was a 1-2 of the same side, played in full
+            before = [t for t in game.log[:k] if t[0] == "throw"][-1]
+            assert before[1] == side and sorted(before[2:4]) == [1, 2]
+            assert v.generator.plays(before[4], before[2], before[3])[1] == 0
+            # the next is 5-5 by the same side; all of it played, the same side throws again
+            stage = next(t for t in game.log[k:] if t[0] == "throw")
+            assert stage[:4] == ("throw", side, 5, 5)
+            n = throws.index(stage)
+            if n + 1 < len(throws):
+                again = v.generator.plays(stage[4], 5, 5)[1] == 0
+                assert (throws[n + 1][1] == side) == again
+        assert asked == sum(1 for e in game.record if e[:3] == ("decision", e[1], "doublet"))
+        if asked:
+            rec = Record("acey-deucey", seed, ("random", "random"), entries=list(game.record))
+            assert replay(rec, v).game.record == game.record
+    assert events >= 2

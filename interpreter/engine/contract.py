@@ -18,6 +18,9 @@ turns any of these into the index, and refuses, with `IllegalAnswer`, anything e
     "continue"  combiné: ("hold", GO, "suspend …");  the winner of a game (12-point: go away
                 12-point: ("continue", "go")         or play on; combiné: honours game won)
     "rethrow"   ("throw", "pass")                    the optional extra throw of a doublet
+    "doublet"   ("1", "2", ... "6")                  a roll event (`[dice] bonus_throw`,
+                                                     acey-deucey's 1-2) played in full: the
+                                                     doublet the player names
     "double"    ("roll", "double")                   the cube: the player on roll
     "take"      ("take", "pass"[, "beaver" |         the player doubled
                 "raccoon"])

@@ -13,7 +13,11 @@ decision when there is more than one) → the play's own scoring rules → what 
 when a side's men are all off (`[board] all_off`: the end rules decide, a relevé, or a restack
 with the numbers left over entered) → the end rules → the ladder marks the rest and says what
 happens next (go on, relevé, next game, end) → a doublet's extra throw (`[dice] doublets =
-"twice_and_throw_again"`, at the player's choice under `[dice] extra_throw = "optional"`).
+"twice_and_throw_again"`, at the player's choice under `[dice] extra_throw = "optional"`) → the
+stages of a roll event (`[dice] bonus_throw`, acey-deucey's 1-2, kernel/throws.py): a throw
+played in full may grant a doublet the player names (a "doublet" decision), its complement, and
+another throw; each stage is played like a throw of those dice, by the same player, and logged
+and recorded as one ("white throws 6-6" after "white doublet 6").
 
 The board is always held from the mover's point of view (kernel/board.py); `mover` says who that
 is (0 = white, 1 = black). With `keep_record`, the game keeps its record (the dice of every throw
@@ -34,6 +38,9 @@ from interpreter.kernel.board import Board
 from interpreter.kernel.movegen import Play
 from interpreter.kernel.notation import play_text, read_play
 from interpreter.scoring.registry import ladder_for
+
+#: the answers of a "doublet" decision: the doublet the player names
+DOUBLET_CHOICES = ("1", "2", "3", "4", "5", "6")
 
 __all__ = ["Game", "GameResult", "WHITE", "BLACK", "SIDE_NAMES", "opening_roll", "Next",
            "ON", "END"]
@@ -335,6 +342,11 @@ class Game:
             else None
         rethrow = v.doublet_rethrow
         optional_extra = rethrow and v.extra_throw == "optional"
+        throws = v.throws
+        events = throws.bonus_throw is not None
+        #: the stage of a roll event being played ("doublet", "complement"; None: thrown dice)
+        stage: str | None = None
+        named = 0
         checkers = v.checkers
         offers = L.offers_before_throw
         ask = self.ask
@@ -351,10 +363,11 @@ class Game:
         while turns < max_turns:
             if keep and turns:
                 self._snapshot()
-            if not opening:
+            if not opening and stage is None:
                 if offers:
                     nxt = yield from L.before_throw()
                     if nxt is not None:
+                        stage = None
                         c = self._carry(nxt)
                         if c == 0:
                             break
@@ -369,7 +382,8 @@ class Game:
             b = self.board
             turns += 1
             self.turns = turns
-            self.rolls[mover] += 1
+            if stage is None:
+                self.rolls[mover] += 1      # a stage of a roll event is not a throw of its own
             self.dice = (d1, d2)
             if keep:
                 record.append(("throw", mover, d1, d2))
@@ -409,6 +423,7 @@ class Game:
                 self.pending = (mine, theirs)
                 nxt = yield from L.on_roll(mine, theirs)
                 if nxt is not None:
+                    stage = None
                     c = self._carry(nxt)
                     if c == 0:
                         break
@@ -473,6 +488,7 @@ class Game:
                     self.fire(end_id, winner)
                     self.fire(rule_id, winner)
                     self.event("end", winner, k, end_id, rule_id)
+                    stage = None
                     c = self._carry(L.game_end(winner, k))
                     if c == 0:
                         break
@@ -484,6 +500,7 @@ class Game:
             if hooks:
                 nxt = yield from L.on_play(play_mine, play_theirs)
                 if nxt is not ON:
+                    stage = None
                     c = self._carry(nxt)
                     if c == 0:
                         break
@@ -495,6 +512,22 @@ class Game:
                     L.on_all_off()
                     self._relevé(mover)
                     continue
+            # -- a roll event's next stage ------------------------------------------------------
+            if events and (stage is not None or throws.is_bonus_throw(d1, d2)):
+                following = throws.next(stage, d1, d2, gen.plays(b, d1, d2)[1])
+                if following != "end":
+                    if following == "doublet":
+                        d = ask("doublet", mover, DOUBLET_CHOICES)
+                        named = answered(d, (yield d)) + 1
+                    if following == "reroll":
+                        stage = None
+                        self.extra = True
+                    else:
+                        stage = following
+                        d1, d2 = throws.stage_dice(following, named)
+                    self.board = after
+                    continue
+                stage = None
             if rethrow:
                 if d1 == d2:
                     if optional_extra:
@@ -505,6 +538,8 @@ class Game:
                     else:
                         self.extra = True
                         continue
+                self.extra = False
+            if events:
                 self.extra = False
             self.board = flip(after)
             self.mover = 1 - mover

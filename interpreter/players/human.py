@@ -46,6 +46,7 @@ QUESTIONS = {
     "necktie": "Your first hole of the mark: claim the necktie?",
     "continue": "You won the game: play on from the position, or go (away, afresh)?",
     "rethrow": "A doublet: throw again?",
+    "doublet": "Your 1-2 is played: which doublet do you name (you play it, then throw again)?",
     "resign": "Your opponent resigns ({offer}): accept or decline?",
     "school": "{who} marked {claimed} where the throw gives {due}: send him to school?",
 }

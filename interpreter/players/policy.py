@@ -260,6 +260,18 @@ def resignation(view: Any) -> str:
     return "accept" if offered >= expect else "decline"
 
 
+def doublet(view: Any) -> str:
+    """The doublet to name after a 1-2 (acey-deucey): the one whose best play leaves the best
+    position by `evaluate`, the higher doublet when they are equal."""
+    v = view.variant
+    best, answer = None, "6"
+    for d in range(6, 0, -1):
+        value = max(evaluate(v, b) for b in v.generator.results(view.board, d, d))
+        if best is None or value > best:
+            best, answer = value, str(d)
+    return answer
+
+
 def advise(decision: Any) -> str:
     """The greedy bot's answer to a word decision of any ladder."""
     kind = decision.kind
@@ -275,6 +287,8 @@ def advise(decision: Any) -> str:
         return str(view.ladder.get("mark_due"))
     if kind == "rethrow":
         return "throw"
+    if kind == "doublet":
+        return doublet(view)
     if ladder == "continuous" and kind == "continue":
         return continuous(view)
     if ladder == "combine":
