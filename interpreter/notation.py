@@ -23,7 +23,8 @@ file's to say, in its `[notation]` table; `notation_for(variant, name)` refuses 
 variant has no meaning for, naming those it has.
 
 A play is text: steps `from/to` separated by spaces, chains (`8/2*/1`), repeats (`24/18(2)`), a
-`*` after a point where a blot is hit (optional when reading), `bar` and `off`.
+`*` after a point where a blot is hit (optional when reading), `bar`, `off` and `in` (a checker
+entering from off the board, acey-deucey: `in/20`).
 
     >>> n = Notation("guiton")
     >>> n.label(24, 0), n.label(13, 0), n.label(12, 0), n.label(1, 0)
@@ -41,12 +42,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from interpreter.errors import TablierError
+from interpreter.kernel.board import their_pip
 
 #: every notation Tablier knows; `pips` is every variant's, the others a variant file declares
 SYSTEMS = ("pips", "guiton", "malfilatre", "magriel", "lepeintre")
 #: Lepeintre's letters: A..Y without W, A = white's talon (the treatises' point 1)
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVXY"
 BAR, OFF = 25, 0
+#: the checkers waiting off the board to enter (acey-deucey), written `in` (`in/20`)
+UNENTERED = 29
 SIDES = ("white", "black")
 
 
@@ -55,7 +59,7 @@ class NotationError(TablierError):
 
 
 #: a steps token of any notation: a point (the notation's own pattern), a keyword, a separator
-_KEYWORD = r"(?P<bar>bar\b|ba\b|b(?=[/\s*(,]|$))|(?P<off>off\b|of\b|o(?=[/\s*(,]|$)|-(?=[\s,]|$))"
+_KEYWORD = r"(?P<unentered>in\b)|(?P<bar>bar\b|ba\b|b(?=[/\s*(,]|$))|(?P<off>off\b|of\b|o(?=[/\s*(,]|$)|-(?=[\s,]|$))"
 _SYNTAX = r"|(?P<slash>/)|(?P<hit>\*)|\((?P<rep>[0-9]{1,2})\)|(?P<sep>[\s,]+)"
 _POINT = {
     "pips": r"(?P<point>[0-9]{1,2})",
@@ -66,7 +70,7 @@ _POINT = {
 }
 # the pips and magriel accept gnubg's short words (`b`, `o`, `-`); the lettered notations only
 # the whole words, since `b` and `o` are points there
-_LONG_KEYWORDS = r"(?P<bar>bar\b)|(?P<off>off\b)"
+_LONG_KEYWORDS = r"(?P<unentered>in\b)|(?P<bar>bar\b)|(?P<off>off\b)"
 
 
 @dataclass(frozen=True)
@@ -78,6 +82,8 @@ class Notation:
 
     name: str = "pips"
     names: dict[int, str] = field(default_factory=dict)
+    #: the variant's route (kernel/board.py): where the opponent's named points lie
+    route: str = "opposite"
 
     def __post_init__(self) -> None:
         if self.name not in SYSTEMS:
@@ -87,9 +93,12 @@ class Notation:
     # -- naming points ----------------------------------------------------------------------
 
     def label(self, pip: int, side: int = 0) -> str:
-        """The notation's name of the mover's pip `pip` (25 the bar, 0 off)."""
+        """The notation's name of the mover's pip `pip` (25 the bar, 0 off, 29 the checkers
+        waiting off the board to enter)."""
         if pip == BAR:
             return "bar"
+        if pip == UNENTERED:
+            return "in"
         if pip == OFF:
             return "off"
         if not 1 <= pip <= 24:
@@ -112,7 +121,7 @@ class Notation:
         (`the opponent's talon`); None for an unnamed point."""
         if pip in self.names:
             return self.names[pip]
-        other = self.names.get(25 - pip) if 1 <= pip <= 24 else None
+        other = self.names.get(their_pip(self.route, pip)) if 1 <= pip <= 24 else None
         return None if other is None else f"the opponent's {other}"
 
     def described(self, pip: int, side: int = 0) -> str:
@@ -127,6 +136,8 @@ class Notation:
         low = t.lower()
         if low in ("bar",) or (self.name in ("pips", "magriel") and low in ("b", "ba")):
             return BAR
+        if low == "in":
+            return UNENTERED
         if low in ("off",) or (self.name in ("pips", "magriel") and low in ("o", "of", "-")):
             return OFF
         name = self.name
@@ -209,9 +220,10 @@ class Notation:
                     raise NotationError(f"unreadable play {text!r}: a '/' is not followed by a "
                                         f"point")
                 continue
-            if kind in ("point", "bar", "off"):
+            if kind in ("point", "bar", "off", "unentered"):
                 try:
                     point = BAR if kind == "bar" else OFF if kind == "off" \
+                        else UNENTERED if kind == "unentered" \
                         else self.pip_of(m.group("point"), side)
                 except NotationError as exc:
                     raise NotationError(f"unreadable play {text!r}: {exc}") from None
@@ -315,6 +327,8 @@ class Notation:
                 out.append(self.label(int(m.group("point")), side))
             elif kind == "bar":
                 out.append("bar")
+            elif kind == "unentered":
+                out.append("in")
             elif kind == "off":
                 out.append("off")
             else:
@@ -361,7 +375,8 @@ def notation_for(variant: Any, name: str | None = None) -> Notation:
         known = "" if name in SYSTEMS else " (not a notation Tablier knows)"
         raise NotationError(f"{getattr(variant, 'id', 'this variant')!r} has no {name!r} "
                             f"notation{known}; it has {', '.join(have)}")
-    return Notation(name, point_names(variant))
+    geometry = getattr(variant, "geometry", None)
+    return Notation(name, point_names(variant), getattr(geometry, "route", "opposite"))
 
 
 def cli_notation(variant: Any, name: str | None) -> Notation:

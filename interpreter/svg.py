@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 from xml.sax.saxutils import escape, quoteattr
 
-from interpreter.kernel.board import BAR, OFF, OPP_BAR, OPP_OFF
+from interpreter.kernel.board import BAR, OFF, OPP_BAR, OPP_OFF, their_pip
 
 #: sizes, in SVG user units
 PW = 44          # width of a point
@@ -72,15 +72,17 @@ class Geometry:
 def point_names(variant: Any) -> dict[int, str]:
     """The names of the points that have one, by the mover's pips: the names the variant file
     gives in its `[notation]` table (the treatises' talon, coin de repos... in the trictrac
-    family), the opponent's same points at the mirror pips; where the file names none, Start
+    family), the opponent's same points where his route puts them (the mirror pips, or the
+mover's pip 12 for his head when both run the same way round); where the file names none, Start
     and Home where men enter from a start and Home counts as off, and corner for a coin."""
     from interpreter.notation import point_names as file_names
 
     mr = variant.move_rules
     names = dict(file_names(variant))
+    route = variant.geometry.route
     for pip, name in list(names.items()):
         if 1 <= pip <= 24:
-            names.setdefault(25 - pip, name)
+            names.setdefault(their_pip(route, pip), name)
     if mr.enter == "start":
         names.setdefault(mr.start_pip, "Start")
         if mr.off_pip >= 1:

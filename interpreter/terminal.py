@@ -10,7 +10,10 @@ out as the web board lays it out (`rows_of`): backgammon as gnubg draws it, his 
 above and 12..1 below, his home board at the lower right; the trictrac family and the 12-point
 Tric-Trac as their boards are, his own row below from his talon at the left to his coin de
 repos at the right, the opponent's row above, both talons at the left. `X` are white's
-checkers and `O` black's, with their count; the points are named in the chosen notation.
+checkers and `O` black's, with their count; the points are named in the chosen notation. A
+pinned checker (Plakoto) is the small letter after the stack that pins it (`X1o`: one of
+white's pins one of black's); checkers waiting off the board to enter (acey-deucey) are counted
+under the board (`waiting X7 O11`).
 """
 from __future__ import annotations
 
@@ -21,7 +24,7 @@ from typing import Any, TextIO
 from rich.console import Console
 from rich.text import Text
 
-from interpreter.kernel.board import BAR, OFF, OPP_BAR, OPP_OFF
+from interpreter.kernel.board import BAR, OFF, OPP_BAR, OPP_OFF, their_pip
 from interpreter.notation import Notation
 
 SIDES = ("white", "black")
@@ -41,14 +44,16 @@ def console_for(stream: TextIO | None = None) -> Console:
                    emoji=False, markup=False)
 
 
-def _cell(x: int, mover: int, changed: bool = False) -> Text:
-    """The checkers on one point: `X3` (three of white's), `O2`, or `.`."""
+def _cell(x: int, mover: int, changed: bool = False, pinned: bool = False) -> Text:
+    """The checkers on one point: `X3` (three of white's), `O2`, or `.`; `X1o` when the stack
+    pins one of the other side's checkers."""
     if x == 0:
         return Text(".".rjust(CELL), style=STYLES["dim"])
     owner = mover if x > 0 else 1 - mover
     mark = MARKS[owner]
     style = STYLES[mark] + (" " + STYLES["moved"] if changed else "")
-    return Text(" " * (CELL - len(f"{mark}{abs(x)}")) + f"{mark}{abs(x)}", style=style)
+    text = f"{mark}{abs(x)}" + (MARKS[1 - owner].lower() if pinned else "")
+    return Text(" " * (CELL - len(text)) + text, style=style)
 
 
 def _label(notation: Notation, pip: int, side: int) -> Text:
@@ -74,7 +79,8 @@ def draw_board(variant: Any, board: Any, side: int, notation: Notation,
                 out.append(" |", style=STYLES["dim"])
             if cells:
                 changed = before is not None and before[p] != board[p]
-                out.append_text(_cell(board[p], side, changed))
+                pinned = len(board) > 28 and bool(board[28] >> p & 1)
+                out.append_text(_cell(board[p], side, changed, pinned))
             else:
                 out.append_text(_label(notation, p, side))
         out.append("\n")
@@ -89,6 +95,8 @@ def draw_board(variant: Any, board: Any, side: int, notation: Notation,
     if has_bar(variant):
         parts.append(f"bar {mover}{board[BAR]} {other}{board[OPP_BAR]}")
     parts.append(f"off {mover}{board[OFF]} {other}{board[OPP_OFF]}")
+    if len(board) > 30 and (board[29] or board[30]):
+        parts.append(f"waiting {mover}{board[29]} {other}{board[30]}")
     out.append("   ".join(parts) + f"   ({MARKS[0]} white, {MARKS[1]} black; "
                f"{SIDES[side]} on roll, moving from {notation.label(24, side)} towards "
                f"{notation.label(1, side)})\n", style=STYLES["dim"])
@@ -115,7 +123,8 @@ def named_points(notation: Notation, side: int) -> str:
     on roll's point, then the opponent's)."""
     if not notation.names:
         return ""
-    items = [f"{name} {notation.label(pip, side)}, {notation.label(25 - pip, side)}"
+    items = [f"{name} {notation.label(pip, side)}, "
+             f"{notation.label(their_pip(notation.route, pip), side)}"
              for pip, name in sorted(notation.names.items(), reverse=True)]
     return f"named points ({SIDES[side]}'s, then the opponent's): " + " · ".join(items)
 
