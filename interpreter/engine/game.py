@@ -363,7 +363,7 @@ class Game:
         while turns < max_turns:
             if keep and turns:
                 self._snapshot()
-            if not opening and stage is None:
+            if not opening:
                 if offers:
                     nxt = yield from L.before_throw()
                     if nxt is not None:
@@ -382,8 +382,7 @@ class Game:
             b = self.board
             turns += 1
             self.turns = turns
-            if stage is None:
-                self.rolls[mover] += 1      # a stage of a roll event is not a throw of its own
+            self.rolls[mover] += 1
             self.dice = (d1, d2)
             if keep:
                 record.append(("throw", mover, d1, d2))
@@ -513,21 +512,27 @@ class Game:
                     self._relevé(mover)
                     continue
             # -- a roll event's next stage ------------------------------------------------------
-            if events and (stage is not None or throws.is_bonus_throw(d1, d2)):
-                following = throws.next(stage, d1, d2, gen.plays(b, d1, d2)[1])
-                if following != "end":
-                    if following == "doublet":
-                        d = ask("doublet", mover, DOUBLET_CHOICES)
-                        named = answered(d, (yield d)) + 1
-                    if following == "reroll":
-                        stage = None
-                        self.extra = True
-                    else:
-                        stage = following
-                        d1, d2 = throws.stage_dice(following, named)
-                    self.board = after
-                    continue
-                stage = None
+            if events:
+                if stage is not None or throws.is_bonus_throw(d1, d2):
+                    following = throws.next(stage, d1, d2, gen.plays(b, d1, d2)[1])
+                    if following != "end":
+                        if following == "doublet":
+                            d = ask("doublet", mover, DOUBLET_CHOICES)
+                            named = answered(d, (yield d)) + 1
+                        if following == "reroll":
+                            stage = None
+                            self.extra = True
+                        else:
+                            # the stage's dice are set, not thrown (as an opening's), and the
+                            # stage is no throw of its own: the count of throws is kept
+                            stage = following
+                            d1, d2 = throws.stage_dice(following, named)
+                            opening = True
+                            self.rolls[mover] -= 1
+                        self.board = after
+                        continue
+                    stage = None
+                self.extra = False
             if rethrow:
                 if d1 == d2:
                     if optional_extra:
@@ -538,8 +543,6 @@ class Game:
                     else:
                         self.extra = True
                         continue
-                self.extra = False
-            if events:
                 self.extra = False
             self.board = flip(after)
             self.mover = 1 - mover
