@@ -73,13 +73,13 @@ def point_names(variant: Any) -> dict[int, str]:
     """The names of the points that have one, by the mover's pips: the names the variant file
     gives in its `[notation]` table (the treatises' talon, coin de repos... in the trictrac
     family), the opponent's same points where his route puts them (the mirror pips, or the
-mover's pip 12 for his head when both run the same way round); where the file names none, Start
-    and Home where men enter from a start and Home counts as off, and corner for a coin."""
+    mover's pip 12 for his head when both run the same way round); where the file names none,
+    Start and Home where men enter from a start and Home counts as off, and corner for a coin."""
     from interpreter.notation import point_names as file_names
 
     mr = variant.move_rules
     names = dict(file_names(variant))
-    route = variant.geometry.route
+    route = getattr(getattr(variant, "geometry", None), "route", "opposite")
     for pip, name in list(names.items()):
         if 1 <= pip <= 24:
             names.setdefault(their_pip(route, pip), name)
