@@ -114,7 +114,8 @@ def legal_results(variant: Any, obj: Any) -> dict[str, Any]:
             nxt = "end"             # the last checker is off: nothing follows
         return {"count": len(results), "results": results, "next": nxt}
     if not (rules.prefer or rules.score_play):
-        boards = variant.generator.results(pos.board, pos.d1, pos.d2, pos.rolls)
+        gen = variant.generator
+        boards = gen.results(pos.board, pos.d1, pos.d2, *((pos.rolls,) if gen.reads_rolls else ()))
         results = [to_json(b) for b in sorted(boards, key=sort_key)]
         return {"count": len(results), "results": results}
     plays, ctx = final_plays(variant, pos)

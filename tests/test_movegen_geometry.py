@@ -75,7 +75,8 @@ def test_same_route_numbering_and_flip() -> None:
 
 
 def test_opposite_layout_flip_is_the_backgammon_flip() -> None:
-    assert Geometry().flip is flip
+    b = pos({24: 2, 13: 5, 8: 3, 6: 5}, {1: 2, 12: 5, 17: 3, 19: 5}, off=0, opp_off=0)
+    assert Geometry().flip(b) == flip(b) and flip(flip(b)) == b
 
 
 def test_same_route_moves_are_the_movers_own() -> None:

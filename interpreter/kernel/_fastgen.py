@@ -82,7 +82,7 @@ def results_source(rules: MoveRules) -> str:
     # pips above s that must be empty for an excédant bear-off from s
     e(0, f"ABOVE = {tuple(tuple(range(top, s, -1)) for s in range(25))!r}")
     e(0, "")
-    e(0, "def results(b, d1, d2, rolls=1):")
+    e(0, "def results(b, d1, d2):")
     e(1, "L = list(b)")
     e(1, "P = [p for p in R24 if L[p] > 0]")
     e(1, "NT = L[0] + L[25] + sum([L[p] for p in P])")

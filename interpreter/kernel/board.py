@@ -81,6 +81,12 @@ def flip(b: Board) -> Board:
     route."""
     if len(b) != SIZE:
         return _LONG[len(b)](b)
+    return _flip28(b)
+
+
+def _flip28(b: Board) -> Board:
+    """`flip` of a 28-int board: the turn loop's flip of the backgammon and trictrac layouts,
+    with no test of the length (their boards never have more slots)."""
     return (b[27], -b[24], -b[23], -b[22], -b[21], -b[20], -b[19], -b[18], -b[17], -b[16],
             -b[15], -b[14], -b[13], -b[12], -b[11], -b[10], -b[9], -b[8], -b[7], -b[6], -b[5],
             -b[4], -b[3], -b[2], -b[1], b[26], b[25], b[0])
@@ -131,7 +137,7 @@ class Geometry:
     def flip(self) -> Callable[[Board], Board]:
         """The board seen from the other player, as one generated tuple expression."""
         if self == Geometry():
-            return flip
+            return _flip28
         return _flipper(self)
 
     def map_pins(self, mask: int) -> int:

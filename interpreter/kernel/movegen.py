@@ -110,6 +110,9 @@ class MoveGenerator:
         self._waive = tuple(getattr(f, "waive", "never") or "never" for f in self.forbid)
         self._waivable = any(w != "never" for w in self._waive)
         self._move_tests = tuple(_as_test(f) for f in self.moves)
+        #: whether the plays depend on the throw number (the rule hooks may read it); the
+        #: generated results() of the backgammon family takes the dice only
+        self.reads_rolls = bool(self.forbid or self.moves)
         r = rules
         self.geometry = r.geometry
         self._total_dbl = r.doublet_moves
