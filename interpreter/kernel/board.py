@@ -28,7 +28,7 @@ index  meaning (only in the layouts that have it)
 
 A board with unentered checkers is 31 long (slot 28 is then 0 unless the variant also pins).
 
-Pip numbering is the mover's distance to bearing off (spec: pip 24 is the first point of his
+Pip numbering is the mover's distance to bearing off (pip 24 is the first point of his
 route, pip 1 the last). Where the opponent's checkers run is the variant's *route*:
 
 - ``"opposite"`` (backgammon): the opponent's own pip q is the mover's pip 25 - q; his start is
