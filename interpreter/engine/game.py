@@ -64,6 +64,9 @@ def opening_roll(rng: random.Random, mode: str) -> tuple[int, int, int, int]:
 
 
 Gen = Generator[Decision, Any, Any]
+#: the 36 throws of two dice in order, (1, 1), (1, 2) … (6, 6): the choices of the "dice"
+#: decision that copies of a game ask instead of drawing (engine/branch.py)
+DICE36: tuple[tuple[int, int], ...] = tuple((a, b) for a in range(1, 7) for b in range(1, 7))
 
 
 class Game:
@@ -112,12 +115,26 @@ class Game:
         self.extra = False
         self.ladder = ladder_for(variant, self)
         self.result: GameResult | None = None
+        #: whether the cube may be offered (a search's copy of the game may look ahead without)
+        self.offers = True
+        #: the state at the start of each throw and the answers given since, kept for copies
+        #: of the game at any decision (engine/branch.py); off unless a player searches
+        self.branching = False
+        self._cp: Any = None
+        self._answers: list[int] = []
+        self._cp_next: Any = None
+        #: copies ask their dice as a "dice" decision instead of drawing them
+        self.ask_dice = False
+        #: between two throws after `_throws` stopped at its limit: (opening, d1, d2)
+        self.between: tuple[bool, int, int] | None = None
 
     # -- the driver -----------------------------------------------------------------------------
 
     def run(self, players: Sequence[Any]) -> GameResult:
         """Play to the end (or `max_turns`), each decision answered by `players[side].answer`."""
         answer = (players[0].answer, players[1].answer)
+        if any("branching" in getattr(p, "capabilities", ()) for p in players):
+            self.branching = True
         gen = self.play()
         try:
             d = next(gen)
@@ -134,9 +151,20 @@ class Game:
     def answered(self, d: Decision, answer: Any) -> int:
         """The index of the legal answer `answer` names, logged and recorded."""
         i = answer if type(answer) is int and 0 <= answer < len(d.choices) else d.index(answer)
+        if self.branching:
+            self._answers.append(i)
         if self.keep_record:
             self._recorded(d, i)
         return i
+
+    def _checkpoint(self, opening: bool, d1: int, d2: int) -> list[int]:
+        """The state at the start of a throw, kept for copies (engine/branch.py); the list the
+        throw's answers go to."""
+        from interpreter.engine.branch import checkpoint
+
+        self._cp = checkpoint(self, opening, d1, d2)
+        self._answers = []
+        return self._answers
 
     def _recorded(self, d: Decision, i: int) -> None:
         if d.is_play:
@@ -321,6 +349,20 @@ class Game:
     def _play(self, restart: bool = False) -> Gen:
         """The turn loop itself; `restart`: a new game of a match begins after a resignation
         (the ladder has started it; the throws go on counting)."""
+        L = self.ladder
+        if not restart:
+            L.start()
+        d1, d2 = self._opening()
+        if not restart:
+            self.first = self.mover
+        yield from self._throws(d1, d2, True, self.max_turns)
+        return self._finish()
+
+    def _throws(self, d1: int, d2: int, opening: bool, max_turns: int) -> Gen:
+        """The throws from the state the game is in until the play ends ("end") or the game's
+        throw count reaches `max_turns` ("limit"); `opening`: (d1, d2) are an opening throw's.
+        Stopped by the limit, the game is between two throws (`between` says what the next one
+        starts with), so that a copy of it can go on (engine/branch.py)."""
         v = self.variant
         L = self.ladder
         rules = v.rules
@@ -348,21 +390,19 @@ class Game:
         stage: str | None = None
         named = 0
         checkers = v.checkers
-        offers = L.offers_before_throw
+        offers = L.offers_before_throw and self.offers
         ask = self.ask
         answered = self.answered
         fast = Decision("play", 0, (), self)
-        if not restart:
-            L.start()
-        d1, d2 = self._opening()
-        if not restart:
-            self.first = self.mover
-        opening = True
-        max_turns = self.max_turns
-        turns = self.turns if restart else 0
+        answers = self._answers
+        turns = self.turns
+        how = "limit"
         while turns < max_turns:
             if keep and turns:
                 self._snapshot()
+            branching = self.branching
+            if branching:
+                answers = self._checkpoint(opening, d1, d2)
             if not opening:
                 if offers:
                     nxt = yield from L.before_throw()
@@ -370,13 +410,23 @@ class Game:
                         stage = None
                         c = self._carry(nxt)
                         if c == 0:
+                            how = "end"
                             break
                         if c == 2:
                             d1, d2 = self._opening()
                             opening = True
                         continue
-                d1 = int(rng() * 6) + 1
-                d2 = int(rng() * 6) + 1
+                if self.ask_dice:
+                    # a copy of a search: the throw is a chance node, the dice its answer
+                    k = yield Decision("dice", self.mover, DICE36, self)
+                    if branching:
+                        answers.append(k)
+                    d1, d2 = DICE36[k]
+                else:
+                    d1 = int(rng() * 6) + 1
+                    d2 = int(rng() * 6) + 1
+                    if branching:
+                        answers.append(6 * d1 + d2 - 7)
             opening = False
             mover = self.mover
             b = self.board
@@ -405,6 +455,8 @@ class Game:
                     i = yield d
                     if type(i) is not int or not 0 <= i < len(results):
                         i = d.index(i)
+                    if branching:
+                        answers.append(i)
                     if keep:
                         self._recorded(d, i)
                     after = results[i]
@@ -425,6 +477,7 @@ class Game:
                     stage = None
                     c = self._carry(nxt)
                     if c == 0:
+                        how = "end"
                         break
                     if c == 2:
                         d1, d2 = self._opening()
@@ -490,6 +543,7 @@ class Game:
                     stage = None
                     c = self._carry(L.game_end(winner, k))
                     if c == 0:
+                        how = "end"
                         break
                     if c == 2:
                         d1, d2 = self._opening()
@@ -502,6 +556,7 @@ class Game:
                     stage = None
                     c = self._carry(nxt)
                     if c == 0:
+                        how = "end"
                         break
                     if c == 2:
                         d1, d2 = self._opening()
@@ -546,7 +601,8 @@ class Game:
                 self.extra = False
             self.board = flip(after)
             self.mover = 1 - mover
-        return self._finish()
+        self.between = (opening, d1, d2)
+        return how
 
     def _finish(self) -> GameResult:
         """The result of the play, once it is over (or stopped by `max_turns`)."""
