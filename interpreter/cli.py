@@ -36,6 +36,17 @@ def _integer(lo: int, hi: int) -> Callable[[str], int]:
     return parse
 
 
+def _fraction(text: str) -> float:
+    """An argparse type: a number from 0 to 1."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text[:40]!r}") from None
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"must be from 0 to 1, not {text[:40]}")
+    return value
+
+
 MAX_TURNS = _integer(1, 10_000_000)
 GAMES = _integer(1, 10_000_000)
 JOBS = _integer(1, 256)
@@ -166,6 +177,25 @@ def _parser() -> argparse.ArgumentParser:
                    help="write the figures as CSV: arm, figure, value, lo, hi, n, ...")
     p.add_argument("--games-out", metavar="PREFIX", default=None,
                    help="write each arm's games as JSON lines to PREFIX-N-LABEL.jsonl")
+
+    p = sub.add_parser("train", help="train a value network by self-play, TD(lambda) "
+                       "(needs the `bots` extra: numpy)")
+    _add_variant(p)
+    p.add_argument("--games", type=GAMES, required=True,
+                   help="plays to train on in all (a resumed run counts those done)")
+    p.add_argument("--out", required=True, metavar="FILE.npz", help="the weights file")
+    p.add_argument("--seed", type=SEED, default=1)
+    p.add_argument("--hidden", type=_integer(1, 1000), default=40, help="hidden units")
+    p.add_argument("--lambda", dest="lam", type=_fraction, default=0.7,
+                   help="the decay of eligibility traces, from 0 to 1 (default 0.7)")
+    p.add_argument("--alpha", type=_fraction, default=0.1,
+                   help="the step size, from 0 to 1 (default 0.1)")
+    p.add_argument("--resume", action="store_true",
+                   help="go on training the weights in --out (same seed and hidden units)")
+    p.add_argument("--checkpoint-every", type=GAMES, default=1000, metavar="N",
+                   help="write --out every N plays (default 1000)")
+    p.add_argument("--snapshots", metavar="DIR", default=None,
+                   help="also keep a copy of the weights at each checkpoint in DIR")
 
     p = sub.add_parser("sheet", help="the score sheet of a game played on a real board")
     p.add_argument("record", help="a record file (TOML): variant, players, events")
@@ -622,6 +652,35 @@ def _ladder_for(variant: str, options: dict) -> Any:
     from interpreter.io.sheet import record_ladder
 
     return record_ladder(variant, options)
+
+
+def _cmd_train(args: argparse.Namespace) -> int:
+    from interpreter.errors import TablierError
+    try:
+        from interpreter.players import td
+    except ImportError:
+        raise TablierError("training needs numpy: pip install 'tablier[bots]'") from None
+    from interpreter.variant.build import load_variant
+
+    variant = load_variant(args.variant, args.overrides)
+    if variant.abstract:
+        raise TablierError(f"{variant.id!r} is an abstract base; train a variant that extends "
+                           f"it")
+    extra = td.training_overrides(variant)
+    if extra:
+        variant = load_variant(args.variant, [*args.overrides, *extra])
+
+    def progress(done: int, cpu: float) -> None:
+        print(f"{done} plays, {cpu:.0f} s of CPU", file=sys.stderr, flush=True)
+
+    net = td.train(variant, args.variant, args.games, args.out, seed=args.seed,
+                   hidden=args.hidden, lam=args.lam, alpha=args.alpha, resume=args.resume,
+                   checkpoint_every=args.checkpoint_every, snapshots=args.snapshots,
+                   overrides=tuple(args.overrides), progress=progress)
+    m = net.meta
+    print(f"{args.out}: {m['games']} plays of {variant.id}, {net.inputs} inputs, "
+          f"{net.hidden} hidden units, {net.outputs} outputs, {m['cpu_seconds']} s of CPU")
+    return 0
 
 
 def _cmd_sheet(args: argparse.Namespace) -> int:

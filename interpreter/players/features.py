@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
-import numpy as np
+from interpreter.players._numpy import np
 
 from interpreter.kernel.board import BAR, OFF, OPP_BAR, OPP_OFF
 

@@ -14,7 +14,7 @@ import json
 from pathlib import Path
 from typing import Any, Sequence
 
-import numpy as np
+from interpreter.players._numpy import np
 
 from interpreter.errors import TablierError
 

@@ -1,0 +1,198 @@
+"""Self-play training of a value network by temporal differences, TD(λ), in the manner of
+TD-Gammon: `tablier train VARIANT --games N --out FILE`.
+
+The network values the state at the end of each of a player's throws (the after-state: the
+board seen by him, who throws next, the ladder's state) as probabilities of the play's outcome
+for him (players/net.py). Both sides are played by the network, each choosing the choice of
+best value one throw ahead (`players/learned.py`, the same code that plays with it). Each side's
+after-states form a chain: after each of his throws, the network's estimate for his previous
+after-state is moved towards its estimate for the new one, and at the end of the play towards
+the outcome, with eligibility traces decaying by λ. Only the variant file is read: the moves, the
+points, the ladder and the end of the play are the engine's, through the turn loop.
+
+Play `i` of a run is seeded `f"{seed}/train/{i}"` (its dice), choices are deterministic, and the
+network starts from `seed`: the same command gives the same weights, and a run resumed from one
+of its checkpoints (`--resume`) gives what the uninterrupted run gives.
+"""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+from interpreter.players._numpy import np
+
+from interpreter.engine.game import Game
+from interpreter.errors import TablierError
+from interpreter.players.features import Encoder
+from interpreter.players.net import ValueNet
+
+#: the features and the training method, as recorded in every weights file
+METHOD = "td-lambda self-play, one throw ahead"
+
+
+def value_levels(variant: Any) -> tuple[int, ...]:
+    """The value levels above one a play can end with, as network outputs: a single game's
+    values by its value rules (backgammon: gammon 2, backgammon 3) where the ladder scores one
+    game (money play, the plain game); none where the play is a partie or a match (then only
+    who wins it is learned)."""
+    kind = getattr(variant.ladder, "kind", None) or "game"
+    if kind not in ("game", "cube"):
+        return ()
+    levels = set()
+    from interpreter.engine.game import _EndContext
+
+    for _rule_id, _when, value in variant.rules.value:
+        try:
+            v = int(value(variant.start, None, None, 0, 0, 0, _EndContext((0, 0))))
+        except Exception:  # noqa: BLE001 - a value that needs more than a board: no level
+            continue
+        if v > 1:
+            levels.add(v)
+    return tuple(sorted(levels))
+
+
+def training_overrides(variant: Any) -> list[str]:
+    """What training changes in a variant: a cube ladder is trained on cubeless money games
+    (one game each; the cube and match score are weighed above the network)."""
+    if getattr(variant.ladder, "kind", None) == "cube":
+        return ["ladder.match_length=0", "ladder.doubling=false"]
+    return []
+
+
+def outcome(result: Any, player: int) -> tuple[bool, int]:
+    """(whether `player` won the play, its value level)."""
+    won = result.winner == player
+    ladder = result.ladder
+    match = getattr(ladder, "match", None)
+    games = getattr(match, "games", None)
+    if games and hasattr(games[-1], "k"):
+        return won, max(int(games[-1].k), 1)
+    kind = getattr(getattr(ladder, "model", None), "kind", None)
+    if kind in (None, "game"):
+        return won, max(int(result.value), 1)
+    return won, 1
+
+
+class Trainer:
+    """TD(λ) over self-play games of one variant."""
+
+    def __init__(self, variant: Any, net: ValueNet, *, alpha: float, lam: float):
+        from interpreter.players.learned import LearnedPlayer
+
+        self.variant = variant
+        self.net = net
+        self.alpha = alpha
+        self.lam = lam
+        self.encoder = Encoder(variant)
+        self.player = LearnedPlayer(variant, net, encoder=self.encoder, learner=self)
+        self.traces: list[list[np.ndarray] | None] = [None, None]
+        self.prev: list[np.ndarray | None] = [None, None]
+
+    # -- the TD step, called by the player after each of its choices -------------------------------
+
+    def _apply(self, side: int, delta: np.ndarray) -> None:
+        e = self.traces[side]
+        if e is None:
+            return
+        a = self.alpha
+        for p, tr in zip(self.net.params, e):
+            p += a * np.tensordot(delta, tr, axes=1)
+
+    def chose(self, side: int, x: np.ndarray | None) -> None:
+        """`side` chose the after-state with features x (None: it ends the play)."""
+        if x is None:
+            return
+        net = self.net
+        prev = self.prev[side]
+        if prev is not None:
+            y_prev = net.outputs_of(prev[None, :])[0]
+            y_new = net.outputs_of(x[None, :])[0]
+            self._apply(side, y_new - y_prev)
+        _y, grads = net.gradients(x)
+        e = self.traces[side]
+        if e is None:
+            self.traces[side] = grads
+        else:
+            lam = self.lam
+            for tr, g in zip(e, grads):
+                tr *= lam
+                tr += g
+        self.prev[side] = x
+
+    def finish(self, result: Any) -> None:
+        """The play is over: each side's last estimate towards the outcome."""
+        net = self.net
+        for side in (0, 1):
+            prev = self.prev[side]
+            if prev is not None:
+                won, level = outcome(result, side)
+                y_prev = net.outputs_of(prev[None, :])[0]
+                self._apply(side, net.target(won, level) - y_prev)
+        self.traces = [None, None]
+        self.prev = [None, None]
+
+    # -- one play -----------------------------------------------------------------------------
+
+    def play(self, seed: str, max_turns: int) -> Any:
+        p = self.player
+        game = Game(self.variant, seed, keep_record=False, max_turns=max_turns,
+                    doubles=(False, False))
+        result = game.run([p, p])
+        self.finish(result)
+        return result
+
+
+def train(variant: Any, variant_ref: str, games: int, out: str | Path, *, seed: int = 1,
+          hidden: int = 40, lam: float = 0.7, alpha: float = 0.1, resume: bool = False,
+          checkpoint_every: int = 1000, snapshots: str | Path | None = None,
+          max_turns: int = 5000, overrides: tuple[str, ...] = (),
+          progress: Callable[[int, float], None] | None = None) -> ValueNet:
+    """Train (or, with `resume`, go on training the network in `out`) to `games` plays in all;
+    write `out` every `checkpoint_every` plays and at the end, and a copy in `snapshots` (a
+    directory) at each checkpoint. A resumed run may change the step size and λ from there on
+    (the file's `schedule` lists them): the same commands give the same weights."""
+    enc = Encoder(variant)
+    levels = value_levels(variant)
+    done = 0
+    cpu = 0.0
+    if resume and Path(out).exists():
+        net = ValueNet.load(out)
+        net.check_features(enc.names, variant.id, str(out))
+        m = net.meta
+        if (m.get("seed"), m.get("hidden")) != (seed, hidden):
+            raise TablierError(f"--resume: {str(out)!r} was trained with seed {m.get('seed')} "
+                               f"and {m.get('hidden')} hidden units; give the same")
+        done = int(m.get("games", 0))
+        cpu = float(m.get("cpu_seconds", 0.0))
+        schedule = [list(x) for x in m.get("schedule", [])]
+    else:
+        net = ValueNet(enc.size, hidden, levels, seed=seed)
+        schedule = []
+    # the step size and λ of each stretch of plays (a resumed run may change them)
+    if not schedule or schedule[-1][1:] != [alpha, lam]:
+        schedule.append([done, alpha, lam])
+    trainer = Trainer(variant, net, alpha=alpha, lam=lam)
+    snap_dir = Path(snapshots) if snapshots is not None else None
+    if snap_dir is not None:
+        snap_dir.mkdir(parents=True, exist_ok=True)
+
+    def meta() -> dict[str, Any]:
+        return {"variant": variant.id, "variant_ref": variant_ref, "features": enc.names,
+                "hidden": hidden, "lambda": lam, "alpha": alpha, "seed": seed, "games": done,
+                "cpu_seconds": round(cpu, 1), "method": METHOD, "schedule": schedule,
+                "overrides": list(overrides), "files": [list(f) for f in variant.files]}
+
+    t0 = time.process_time()
+    while done < games:
+        trainer.play(f"{seed}/train/{done}", max_turns)
+        done += 1
+        if done % checkpoint_every == 0 or done == games:
+            cpu += time.process_time() - t0
+            t0 = time.process_time()
+            net.save(out, meta())
+            if snap_dir is not None:
+                net.save(snap_dir / f"{variant.id}-{done:07d}.npz", meta())
+            if progress is not None:
+                progress(done, cpu)
+    return net

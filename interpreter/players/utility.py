@@ -1,0 +1,168 @@
+"""What a play is won by, ladder by ladder: the unit a player's judgement is made in.
+
+A bot values a state by the expected outcome of the whole play for one player — the `play` of
+a variant is a game, a partie or a match, as its ladder says. For each ladder kind (the `kind`
+of `View.ladder`):
+
+- "game" (one game worth its value rules) and "cube" in money play: points, the game's
+  cubeless value times the cube;
+- "cube" in a match: the match-winning chance, as 2·MWC − 1 (−1 lost … +1 won), the game's
+  outcome probabilities weighed by a match equity table (`match_table`);
+- "holes" (the Dutch Triktrak), "continuous" (the 12-point Tric-Trac), "ecrire" and
+  "combine" (the parties): the chance of winning the partie or match as 2·P − 1.
+
+`of_outcomes(probabilities, state)` turns a network's outcome probabilities for one game
+(players/net.py) into the unit; `of_result(result, me)` values a finished play; `of_game_end`
+values a game ended by its end rules before the ladder has marked it.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any, Sequence
+
+from interpreter.players._numpy import np
+
+#: the unit of each ladder kind, as shown by hints
+UNITS = {"game": "points", "cube": "points", "cube-match": "match-winning chances (2 MWC - 1)",
+         "holes": "partie-winning chances (2 P - 1)",
+         "continuous": "match-winning chances (2 P - 1)",
+         "ecrire": "partie-winning chances (2 P - 1)",
+         "combine": "partie-winning chances (2 P - 1)"}
+#: the share of games won with a gammon, for the match table of players without a network
+GAMMON_SHARE = 0.2
+
+
+def unit_of(state: dict) -> str:
+    kind = state.get("kind", "game")
+    if kind == "cube" and state.get("match_length"):
+        return UNITS["cube-match"]
+    return UNITS.get(kind, "points")
+
+
+@lru_cache(maxsize=64)
+def match_table(length: int, gammons: float = GAMMON_SHARE) -> tuple[tuple[float, ...], ...]:
+    """E[a][b]: the chance of winning a match needing a points against an opponent needing b
+    (0 < a, b <= length), for players of equal strength playing cubeless games of which a
+    share `gammons` are gammons. E[a][0] = 0, E[0][b] = 1."""
+    n = length + 2
+    E = [[0.0] * n for _ in range(n)]
+    for a in range(n):
+        for b in range(n):
+            if a == 0 and b == 0:
+                E[a][b] = 0.5
+            elif a == 0:
+                E[a][b] = 1.0
+            elif b == 0:
+                E[a][b] = 0.0
+    single = 1.0 - gammons
+    for total in range(2, 2 * n):
+        for a in range(1, n):
+            b = total - a
+            if not 1 <= b < n:
+                continue
+            win = single * E[max(a - 1, 0)][b] + gammons * E[max(a - 2, 0)][b]
+            lose = single * E[a][max(b - 1, 0)] + gammons * E[a][max(b - 2, 0)]
+            E[a][b] = 0.5 * win + 0.5 * lose
+    return tuple(tuple(row) for row in E)
+
+
+def _mwc(table: Sequence[Sequence[float]], away_me: int, away_opp: int) -> float:
+    n = len(table) - 1
+    a = min(max(away_me, 0), n)
+    b = min(max(away_opp, 0), n)
+    if a == 0:
+        return 1.0
+    if b == 0:
+        return 0.0
+    return table[a][b]
+
+
+def outcome_split(Y: np.ndarray, levels: Sequence[int]) -> list[tuple[int, np.ndarray]]:
+    """(signed value, probability) of each outcome of one game from network outputs: +v for a
+    win worth v, −v for a loss."""
+    k = len(levels)
+    win = Y[..., 0]
+    out = []
+    prev_w, prev_l = win, 1.0 - win
+    values = [1, *levels]
+    for i, v in enumerate(values):
+        if i + 1 < len(values):
+            nxt_w = Y[..., 1 + i]
+            nxt_l = Y[..., 1 + k + i]
+        else:
+            nxt_w = nxt_l = 0.0
+        out.append((v, np.clip(prev_w - nxt_w, 0.0, 1.0)))
+        out.append((-v, np.clip(prev_l - nxt_l, 0.0, 1.0)))
+        if i + 1 < len(values):
+            prev_w, prev_l = nxt_w, nxt_l
+    return out
+
+
+def of_outcomes(Y: np.ndarray, levels: Sequence[int], state: dict | None,
+                cube: int | None = None) -> np.ndarray:
+    """The utility, for the player they are for, of outcome probabilities `Y` (rows of
+    network outputs). For a cube ladder the game is worth `cube` (default: the cube's value
+    now) times its value; elsewhere the network's own outputs are the play's."""
+    Y = np.asarray(Y, dtype=np.float64)
+    kind = (state or {}).get("kind", "game")
+    if kind == "cube":
+        c = cube if cube is not None else int(state.get("cube", 1))   # type: ignore[union-attr]
+        length = state.get("match_length") or 0                       # type: ignore[union-attr]
+        if length:
+            return 2.0 * _match_chance(Y, levels, state, c) - 1.0     # type: ignore[arg-type]
+        jacoby = state.get("jacoby_single")                           # type: ignore[union-attr]
+        if jacoby:
+            return c * (2.0 * Y[..., 0] - 1.0)
+        return c * _equity(Y, levels)
+    if kind == "game":
+        return _equity(Y, levels)
+    return 2.0 * Y[..., 0] - 1.0
+
+
+def _equity(Y: np.ndarray, levels: Sequence[int]) -> np.ndarray:
+    return sum(v * p for v, p in outcome_split(Y, levels))
+
+
+def _match_chance(Y: np.ndarray, levels: Sequence[int], state: dict, cube: int) -> np.ndarray:
+    table = match_table(int(state["match_length"]))
+    away = state["away"]
+    a, b = int(away["me"]), int(away["opponent"])
+    total = 0.0
+    for v, p in outcome_split(Y, levels):
+        pts = cube * abs(v)
+        total = total + p * (_mwc(table, a - pts, b) if v > 0 else _mwc(table, a, b - pts))
+    return total
+
+
+def of_game_end(won: bool, k: int, state: dict) -> float:
+    """A game just ended by its end rules, `won` by me with value k, before the ladder marked
+    it."""
+    kind = state.get("kind", "game")
+    if kind == "cube":
+        c = int(state.get("cube", 1))
+        if state.get("jacoby_single"):
+            k = 1
+        length = state.get("match_length") or 0
+        if length:
+            table = match_table(int(length))
+            a, b = int(state["away"]["me"]), int(state["away"]["opponent"])
+            mwc = _mwc(table, a - c * k, b) if won else _mwc(table, a, b - c * k)
+            return 2.0 * mwc - 1.0
+        return float(c * k if won else -c * k)
+    if kind == "game":
+        return float(k if won else -k)
+    # a game inside a partie: the partie goes on (its ladder marks it)
+    return 0.0
+
+
+def of_result(result: Any, me: int, state: dict) -> float:
+    """The utility of a finished play for `me`."""
+    kind = state.get("kind", "game")
+    won = result.winner == me
+    if result.winner is None:
+        return 0.0
+    if kind == "cube" and not state.get("match_length"):
+        return float(result.value if won else -result.value)
+    if kind == "game":
+        return float(result.value if won else -result.value)
+    return 1.0 if won else -1.0
