@@ -16,7 +16,9 @@ from hypothesis import strategies as st
 from interpreter.errors import PositionError, TablierError
 from interpreter.io.gnubg import (
     DROPPED,
+    GAME_OVER,
     PLAYING,
+    RESIGNED,
     MatchInfo,
     decode_any,
     decode_gnubg_id,
@@ -548,3 +550,38 @@ def test_json_round_trip(b, info):
         xb, xi = decode_xgid(out["xgid"])
         assert xb == b and (xi.on_roll, xi.score, xi.cube) == (info.on_roll, info.score,
                                                                 info.cube)
+
+
+def test_match_id_of_a_finished_match_won_past_its_length_round_trips():
+    # gnubg's final state of a 3-point match won 6-1 (a resigned gammon doubled: 2 x 2 + 1);
+    # the winner's score passes the length only once the game is over, the loser's never
+    mid = "EUtgABAAMAAE"
+    info = decode_match_id(mid)
+    assert (info.match_length, info.score, info.game_state) == (3, (1, 6), RESIGNED)
+    assert encode_match_id(info) == mid
+    out = encode_all({"points": [0] * 24, "bar": [0, 0], "off": [15, 15]},
+                     info.to_json())
+    assert out["match_id"] == mid
+    assert decode_match_id(out["match_id"]) == info
+    with pytest.raises(TablierError, match="both players at the match length"):
+        encode_match_id(MatchInfo(match_length=3, score=(3, 6), game_state=GAME_OVER))
+    with pytest.raises(TablierError, match="while the game is not over"):
+        encode_match_id(MatchInfo(match_length=3, score=(1, 6), game_state=PLAYING))
+
+
+def test_id_encode_command_writes_the_finished_match(capsys):
+    import io
+    import json
+    import sys
+
+    from interpreter.cli import main
+
+    line = json.dumps({"position": {"points": [0] * 24, "bar": [0, 0], "off": [15, 15]},
+                       "match": decode_match_id("EUtgABAAMAAE").to_json()})
+    old = sys.stdin
+    sys.stdin = io.StringIO(line + "\n")
+    try:
+        assert main(["id", "encode"]) == 0
+    finally:
+        sys.stdin = old
+    assert json.loads(capsys.readouterr().out)["match_id"] == "EUtgABAAMAAE"

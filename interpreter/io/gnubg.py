@@ -228,6 +228,22 @@ def _log2(n: int) -> int | None:
     return n.bit_length() - 1 if _is_int(n) and n > 0 and n & (n - 1) == 0 else None
 
 
+def _over_length(score: tuple[int, int], length: int, state: int) -> str | None:
+    """Why a score cannot be a match's at this game state, or None. The score of a match
+    still in play stays within its length; once the match's last game is over (by play, a
+    resignation or a dropped double) the winner's score may pass it, as gnubg writes the final
+    state (a 3-point match won 6-1: `EUtgABAAMAAE`) — the loser's may not reach it."""
+    if not length or max(score) <= length:
+        return None
+    if state in (GAME_OVER, RESIGNED, DROPPED) and min(score) < length:
+        return None
+    if state in (GAME_OVER, RESIGNED, DROPPED):
+        return (f"a score of {score[0]}-{score[1]} has both players at the match length "
+                f"{length} or above")
+    return (f"a score of {score[0]}-{score[1]} is above the match length {length} while "
+            f"the game is not over")
+
+
 @dataclass(frozen=True)
 class MatchInfo:
     """Everything the Match ID (and the XGID) holds besides the checkers.
@@ -284,9 +300,9 @@ class MatchInfo:
         if not (isinstance(s, tuple) and len(s) == 2
                 and all(_is_int(x) and 0 <= x <= 0x7FFF for x in s)):
             return f"`score` must be two numbers from 0 to 32767, not {s!r}"
-        if self.match_length and max(s) > self.match_length:
-            return (f"a score of {s[0]}-{s[1]} is above the match length "
-                    f"{self.match_length}")
+        over = _over_length(s, self.match_length, self.game_state)
+        if over:
+            return over
         if self.crawford and not self.match_length:
             return "a money session has no crawford game"
         if self.doubled:
@@ -412,9 +428,9 @@ def decode_match_id(text: str) -> MatchInfo:
         raise _err(f"invalid match id {text!r}: match length {length} is above "
                    f"{MAX_MATCH_LENGTH}")
     score = (_get_bits(key, 36, 15), _get_bits(key, 51, 15))
-    if length and max(score) > length:
-        raise _err(f"invalid match id {text!r}: a score of {score[0]}-{score[1]} is above the "
-                   f"match length {length}")
+    over = _over_length(score, length, state)
+    if over:
+        raise _err(f"invalid match id {text!r}: {over}")
     crawford = bool(_get_bits(key, 7, 1))
     if crawford and not length:
         raise _err(f"invalid match id {text!r}: the crawford flag is set in a money game")
