@@ -16,6 +16,24 @@ from typing import Any, Callable, Sequence
 BOT_KINDS = ("random", "greedy")
 #: who may sit at the board in `tablier play`: the bots, or a person at the terminal
 PLAYER_KINDS = BOT_KINDS + ("human",)
+
+
+def _player_kind(text: str) -> str:
+    """An argparse type: a player kind (players/kinds.py), checked before anything runs."""
+    from interpreter.players.kinds import PlayerKindError, parse
+
+    try:
+        parse(text)
+    except PlayerKindError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
+
+
+def _play_kind(text: str) -> str:
+    """An argparse type: a player of `tablier play`, a bot or "human"."""
+    return text if text == "human" else _player_kind(text)
+
+
 #: the range of `--seed` (any integer a 64-bit seed can hold)
 SEED_RANGE = (-(2**63), 2**63 - 1)
 
@@ -64,9 +82,11 @@ def _add_variant(p: argparse.ArgumentParser) -> None:
 def _add_runs(p: argparse.ArgumentParser) -> None:
     """The players and where the games run (simulate, compare). Any kind of player the bots
     module makes is accepted (checked before the games start)."""
-    p.add_argument("--white", default="random", metavar="KIND",
-                   help="the white player: random (default), greedy, or any bot kind")
-    p.add_argument("--black", default="random", metavar="KIND",
+    p.add_argument("--white", default="random", type=_player_kind, metavar="KIND",
+                   help="the white player: random (default), greedy, search:N, "
+                        "learned[:FILE], search:N:learned[:FILE], rollout:N, gnubg "
+                        "(docs/bots.md)")
+    p.add_argument("--black", default="random", type=_player_kind, metavar="KIND",
                    help="the black player (default random)")
     p.add_argument("--jobs", type=JOBS, default=None,
                    help="worker processes (default: the number of cores)")
@@ -123,9 +143,11 @@ def _parser() -> argparse.ArgumentParser:
                    help="a built-in variant id or the path of a variant file (not with --resume)")
     p.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
                    help="override an option of the variant file by its dotted key (repeatable)")
-    p.add_argument("--white", default=None, choices=PLAYER_KINDS,
-                   help="who plays white: random, greedy, or human (a person at the terminal)")
-    p.add_argument("--black", default=None, choices=PLAYER_KINDS)
+    p.add_argument("--white", default=None, type=_play_kind, metavar="KIND",
+                   help="who plays white: a bot (random, greedy, search:N, learned[:FILE], "
+                        "search:N:learned[:FILE], rollout:N, gnubg: docs/bots.md) or human (a "
+                        "person at the terminal)")
+    p.add_argument("--black", default=None, type=_play_kind, metavar="KIND")
     p.add_argument("--seed", type=SEED, default=None,
                    help="the seed of the dice (default 1 between bots; drawn at random and "
                         "printed when a person plays)")
@@ -245,6 +267,15 @@ def _parser() -> argparse.ArgumentParser:
                         "backgammon, nackgammon or hypergammon)")
     p.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
                    help="override an option of the variant file (e.g. ladder.crawford=false)")
+
+    p = sub.add_parser("analyse", help="a player's checker plays in a .mat match graded by "
+                       "GNU Backgammon (needs the `gnubg` extra)")
+    p.add_argument("file", metavar="MATCH.mat")
+    p.add_argument("--player", required=True, metavar="NAME",
+                   help="the player's name as the file writes it")
+    p.add_argument("--ply", type=_integer(0, 3), default=0,
+                   help="gnubg's search depth, 0 to 3 (default 0)")
+    p.add_argument("--json", action="store_true")
 
     p = sub.add_parser("bench", help="measure the speed of the kernel and the interpreter")
     p.add_argument("variants", nargs="*", metavar="VARIANT", help="default: every built-in variant")
@@ -526,7 +557,7 @@ def _players(variant: Any, kinds: tuple[str, str], seed: Any, notation: Any,
 
             out.append(HumanPlayer(side, session))
         else:
-            out.append(make_player(kind, f"{gs}:{('white', 'black')[side]}"))
+            out.append(make_player(kind, f"{gs}:{('white', 'black')[side]}", variant))
     return (out[0], out[1]), session
 
 
@@ -771,6 +802,13 @@ def _cmd_import(args: argparse.Namespace) -> int:
         _out(result.to_json())
     else:
         print(result.text())
+    return 0
+
+
+def _cmd_analyse(args: argparse.Namespace) -> int:
+    from interpreter.analyse import analyse_file, report
+
+    print(report(analyse_file(args.file, args.player, args.ply), args.json))
     return 0
 
 

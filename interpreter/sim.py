@@ -23,7 +23,8 @@ def game_seed(seed: int, index: int) -> str:
 def play_game(variant: Any, seed: int, index: int, white: str = "random", black: str = "random",
               max_turns: int = 20000, keep_record: bool = False) -> GameResult:
     gs = game_seed(seed, index)
-    players = (make_player(white, f"{gs}:white"), make_player(black, f"{gs}:black"))
+    players = (make_player(white, f"{gs}:white", variant),
+               make_player(black, f"{gs}:black", variant))
     return Game(variant, gs, max_turns=max_turns, keep_record=keep_record,
                 doubles=capabilities_of(players)).run(players)
 

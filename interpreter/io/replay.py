@@ -139,7 +139,8 @@ class _GameReplay:
     """The state of one game while its actions are replayed."""
 
     def __init__(self, variant: Any, record: MatchRecord, match: Match, index: int,
-                 cube: Cube):
+                 cube: Cube, observer: Any = None):
+        self.observer = observer
         self.variant = variant
         self.record = record
         self.match = match
@@ -260,6 +261,8 @@ class _GameReplay:
                 written = move_text(steps, b)
                 raise self.fail(f"{who}'s {d1}{d2}: {written} is not a legal play; the rules "
                                 f"allow {self._legal_text(plays, b)}")
+        if self.observer is not None:
+            self.observer(self, p, b, action.dice, after, plays)
         self._played(after)
 
     def _match_play(self, steps: list[tuple[int, int]], plays: list, b: Board) -> Board | None:
@@ -344,10 +347,13 @@ class _GameReplay:
         self.ended, self.result = "resign", (g.winner, g.points, g.points // value)
 
 
-def replay(record: MatchRecord, variant: Any) -> Replay:
+def replay(record: MatchRecord, variant: Any, observer: Any = None) -> Replay:
     """Replay `record` through the rules of `variant` (a loaded Variant); IllegalMoveError at the
     first fault. The cube options come from the variant's `cube` ladder (its defaults for a
-    variant with another ladder), the match length from the record."""
+    variant with another ladder), the match length from the record. `observer(game, player,
+    board, dice, after, plays)` is told of each checker play (`tablier analyse`): the game being
+    replayed (its cube and match), the player, the board before the play seen by him, the
+    dice, the board after it and the legal plays."""
     base = variant.ladder if isinstance(variant.ladder, CubeLadder) else CubeLadder()
     ladder = base.model_copy(update={"match_length": record.match_length})
     out = Replay(record)
@@ -370,7 +376,7 @@ def replay(record: MatchRecord, variant: Any) -> Replay:
         if match.finished:
             raise IllegalMoveError(f"game {g.number}: the match was over before it")
         cube = match.new_game(crawford=i == crawford)
-        state = _GameReplay(variant, record, match, i, cube)
+        state = _GameReplay(variant, record, match, i, cube, observer)
         state.run()
         if state.ended is None:
             out.games.append(ReplayedGame(g.number, None, 0, None, cube.value, cube.crawford))

@@ -63,10 +63,10 @@ class GreedyBot:
 BOTS = {"random": RandomBot, "greedy": GreedyBot}
 
 
-def make_player(kind: str, seed: Any) -> Any:
-    try:
+def make_player(kind: str, seed: Any, variant: Any = None) -> Any:
+    """The player of `kind` (players/kinds.py: random, greedy, search:N, learned, rollout:N,
+    gnubg…); the kinds beyond random and greedy need the `variant` they play."""
+    if kind in BOTS:
         return BOTS[kind](seed)
-    except KeyError:
-        from interpreter.errors import TablierError
-        raise TablierError(f"unknown player kind {kind!r}; choose one of "
-                           f"{', '.join(sorted(BOTS))}") from None
+    from interpreter.players.kinds import make
+    return make(kind, seed, variant)

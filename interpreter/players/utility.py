@@ -110,13 +110,44 @@ def of_outcomes(Y: np.ndarray, levels: Sequence[int], state: dict | None,
         length = state.get("match_length") or 0                       # type: ignore[union-attr]
         if length:
             return 2.0 * _match_chance(Y, levels, state, c) - 1.0     # type: ignore[arg-type]
-        jacoby = state.get("jacoby_single")                           # type: ignore[union-attr]
-        if jacoby:
-            return c * (2.0 * Y[..., 0] - 1.0)
+        if state.get("enabled") and state.get("may_double") is not None:  # type: ignore
+            return c * cubeful(Y, levels, state.get("owner"))              # type: ignore
         return c * _equity(Y, levels)
     if kind == "game":
         return _equity(Y, levels)
     return 2.0 * Y[..., 0] - 1.0
+
+
+#: the cube's efficiency in Janowski's model: the share of a live cube's value it keeps
+CUBE_LIFE = 0.68
+
+
+def cubeful(Y: np.ndarray, levels: Sequence[int], owner: str | None,
+            x: float = CUBE_LIFE) -> np.ndarray:
+    """Money play's equity per unit of cube with the cube in play (R. Janowski's model): the
+    cubeless equity mixed, by the cube's efficiency x, with the equity of a fully live cube —
+    linear in the chance of winning between the take point and the cash point, whose places
+    follow from the average values of the wins and losses. `owner`: "me", "opponent" or None
+    (centred), from the side of the player the outputs are for."""
+    Y = np.atleast_2d(np.asarray(Y, dtype=np.float64))
+    p = np.clip(Y[..., 0], 1e-9, 1.0 - 1e-9)
+    parts = outcome_split(Y, levels)
+    W = sum(v * q for v, q in parts if v > 0) / p
+    L = sum(-v * q for v, q in parts if v < 0) / (1.0 - p)
+    W = np.maximum(W, 1.0)
+    L = np.maximum(L, 1.0)
+    dead = p * W - (1.0 - p) * L
+    tp = (L - 0.5) / (W + L + 0.5)            # my take point
+    cp = (L + 1.0) / (W + L + 0.5)            # my cash point
+    low = -L + (L - 1.0) * p / tp             # below my take point
+    high = 1.0 + (W - 1.0) * (p - cp) / (1.0 - cp)
+    if owner == "me":
+        live = np.where(p < cp, -L + (L + 1.0) * p / cp, high)
+    elif owner == "opponent":
+        live = np.where(p < tp, low, -1.0 + (W + 1.0) * (p - tp) / (1.0 - tp))
+    else:
+        live = np.where(p < tp, low, np.where(p < cp, -1.0 + 2.0 * (p - tp) / (cp - tp), high))
+    return x * live + (1.0 - x) * dead
 
 
 def _equity(Y: np.ndarray, levels: Sequence[int]) -> np.ndarray:

@@ -1,0 +1,208 @@
+"""`tablier analyse MATCH.mat --player NAME [--ply N]`: a player's checker plays graded by GNU
+Backgammon (the `gnubg` extra).
+
+The match is replayed through the rules (interpreter/io/replay.py); at each checker play of the
+player that had a choice, every legal play is scored by gnubg at the chosen ply the way its own
+move finder scores them (cubeful, for the match score and the cube of the game: equity in money
+play, normalised equity in a match), and the play's error is the best play's score minus the
+played one's. The report: the plays graded, the mean error per play in millipoints (thousandths
+of a point), gnubg's best play's share, the blunders (an error above `BLUNDER`, 0.08, gnubg's
+"very bad" mark) with their GNUbg ID, dice, played and better play, and gnubg's rating word for
+the mean error per play (the module's `error_rating`).
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from interpreter.errors import TablierError
+
+#: an error above this (in equity) is a blunder
+BLUNDER = 0.08
+#: gnubg's rating words, by the number its `error_rating` gives
+RATINGS = ("awful", "beginner", "casual player", "intermediate", "advanced", "expert",
+           "world class", "supernatural")
+
+
+@dataclass
+class Graded:
+    game: int
+    move: int
+    gnubg_id: str
+    dice: tuple[int, int]
+    played: str
+    best: str
+    error: float
+
+
+@dataclass
+class Analysis:
+    player: str
+    ply: int
+    plays: list[Graded] = field(default_factory=list)
+    forced: int = 0
+
+    @property
+    def mean_error(self) -> float:
+        return sum(g.error for g in self.plays) / len(self.plays) if self.plays else 0.0
+
+    @property
+    def best_share(self) -> float:
+        return sum(1 for g in self.plays if g.error <= 1e-9) / len(self.plays) \
+            if self.plays else 0.0
+
+    @property
+    def blunders(self) -> list[Graded]:
+        return [g for g in self.plays if g.error > BLUNDER]
+
+    def rating(self) -> str:
+        from interpreter.players.gnubg_player import module
+
+        r = int(module().error_rating(float(self.mean_error)))
+        return RATINGS[r] if 0 <= r < len(RATINGS) else str(r)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"player": self.player, "ply": self.ply, "plays": len(self.plays),
+                "forced": self.forced,
+                "mean_error_millipoints": round(1000 * self.mean_error, 2),
+                "best_play_share": round(self.best_share, 4),
+                "blunders": [{"game": g.game, "move": g.move, "gnubg_id": g.gnubg_id,
+                              "dice": list(g.dice), "played": g.played, "better": g.best,
+                              "error_millipoints": round(1000 * g.error, 1)}
+                             for g in self.blunders],
+                "rating": self.rating()}
+
+    def text(self) -> str:
+        lines = [f"{self.player}: {len(self.plays)} checker plays graded by gnubg at "
+                 f"{self.ply}-ply ({self.forced} forced plays not counted)",
+                 f"mean error: {1000 * self.mean_error:.1f} millipoints a play; gnubg's best "
+                 f"play {100 * self.best_share:.0f} % of the time",
+                 f"rating: {self.rating()}",
+                 f"blunders (error above {BLUNDER}): {len(self.blunders)}"]
+        for g in self.blunders:
+            lines.append(f"  game {g.game} move {g.move}: {g.gnubg_id} {g.dice[0]}{g.dice[1]}: "
+                         f"played {g.played}, better {g.best} "
+                         f"({1000 * g.error:.0f} millipoints)")
+        return "\n".join(lines)
+
+
+def analyse_record(record: Any, player: str, ply: int = 0,
+                   overrides: tuple[str, ...] = ()) -> Analysis:
+    """Grade the checker plays of `player` (a name of the record) in a read `.mat` record."""
+    from interpreter.io.gnubg import MatchInfo, encode_gnubg_id
+    from interpreter.io.replay import replay, variant_ref
+    from interpreter.kernel.notation import move_text
+    from interpreter.players.gnubg_player import GnubgPlayer
+    from interpreter.variant.build import load_variant
+
+    names = list(record.players)
+    if player not in names:
+        raise TablierError(f"no player {player!r} in the match: its players are "
+                           f"{' and '.join(map(repr, names))}")
+    side = names.index(player)
+    ref, extra = variant_ref(record)
+    variant = load_variant(ref, [*extra, *overrides])
+    gnubg = GnubgPlayer(variant, plies=ply)
+    out = Analysis(player, ply)
+
+    def observe(state: Any, who: int, b: tuple, dice: tuple[int, int], after: tuple,
+                plays: list) -> None:
+        if who != side:
+            return
+        boards = [p.board for p in plays]
+        if len(set(boards)) <= 1:
+            out.forced += 1
+            return
+        cube = state.cube
+        match = state.match
+        length = record.match_length
+        s = {"cube": cube.value, "match_length": length,
+             "owner": None if cube.owner is None else ("me" if cube.owner == who else
+                                                        "opponent"),
+             "crawford": cube.crawford,
+             "score": {"me": match.score[who], "opponent": match.score[1 - who]}}
+        scores, best_board, best_text = gnubg.ranked(b, dice, s, plays)
+        err = max(0.0, scores[best_board] - scores[after])
+        info = MatchInfo(cube=cube.value, cube_owner=-1 if cube.owner is None else cube.owner,
+                         on_roll=who, turn=who, crawford=cube.crawford, dice=(max(dice),
+                                                                               min(dice)),
+                         match_length=length, score=(match.score[0], match.score[1]))
+        try:
+            gid = encode_gnubg_id(b, info)
+        except TablierError:
+            from interpreter.io.gnubg import encode_position_id
+            gid = encode_position_id(b)
+        played = next((move_text([(st.src, st.dst) for st in p.paths[0]], b)
+                       for p in plays if p.board == after), "?")
+        out.plays.append(Graded(state.game.number, state.move, gid, dice, played, best_text,
+                                err))
+
+    replay(record, variant, observe)
+    return out
+
+
+def analyse_file(path: str | Path, player: str, ply: int = 0) -> Analysis:
+    from interpreter.bounded import read_bytes
+    from interpreter.io.mat import read_mat
+
+    raw = read_bytes(str(path))
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        text = raw.decode("latin-1")
+    try:
+        record = read_mat(text, strict=True)
+    except TablierError as exc:
+        raise TablierError(f"{path}: {exc}") from None
+    try:
+        return analyse_record(record, player, ply)
+    except TablierError as exc:
+        raise TablierError(f"{path}: {exc}") from None
+
+
+def grade_games(kind: str, opponent: str, games: int, ply: int = 0, seed: int = 1,
+                match_length: int = 7) -> dict[str, Any]:
+    """Play `games` matches of backgammon to `match_length` between `kind` (white) and
+    `opponent` (black), write each as a `.mat` record, and grade `kind`'s plays with gnubg:
+    what `docs/bots.md` reports (the same steps as `tablier play … --mat` then `tablier
+    analyse`)."""
+    from interpreter.engine.game import Game
+    from interpreter.io.mat import read_mat, write_mat
+    from interpreter.io.played import match_record
+    from interpreter.players.base import capabilities_of
+    from interpreter.players.bots import make_player
+    from interpreter.variant.build import load_variant
+
+    variant = load_variant("backgammon", [f"ladder.match_length={match_length}"])
+    total = Analysis(kind, ply)
+    for i in range(games):
+        gs = f"{seed}/{i}"
+        players = (make_player(kind, f"{gs}:white", variant),
+                   make_player(opponent, f"{gs}:black", variant))
+        result = Game(variant, gs, keep_record=True,
+                      doubles=capabilities_of(players)).run(players)
+        text = write_mat(match_record(variant, result))
+        record = read_mat(text, strict=True)
+        a = analyse_record(record, "white", ply, (f"ladder.match_length={match_length}",))
+        total.plays += a.plays
+        total.forced += a.forced
+    out = total.to_json()
+    out.pop("blunders")
+    out.update({"opponent": opponent, "matches": games, "match_length": match_length,
+                "seed": seed, "blunders": len(total.blunders),
+                "error_sd_millipoints": round(1000 * _sd([g.error for g in total.plays]), 2)})
+    return out
+
+
+def _sd(xs: list[float]) -> float:
+    n = len(xs)
+    if n < 2:
+        return 0.0
+    m = sum(xs) / n
+    return (sum((x - m) ** 2 for x in xs) / (n - 1)) ** 0.5
+
+
+def report(analysis: Analysis, as_json: bool) -> str:
+    return json.dumps(analysis.to_json()) if as_json else analysis.text()

@@ -1,0 +1,166 @@
+"""Strength and speed of the bots: `python3 -m interpreter.bench_bots` (docs/bots.md).
+
+`match_up(variant, a, b, games)` plays `games` plays of the variant between player kinds a and
+b, a taking white in the even-numbered plays and black in the odd ones (colours alternated),
+each play seeded as `tablier simulate` seeds it, and reports a's wins with a 95 % interval (the
+Wilson score interval), its net result in the play's own unit (points for a game, the ladder's
+value for a partie: holes' multiplier, jetons, match points) with a 95 % interval from the
+plays' spread, the mean turns, and the plays and decisions per second of CPU time.
+
+    python3 -m interpreter.bench_bots vs triktrak search:1 greedy --games 100
+    python3 -m interpreter.bench_bots gnubg search:2:learned --games 400
+    python3 -m interpreter.bench_bots grade learned --games 100 --ply 0
+    python3 -m interpreter.bench_bots curve backgammon DIR --games 400
+
+Every figure of docs/bots.md comes from one of these commands (they print JSON lines).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from typing import Any, Sequence
+
+from interpreter.engine.game import Game
+from interpreter.players.base import capabilities_of
+from interpreter.players.bots import make_player
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95 % Wilson score interval of a proportion."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    d = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / d
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def mean_interval(xs: Sequence[float], z: float = 1.96) -> tuple[float, float, float]:
+    n = len(xs)
+    if n == 0:
+        return 0.0, 0.0, 0.0
+    m = sum(xs) / n
+    if n < 2:
+        return m, m, m
+    sd = math.sqrt(sum((x - m) ** 2 for x in xs) / (n - 1))
+    h = z * sd / math.sqrt(n)
+    return m, m - h, m + h
+
+
+def _net(result: Any, side: int) -> float:
+    """The play's result for `side`, in its own unit."""
+    pts = result.points
+    if result.winner is None:
+        return 0.0
+    kind = getattr(getattr(result.ladder, "model", None), "kind", "game")
+    if kind in ("ecrire", "combine", "continuous"):
+        return float(pts[side] - pts[1 - side]) if kind == "continuous" else float(pts[side])
+    sign = 1.0 if result.winner == side else -1.0
+    return sign * float(result.value)
+
+
+def match_up(variant: Any, a: str, b: str, games: int, seed: int = 1,
+             max_turns: int = 20000, progress: bool = False) -> dict[str, Any]:
+    wins = 0.0
+    nets: list[float] = []
+    turns = 0
+    cpu = 0.0
+    for i in range(games):
+        a_side = i % 2
+        gs = f"{seed}/{i}"
+        kinds = (a, b) if a_side == 0 else (b, a)
+        players = (make_player(kinds[0], f"{gs}:white", variant),
+                   make_player(kinds[1], f"{gs}:black", variant))
+        t0 = time.process_time()
+        result = Game(variant, gs, keep_record=False, max_turns=max_turns,
+                      doubles=capabilities_of(players)).run(players)
+        cpu += time.process_time() - t0
+        if result.winner == a_side:
+            wins += 1
+        elif result.winner is None:
+            wins += 0.5
+        nets.append(_net(result, a_side))
+        turns += result.turns
+        if progress:
+            print(f"  {i + 1}/{games}: {wins:g} wins", file=sys.stderr, flush=True)
+    lo, hi = wilson(wins, games)
+    m, mlo, mhi = mean_interval(nets)
+    return {"variant": variant.id, "player": a, "opponent": b, "games": games, "seed": seed,
+            "wins": wins, "win_rate": round(wins / games, 4),
+            "win_interval": [round(lo, 4), round(hi, 4)],
+            "net": round(m, 4), "net_interval": [round(mlo, 4), round(mhi, 4)],
+            "mean_turns": round(turns / games, 1),
+            "cpu_seconds": round(cpu, 1),
+            "plays_per_cpu_second": round(games / cpu, 3) if cpu else None}
+
+
+def _variant(ref: str, overrides: Sequence[str]) -> Any:
+    from interpreter.variant.build import load_variant
+    return load_variant(ref, list(overrides))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python3 -m interpreter.bench_bots",
+                                 description="strength and speed of the bots (docs/bots.md)")
+    sub = ap.add_subparsers(dest="what", required=True)
+    p = sub.add_parser("vs", help="player A against player B in a variant")
+    p.add_argument("variant")
+    p.add_argument("a")
+    p.add_argument("b")
+    p.add_argument("--games", type=int, default=100)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--set", dest="overrides", action="append", default=[])
+    p.add_argument("--progress", action="store_true")
+    p = sub.add_parser("gnubg", help="a player against GNU Backgammon 0-ply, cubeless money "
+                       "games of backgammon, colours alternated")
+    p.add_argument("a")
+    p.add_argument("--games", type=int, default=400)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--progress", action="store_true")
+    p = sub.add_parser("grade", help="a player's checker plays in backgammon graded by gnubg")
+    p.add_argument("a")
+    p.add_argument("--opponent", default="gnubg")
+    p.add_argument("--games", type=int, default=100)
+    p.add_argument("--ply", type=int, default=0)
+    p.add_argument("--seed", type=int, default=1)
+    p = sub.add_parser("curve", help="the learning curve: each snapshot of a training run "
+                       "against greedy")
+    p.add_argument("variant")
+    p.add_argument("snapshots", help="the --snapshots directory of `tablier train`")
+    p.add_argument("--games", type=int, default=400)
+    p.add_argument("--every", type=int, default=1, help="every k-th snapshot")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--set", dest="overrides", action="append", default=[])
+    args = ap.parse_args(argv)
+    if args.what == "vs":
+        v = _variant(args.variant, args.overrides)
+        out = match_up(v, args.a, args.b, args.games, args.seed, progress=args.progress)
+        out["options"] = args.overrides
+        print(json.dumps(out), flush=True)
+    elif args.what == "gnubg":
+        v = _variant("backgammon", ["ladder.doubling=false"])
+        out = match_up(v, args.a, "gnubg", args.games, args.seed, progress=args.progress)
+        out["options"] = ["ladder.doubling=false"]
+        print(json.dumps(out), flush=True)
+    elif args.what == "grade":
+        from interpreter.analyse import grade_games
+        print(json.dumps(grade_games(args.a, args.opponent, args.games, args.ply, args.seed)),
+              flush=True)
+    elif args.what == "curve":
+        from pathlib import Path
+        v = _variant(args.variant, args.overrides)
+        snaps = sorted(Path(args.snapshots).glob(f"{v.id}-*.npz"))[::args.every]
+        for snap in snaps:
+            out = match_up(v, f"learned:{snap}", "greedy", args.games, args.seed)
+            out["trained_plays"] = int(snap.stem.rsplit("-", 1)[1])
+            out["options"] = args.overrides
+            print(json.dumps(out), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

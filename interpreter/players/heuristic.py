@@ -1,0 +1,293 @@
+"""The default judgement of the search player: features any variant file gives, read from the
+position and the ladder, without training.
+
+A leaf (players/leaves.py) is valued for one player in the unit of what the play is won by
+(players/utility.py):
+
+- **Points to come.** Where rolls or plays score (the trictrac family), the points the player
+  who throws next can expect from his throw — every throw of the 21 weighed by its chance, its
+  roll's points by the variant's scoring rules and the best points its plays score — and, at
+  a smaller weight, the same for the other player from the same position (`throw_points`). The
+  ladder's points and holes are read from its state, after the engine has marked the throw.
+- **The position** (where men can be hit: the backgammon family): the race (pips to travel),
+  men borne off, the blots the opponent can hit this throw (the throws that hit each blot,
+  counted from the variant's own movement switches: the block, where a hit man goes, how many
+  moves a doublet gives, entering first) times what a hit loses, made points in the home board,
+  the longest prime, anchors, and men waiting to enter against the opponent's home board.
+
+For one game (money play, the plain game) the position's score is turned into the chance of
+winning it (and of gammons), then into points with the cube; in a match, into match-winning
+chances; for the parties, points to come and the ladder's points and holes add up in holes
+(the unit shown is then "holes").
+"""
+from __future__ import annotations
+
+import math
+from functools import partial
+from typing import Any, Sequence
+
+from interpreter.dsl import RollContext
+from interpreter.engine.branch import DICE
+from interpreter.kernel.board import BAR, OFF, OPP_BAR, OPP_OFF
+from interpreter.players._numpy import np
+from interpreter.players.leaves import Leaf
+from interpreter.players.utility import of_game_end, of_outcomes, of_result
+
+#: the ladders whose plays are won by points and holes
+POINT_LADDERS = frozenset({"holes", "ecrire", "combine", "continuous"})
+
+
+class HeuristicJudge:
+    """Values leaves from the position and the ladder (see the module docstring)."""
+
+    #: weights of the position's terms, in pips of the race
+    W_BLOT = 1.0          # × the pips a hit loses × the chance of the hit
+    W_HOME = 3.0          # a made point in the home board
+    W_PRIME = 2.5         # × (length - 1)² of the longest prime of 3 or more
+    W_ANCHOR = 5.0        # a made point in the opponent's home board (the first)
+    W_BAR = 6.0           # × the throws a man on the bar is expected to wait
+    W_TEMPO = 8.0         # being on roll
+    #: the scale of the pip score in the chance of winning, per √(pips in the race)
+    SCALE = 2.2
+    #: the weight of the other player's points to come (he throws after)
+    W_LATER = 0.6
+
+    def __init__(self, variant: Any):
+        self.variant = variant
+        r = variant.move_rules
+        self.hits = r.hit != "none"
+        self.block = r.block
+        self.hit_to = 25 if r.hit == "bar" else r.start_pip
+        self.enter_bar = r.enter == "bar"
+        self.doublet_moves = r.doublet_moves
+        self.home_top = r.home_top
+        rules = variant.rules
+        self.score_roll = bool(rules.score_roll)
+        self.score_play = bool(rules.score_play)
+        self.scoring = self.score_roll or self.score_play
+        self.prefer = bool(rules.prefer)
+        self.kind = getattr(variant.ladder, "kind", None) or "game"
+        self.levels = tuple(sorted({2, 3} & set(self._values())))
+        self._memo: dict[tuple, float] = {}
+
+    def _values(self) -> set[int]:
+        from interpreter.engine.game import _EndContext
+
+        out = set()
+        for _id, _when, value in self.variant.rules.value:
+            try:
+                out.add(int(value(self.variant.start, None, None, 0, 0, 0, _EndContext((0, 0)))))
+            except Exception:  # noqa: BLE001 - a value that needs more than the board
+                continue
+        return out
+
+    @property
+    def unit(self) -> str:
+        if self.kind in POINT_LADDERS:
+            return "holes"
+        from interpreter.players.utility import UNITS
+        if self.kind == "cube" and getattr(self.variant.ladder, "match_length", 0):
+            return UNITS["cube-match"]
+        return UNITS.get(self.kind, "points")
+
+    # -- points to come ---------------------------------------------------------------------
+
+    def throw_points(self, b: tuple, rolls: int, setup: int) -> float:
+        """The points (his minus his opponent's) the player on roll on board `b` (seen by him)
+        can expect from his next throw, his `rolls`-th since the men were set up."""
+        key = (b, rolls, setup)
+        got = self._memo.get(key)
+        if got is not None:
+            return got
+        v = self.variant
+        gen = v.generator
+        rules = v.rules
+        total = 0.0
+        for d1, d2, w in DICE:
+            ctx = RollContext(partial(gen.plays, b, d1, d2), setup=setup)
+            pts = 0
+            if self.score_roll:
+                for _r, to, p, _w in rules.roll_items(b, d1, d2, rolls, ctx):
+                    pts += p if to == "mover" else -p
+            if self.score_play:
+                plays = ctx.plays
+                if self.prefer and plays:
+                    plays = rules.prefer_plays(b, plays, d1, d2, rolls, ctx)
+                best = None
+                for play in plays:
+                    s = 0
+                    for _r, to, p, _w in rules.play_items(b, play, d1, d2, rolls, ctx):
+                        s += p if to == "mover" else -p
+                    if best is None or s > best:
+                        best = s
+                pts += best or 0
+            total += w * pts
+        out = total / 36.0
+        if len(self._memo) > 200_000:
+            self._memo.clear()
+        self._memo[key] = out
+        return out
+
+    # -- the position ---------------------------------------------------------------------------
+
+    def _hit_chance(self, b: tuple, p: int) -> float:
+        """The chance that the opponent (men < 0, moving up the pips) hits the blot on pip p this
+        throw, counted with the movement switches."""
+        block = self.block
+        n_moves = self.doublet_moves
+        bar = b[OPP_BAR]
+        sources = [0] if bar else [q for q in range(1, p) if b[q] < 0]
+        if not sources:
+            return 0.0
+
+        def open_(pip: int) -> bool:
+            return not (1 <= pip <= 24 and b[pip] >= block)
+
+        hits = 0
+        for d1, d2, w in DICE:
+            hit = False
+            for q in sources:
+                dist = p - q
+                if d1 == d2:
+                    pos = q
+                    for _ in range(n_moves):
+                        pos += d1
+                        if pos == p:
+                            hit = True
+                            break
+                        if pos > 24 or not open_(pos):
+                            break
+                else:
+                    if dist in (d1, d2):
+                        hit = True
+                    elif dist == d1 + d2 and (open_(q + d1) or open_(q + d2)):
+                        hit = True
+                if hit:
+                    break
+            if hit:
+                hits += w
+        return hits / 36.0
+
+    def side_score(self, b: tuple) -> tuple[float, bool]:
+        """The position's terms for the player `b` is seen by (pips; higher is better) and
+        whether there is contact."""
+        pips = 25 * b[BAR] + sum(p * b[p] for p in range(1, 25) if b[p] > 0)
+        their_back = min((p for p in range(1, 25) if b[p] < 0), default=25)
+        my_back = max((p for p in range(1, 25) if b[p] > 0), default=0)
+        contact = bool(b[BAR] or b[OPP_BAR] or my_back > their_back)
+        score = -float(pips)
+        if not contact:
+            return score, False
+        block = self.block
+        made = [1 <= p <= 24 and b[p] >= block for p in range(25)]
+        if self.hits:
+            loss = 0.0
+            for p in range(1, 25):
+                if b[p] == 1 and p > their_back:
+                    chance = self._hit_chance(b, p)
+                    if chance:
+                        loss += chance * (self.hit_to - p)
+            score -= self.W_BLOT * loss
+            # waiting to enter against the opponent's closed home points
+            if b[BAR] and self.enter_bar:
+                closed = sum(1 for p in range(19, 25) if b[p] <= -block) / 6.0
+                if closed >= 1.0:
+                    score -= self.W_BAR * 6.0 * b[BAR]
+                else:
+                    score -= self.W_BAR * b[BAR] * (1.0 / (1.0 - closed * closed) - 1.0)
+        home = sum(1 for p in range(1, self.home_top + 1) if made[p])
+        score += self.W_HOME * home
+        run = best = 0
+        for p in range(1, 25):
+            run = run + 1 if made[p] else 0
+            best = max(best, run)
+        if best >= 3:
+            score += self.W_PRIME * (best - 1) ** 2
+        if any(made[p] for p in range(19, 25)):
+            score += self.W_ANCHOR
+        return score, True
+
+    def position(self, b: tuple, on_roll: bool) -> tuple[float, float]:
+        """(the chance of winning the game, of winning it with a gammon given a win) for the
+        player `b` is seen by, `on_roll` when he throws next."""
+        flip = self.variant.flip
+        mine, contact = self.side_score(b)
+        theirs, _ = self.side_score(flip(b))
+        s = mine - theirs
+        pips = max(-mine if not contact else 0, 1)
+        s += self.W_TEMPO if on_roll else -self.W_TEMPO
+        total = 25 * (b[BAR] + b[OPP_BAR]) + sum(abs(b[p]) * (p if b[p] > 0 else 25 - p)
+                                                 for p in range(1, 25))
+        scale = self.SCALE * math.sqrt(max(total / 2.0, 1.0)) * (1.0 if contact else 0.6)
+        del pips
+        p = 1.0 / (1.0 + math.exp(-max(min(s / scale, 40.0), -40.0)))
+        return p, self._gammon_share(flip(b))
+
+    def _gammon_share(self, loser: tuple) -> float:
+        """A rough share of wins that are gammons, from the loser's side (`loser` seen by him):
+        none once he has borne a man off; more the more of his men are far from home."""
+        if not self.levels or loser[OFF]:
+            return 0.0
+        far = sum(loser[p] for p in range(self.home_top + 1, 25) if loser[p] > 0) + loser[BAR]
+        return min(0.05 + 0.04 * far, 0.6)
+
+    # -- leaves ---------------------------------------------------------------------------------
+
+    def values(self, ls: Sequence[Leaf], me: int) -> tuple[np.ndarray, None, list[int]]:
+        out = np.zeros(len(ls))
+        for i, lf in enumerate(ls):
+            if lf.over:
+                out[i] = of_result(lf.node.game.ladder.result(), me, lf.ladder or {})
+            elif lf.game_end is not None:
+                out[i] = of_game_end(lf.game_end[0], lf.game_end[1], lf.ladder or {})
+            elif self.kind in POINT_LADDERS:
+                out[i] = self.points_value(lf)
+            else:
+                out[i] = self.game_value(lf)
+        return out, None, []
+
+    def game_value(self, lf: Leaf) -> float:
+        p, g_me = self.position(lf.board, lf.on_roll)
+        _q, g_opp = self.position(self.variant.flip(lf.board), not lf.on_roll)
+        if self.levels:
+            Y = np.array([[p, p * g_me, 0.0, (1.0 - p) * g_opp, 0.0][:1 + 2 * len(self.levels)]])
+            if len(self.levels) == 1:
+                Y = np.array([[p, p * g_me, (1.0 - p) * g_opp]])
+        else:
+            Y = np.array([[p]])
+        return float(of_outcomes(Y, self.levels, lf.ladder)[0])
+
+    def points_value(self, lf: Leaf) -> float:
+        """Holes: the ladder's holes and points, the points to come, and (where men are hit)
+        the position."""
+        s = lf.ladder or {}
+        kind = s.get("kind")
+        pph = float(s.get("points_per_hole") or s.get("target") or 12)
+        value = 0.0
+        if kind == "continuous":
+            value += (s["points"]["me"] - s["points"]["opponent"]) / pph
+            value += (s["games"]["me"] - s["games"]["opponent"]) * 1.5
+        else:
+            holes = s.get("mark_holes") or s.get("holes") or {"me": 0, "opponent": 0}
+            value += holes["me"] - holes["opponent"]
+            value += (s["points"]["me"] - s["points"]["opponent"]) / pph
+            if "jetons" in s:
+                value += (s["jetons"]["me"] - s["jetons"]["opponent"]) / 2.0
+                lost = s.get("lost_marks", {"me": 0, "opponent": 0})
+                value -= 2.0 * (lost["me"] - lost["opponent"])
+        if self.scoring:
+            b = lf.board
+            flip = self.variant.flip
+            setup = lf.node.game.setup if lf.node is not None else 1
+            r_me, r_opp = lf.rolls
+            if lf.on_roll:
+                now = self.throw_points(b, r_me + 1, setup)
+                later = -self.throw_points(flip(b), r_opp + 1, setup)
+            else:
+                now = -self.throw_points(flip(b), r_opp + 1, setup)
+                later = self.throw_points(b, r_me + 1, setup)
+            value += (now + self.W_LATER * later) / pph
+        if self.hits and not self.scoring:
+            p, _g = self.position(lf.board, lf.on_roll)
+            value += 2.0 * p - 1.0
+        return value

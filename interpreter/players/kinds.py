@@ -1,0 +1,104 @@
+"""Player kinds beyond `random` and `greedy`, as written on the command line:
+
+    search:N                 the search N throws ahead (1 to 4), judged by the variant file
+                             (players/heuristic.py)
+    search:N:learned         the same judged by the weights shipped for the variant
+    search:N:learned:FILE    … by the weights in FILE
+    learned, learned:FILE    the network one throw ahead (= search:1:learned[:FILE])
+    rollout:N                each decision valued by N playouts of the greedy bot
+    rollout:N:learned[:FILE] … the playouts cut and valued by the network
+    gnubg, gnubg:P           GNU Backgammon (the `gnubg` extra), its best play at P plies
+                             (default 0) and its cube decisions; backgammon and its
+                             relatives only
+
+`parse(kind)` checks the syntax (the command line refuses a bad kind before anything runs);
+`make(kind, seed, variant)` builds the player. Networks and judges are loaded once per variant
+and weights file.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from interpreter.errors import TablierError
+
+BASIC = ("random", "greedy")
+_SEARCH = re.compile(r"search:([1-9])(?::learned(?::(.+))?)?")
+_ROLLOUT = re.compile(r"rollout:([0-9]{1,5})(?::learned(?::(.+))?)?")
+_LEARNED = re.compile(r"learned(?::(.+))?")
+_GNUBG = re.compile(r"gnubg(?::([0-9]))?")
+#: what `--white`/`--black` accept, for messages
+KINDS_TEXT = ("random, greedy, search:N, search:N:learned[:FILE], learned[:FILE], "
+              "rollout:N[:learned[:FILE]], gnubg[:PLIES]")
+
+
+class PlayerKindError(TablierError):
+    """A player kind that names no player."""
+
+
+def parse(kind: str) -> tuple[str, dict[str, Any]]:
+    """(family, parameters) of a player kind; PlayerKindError when it names none."""
+    if kind in BASIC:
+        return kind, {}
+    m = _SEARCH.fullmatch(kind)
+    if m:
+        depth = int(m.group(1))
+        from interpreter.players.search import MAX_DEPTH
+        if depth > MAX_DEPTH:
+            raise PlayerKindError(f"{kind!r}: the search looks at most {MAX_DEPTH} throws ahead")
+        learned = kind.count(":") >= 2
+        return "search", {"depth": depth, "learned": learned, "weights": m.group(2)}
+    m = _ROLLOUT.fullmatch(kind)
+    if m:
+        n = int(m.group(1))
+        if not 1 <= n <= 10000:
+            raise PlayerKindError(f"{kind!r}: from 1 to 10000 playouts")
+        return "rollout", {"rollouts": n, "learned": kind.count(":") >= 2,
+                           "weights": m.group(2)}
+    m = _LEARNED.fullmatch(kind)
+    if m:
+        return "search", {"depth": 1, "learned": True, "weights": m.group(1)}
+    m = _GNUBG.fullmatch(kind)
+    if m:
+        return "gnubg", {"plies": int(m.group(1) or 0)}
+    raise PlayerKindError(f"unknown player kind {kind!r}; choose one of {KINDS_TEXT}")
+
+
+_JUDGES: dict[tuple, Any] = {}
+
+
+def judge_for(variant: Any, learned: bool, weights: str | None) -> Any:
+    """The judge of a variant (the heuristic, or a network), made once."""
+    key = (id(variant), learned, weights)
+    got = _JUDGES.get(key)
+    if got is None:
+        if learned:
+            from interpreter.players.learned import NetJudge, load_net
+            got = NetJudge(variant, load_net(variant, weights))
+        else:
+            from interpreter.players.heuristic import HeuristicJudge
+            got = HeuristicJudge(variant)
+        if len(_JUDGES) > 32:
+            _JUDGES.clear()
+        _JUDGES[key] = (variant, got)
+        return got
+    return got[1]
+
+
+def make(kind: str, seed: Any, variant: Any) -> Any:
+    """The player of `kind` for `variant`."""
+    family, params = parse(kind)
+    if family in BASIC:
+        from interpreter.players.bots import BOTS
+        return BOTS[family](seed)
+    if variant is None:
+        raise PlayerKindError(f"player {kind!r} needs the variant it plays")
+    if family == "gnubg":
+        from interpreter.players.gnubg_player import GnubgPlayer
+        return GnubgPlayer(variant, plies=params["plies"], seed=seed)
+    judge = judge_for(variant, params["learned"], params["weights"])
+    from interpreter.players.search import SearchPlayer
+    if family == "rollout":
+        return SearchPlayer(variant, judge, depth=1, rollouts=params["rollouts"], seed=seed,
+                            kind=kind)
+    return SearchPlayer(variant, judge, depth=params["depth"], seed=seed, kind=kind)
