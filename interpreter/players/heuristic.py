@@ -41,7 +41,8 @@ class HeuristicJudge:
     """Values leaves from the position and the ladder (see the module docstring)."""
 
     #: weights of the position's terms, in pips of the race
-    W_BLOT = 1.0          # × the pips a hit loses × the chance of the hit
+    W_BLOT = 1.0          # × what a hit costs × its chance
+    W_HIT = 0.0           # what a hit costs beyond its pips (none: the pips say it)
     W_HOME = 3.0          # a made point in the home board
     W_PRIME = 2.5         # × (length - 1)² of the longest prime of 3 or more
     W_ANCHOR = 5.0        # a made point in the opponent's home board (the first)
@@ -69,6 +70,8 @@ class HeuristicJudge:
         self.kind = getattr(variant.ladder, "kind", None) or "game"
         self.levels = tuple(sorted({2, 3} & set(self._values())))
         self._memo: dict[tuple, float] = {}
+        self._ways_memo: dict[int, list] = {}
+        self._weight = [w for _a, _b, w in DICE]
 
     def _values(self) -> set[int]:
         from interpreter.engine.game import _EndContext
@@ -130,43 +133,44 @@ class HeuristicJudge:
 
     # -- the position ---------------------------------------------------------------------------
 
+    def _ways(self, dist: int) -> list[tuple[int, tuple[tuple[int, ...], ...]]]:
+        """The throws that can carry a man `dist` pips, each with its ways as the pips passed
+        on the way (relative to the start): a way is open when none of them is closed."""
+        got = self._ways_memo.get(dist)
+        if got is not None:
+            return got
+        out = []
+        for k, (d1, d2, _w) in enumerate(DICE):
+            ways: list[tuple[int, ...]] = []
+            if d1 == d2:
+                for n in range(1, self.doublet_moves + 1):
+                    if n * d1 == dist:
+                        ways.append(tuple(i * d1 for i in range(1, n)))
+            elif dist in (d1, d2):
+                ways.append(())
+            elif dist == d1 + d2:
+                ways += [(d1,), (d2,)]
+            if ways:
+                out.append((k, tuple(ways)))
+        self._ways_memo[dist] = out
+        return out
+
     def _hit_chance(self, b: tuple, p: int) -> float:
         """The chance that the opponent (men < 0, moving up the pips) hits the blot on pip p this
-        throw, counted with the movement switches."""
+        throw, counted with the movement switches: the throws that carry one of his men there
+        by a way whose landings are open (a man on the bar must be the one that moves)."""
         block = self.block
-        n_moves = self.doublet_moves
-        bar = b[OPP_BAR]
-        sources = [0] if bar else [q for q in range(1, p) if b[q] < 0]
-        if not sources:
-            return 0.0
-
-        def open_(pip: int) -> bool:
-            return not (1 <= pip <= 24 and b[pip] >= block)
-
-        hits = 0
-        for d1, d2, w in DICE:
-            hit = False
-            for q in sources:
-                dist = p - q
-                if d1 == d2:
-                    pos = q
-                    for _ in range(n_moves):
-                        pos += d1
-                        if pos == p:
-                            hit = True
-                            break
-                        if pos > 24 or not open_(pos):
-                            break
-                else:
-                    if dist in (d1, d2):
-                        hit = True
-                    elif dist == d1 + d2 and (open_(q + d1) or open_(q + d2)):
-                        hit = True
-                if hit:
-                    break
-            if hit:
-                hits += w
-        return hits / 36.0
+        sources = (0,) if b[OPP_BAR] else [q for q in range(1, p) if b[q] < 0]
+        hit: set[int] = set()
+        for q in sources:
+            for k, ways in self._ways(p - q):
+                if k in hit:
+                    continue
+                for way in ways:
+                    if all(b[q + i] < block for i in way):
+                        hit.add(k)
+                        break
+        return sum(self._weight[k] for k in hit) / 36.0
 
     def side_score(self, b: tuple) -> tuple[float, bool]:
         """The position's terms for the player `b` is seen by (pips; higher is better) and
@@ -186,7 +190,7 @@ class HeuristicJudge:
                 if b[p] == 1 and p > their_back:
                     chance = self._hit_chance(b, p)
                     if chance:
-                        loss += chance * (self.hit_to - p)
+                        loss += chance * (self.hit_to - p + self.W_HIT)
             score -= self.W_BLOT * loss
             # waiting to enter against the opponent's closed home points
             if b[BAR] and self.enter_bar:
@@ -207,21 +211,20 @@ class HeuristicJudge:
             score += self.W_ANCHOR
         return score, True
 
-    def position(self, b: tuple, on_roll: bool) -> tuple[float, float]:
-        """(the chance of winning the game, of winning it with a gammon given a win) for the
-        player `b` is seen by, `on_roll` when he throws next."""
+    def position(self, b: tuple, on_roll: bool) -> tuple[float, float, float]:
+        """(the chance of winning the game, the share of gammons among the wins, the share of
+        gammons among the losses) for the player `b` is seen by, `on_roll` when he throws
+        next."""
         flip = self.variant.flip
+        fb = flip(b)
         mine, contact = self.side_score(b)
-        theirs, _ = self.side_score(flip(b))
-        s = mine - theirs
-        pips = max(-mine if not contact else 0, 1)
-        s += self.W_TEMPO if on_roll else -self.W_TEMPO
+        theirs, _ = self.side_score(fb)
+        s = mine - theirs + (self.W_TEMPO if on_roll else -self.W_TEMPO)
         total = 25 * (b[BAR] + b[OPP_BAR]) + sum(abs(b[p]) * (p if b[p] > 0 else 25 - p)
                                                  for p in range(1, 25))
         scale = self.SCALE * math.sqrt(max(total / 2.0, 1.0)) * (1.0 if contact else 0.6)
-        del pips
         p = 1.0 / (1.0 + math.exp(-max(min(s / scale, 40.0), -40.0)))
-        return p, self._gammon_share(flip(b))
+        return p, self._gammon_share(fb), self._gammon_share(b)
 
     def _gammon_share(self, loser: tuple) -> float:
         """A rough share of wins that are gammons, from the loser's side (`loser` seen by him):
@@ -235,6 +238,8 @@ class HeuristicJudge:
 
     def values(self, ls: Sequence[Leaf], me: int) -> tuple[np.ndarray, None, list[int]]:
         out = np.zeros(len(ls))
+        rows: list[list[float]] = []
+        where: list[int] = []
         for i, lf in enumerate(ls):
             if lf.over:
                 out[i] = of_result(lf.node.game.ladder.result(), me, lf.ladder or {})
@@ -243,19 +248,23 @@ class HeuristicJudge:
             elif self.kind in POINT_LADDERS:
                 out[i] = self.points_value(lf)
             else:
-                out[i] = self.game_value(lf)
+                p, g_me, g_opp = self.position(lf.board, lf.on_roll)
+                row = [p]
+                for k, _v in enumerate(self.levels):
+                    row.append(p * g_me if k == 0 else 0.0)
+                for k, _v in enumerate(self.levels):
+                    row.append((1.0 - p) * g_opp if k == 0 else 0.0)
+                rows.append(row)
+                where.append(i)
+        if rows:
+            Y = np.array(rows)
+            first = ls[where[0]].ladder
+            if all(ls[i].ladder is first for i in where):
+                out[where] = of_outcomes(Y, self.levels, first)
+            else:
+                for j, i in enumerate(where):
+                    out[i] = of_outcomes(Y[j:j + 1], self.levels, ls[i].ladder)[0]
         return out, None, []
-
-    def game_value(self, lf: Leaf) -> float:
-        p, g_me = self.position(lf.board, lf.on_roll)
-        _q, g_opp = self.position(self.variant.flip(lf.board), not lf.on_roll)
-        if self.levels:
-            Y = np.array([[p, p * g_me, 0.0, (1.0 - p) * g_opp, 0.0][:1 + 2 * len(self.levels)]])
-            if len(self.levels) == 1:
-                Y = np.array([[p, p * g_me, (1.0 - p) * g_opp]])
-        else:
-            Y = np.array([[p]])
-        return float(of_outcomes(Y, self.levels, lf.ladder)[0])
 
     def points_value(self, lf: Leaf) -> float:
         """Holes: the ladder's holes and points, the points to come, and (where men are hit)
@@ -278,7 +287,7 @@ class HeuristicJudge:
         if self.scoring:
             b = lf.board
             flip = self.variant.flip
-            setup = lf.node.game.setup if lf.node is not None else 1
+            setup = lf.setup
             r_me, r_opp = lf.rolls
             if lf.on_roll:
                 now = self.throw_points(b, r_me + 1, setup)
@@ -288,6 +297,6 @@ class HeuristicJudge:
                 later = self.throw_points(b, r_me + 1, setup)
             value += (now + self.W_LATER * later) / pph
         if self.hits and not self.scoring:
-            p, _g = self.position(lf.board, lf.on_roll)
+            p = self.position(lf.board, lf.on_roll)[0]
             value += 2.0 * p - 1.0
         return value

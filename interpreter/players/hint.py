@@ -1,78 +1,120 @@
 """What the strongest available bot would answer: the `hint` of a person at the board
 (players/human.py) and of the web board.
 
-`hint(decision)` is the one source of hints: `STRONGEST` names the bot it asks (today `greedy`;
-a stronger bot registered in players/bots.py `BOTS` is one line away). A bot that can say why
-implements `explain(decision) -> (answer, reason)`; otherwise its `answer(decision)` is taken and
-the reason is what the bot's rule of thumb says.
+    >>> h = hint(decision)                      # doctest: +SKIP
+    >>> h.index, h.bot, h.best.text, h.second.text, h.difference, h.unit
+    (3, 'search:2:learned', '8/5 6/5', '13/10 24/23', 0.153, 'points')
+
+`hint(decision)` is the one source of hints, for any decision of any variant (plays in pip
+notation, words for the others): the best answer, the second best, and the difference of their
+values in the judge's unit. It asks the strongest player the variant has (`strongest_kind`):
+the search two throws ahead judged by the weights shipped for the variant where its throws
+need only end positions (the backgammon family), one throw ahead where they need copies of the
+game (triktrak); the search judged by the variant file where no weights ship.
+
+The search plays the answers of word decisions, and the plays of the trictrac family, on copies
+of the game: the game must keep its checkpoints. `Game.run` does when a searching player
+plays; a driver of its own (the terminal, the web board) calls
+`interpreter.engine.branch.enable(game)` before the first throw. A hint asked without them
+ranks the plays by their end positions alone, the words in their order, and says so
+(`Hint.exact` false); it turns the checkpoints on for the next throws.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
-#: the bot `hint` asks: the strongest of players/bots.py `BOTS`
-STRONGEST = "greedy"
+from interpreter.engine import branch
+from interpreter.players.leaves import quick
+
+
+@dataclass(frozen=True)
+class Choice:
+    """An answer: its index among `decision.choices`, its text, its value for the player."""
+
+    index: int
+    text: str
+    value: float
 
 
 @dataclass(frozen=True)
 class Hint:
-    """The index of the answer among `decision.choices`, the bot that gave it, and its reason
-    (None when the bot gives none)."""
+    """The index of the best answer among `decision.choices`, the bot that judged, its reason in
+    words; the best and second-best answers with their values, the difference between them
+    (0 with one answer) in `unit`, and whether the answers were played out on copies."""
 
     index: int
     bot: str
     reason: str | None = None
+    best: Choice | None = None
+    second: Choice | None = None
+    difference: float = 0.0
+    unit: str = "points"
+    exact: bool = True
 
 
-_BOTS: dict[str, Any] = {}
+def strongest_kind(variant: Any) -> str:
+    """The player kind `hint` asks for a variant (see the module docstring)."""
+    from interpreter.players.learned import shipped_weights
+
+    learned = shipped_weights(variant.id) is not None
+    if quick(variant):
+        return "search:2:learned" if learned else "search:2"
+    return "search:1:learned" if learned else "search:1"
 
 
-def strongest_bot(seed: Any = "hint") -> Any:
-    """The bot hints come from (one per process: the bots judge from the decision alone)."""
-    bot = _BOTS.get(STRONGEST)
-    if bot is None:
-        from interpreter.players.bots import make_player
-
-        bot = _BOTS[STRONGEST] = make_player(STRONGEST, seed)
-    return bot
+#: the players hints come from, made once per variant and kind
+_PLAYERS: dict[tuple[int, str], Any] = {}
 
 
-def hint(decision: Any) -> Hint:
-    """What the strongest bot would answer to `decision`, with its reason if it has one."""
-    bot = strongest_bot()
-    explain = getattr(bot, "explain", None)
-    if explain is not None:
-        answer, reason = explain(decision)
+def strongest_bot(variant: Any, kind: str | None = None) -> Any:
+    kind = kind or strongest_kind(variant)
+    key = (id(variant), kind)
+    got = _PLAYERS.get(key)
+    if got is None or got.variant is not variant:
+        from interpreter.players.kinds import make
+
+        got = _PLAYERS[key] = make(kind, "hint", variant)
+    return got
+
+
+def hint(decision: Any, kind: str | None = None) -> Hint:
+    """The best and second-best answers to `decision` (see the module docstring)."""
+    variant = decision.game.variant
+    kind = kind or strongest_kind(variant)
+    player = strongest_bot(variant, kind)
+    words = decision.words()
+    exact = True
+    if len(decision.choices) == 1:
+        ranked = [(0, 0.0)]
+    elif not branch.branchable(decision) and not (decision.kind == "play" and quick(variant)):
+        exact = False
+        ranked = _by_judge_alone(player, decision)
     else:
-        answer, reason = bot.answer(decision), None
-    index = decision.index(answer)
-    if reason is None:
-        reason = _greedy_reason(decision, index)
-    return Hint(index, STRONGEST, reason)
+        ranked = player.rank(decision)
+    unit = getattr(player.judge, "unit", None) or "points"
+    best = Choice(ranked[0][0], words[ranked[0][0]], round(ranked[0][1], 4))
+    second = None
+    diff = 0.0
+    reason = None
+    if len(ranked) > 1:
+        second = Choice(ranked[1][0], words[ranked[1][0]], round(ranked[1][1], 4))
+        diff = round(ranked[0][1] - ranked[1][1], 4)
+        reason = (f"worth {best.value:+.3f} {unit}, {diff:.3f} more than the next best, "
+                  f"{second.text}" + ("" if exact else " (judged without playing it out)"))
+    return Hint(best.index, kind, reason, best, second, diff, unit, exact)
 
 
-def _greedy_reason(decision: Any, index: int) -> str | None:
-    """The greedy bot's reason: the play's immediate points and the value of the position it
-    leaves (players/policy.py `evaluate`); for a word decision, the policy's rule."""
-    from interpreter.players.policy import evaluate
+def _by_judge_alone(player: Any, decision: Any) -> list[tuple[int, float]]:
+    """A play decision valued by its end positions with the ladder as it stands; a word
+    decision's answers in their order (the first holds)."""
+    from interpreter.players.leaves import Leaf
 
-    if decision.is_play:
-        view = decision.view
-        v = view.variant
-        value = evaluate(v, decision.choices[index])
-        if v.rules.score_play:
-            pts = view.play_points(index)
-            return (f"the most points now ({pts:+d} for you against the opponent), then the "
-                    f"best position (value {value:.1f})")
-        return f"the best position it can judge by race, points made and blots (value {value:.1f})"
-    reasons = {
-        "double": "by the lead in the race (the 8-9-12 rule of thumb) or in position",
-        "take": "by the doubler's lead in the race or in position",
-        "go": "going when the opponent's points of this throw would make him a hole or the "
-              "position is the worse one",
-        "resign": "accepting an offer at least what it expects to win",
-        "continue": "playing on when the excess and the position favour the winner",
-        "school": "sending to school whenever points were marked wrong",
-    }
-    return reasons.get(decision.kind)
+    branch.enable(decision.game)
+    if not decision.is_play:
+        return [(i, 0.0) for i in range(len(decision.choices))]
+    view = decision.view
+    ls = [Leaf(b, False, view.rolls, view.ladder) for b in decision.choices]
+    values = player.judge.values(ls, decision.player)[0]
+    order = sorted(range(len(ls)), key=lambda i: -values[i])
+    return [(i, float(values[i])) for i in order]

@@ -24,16 +24,21 @@ from interpreter.engine.branch import Node
 class Leaf:
     """The state after an answer (see the module docstring)."""
 
-    __slots__ = ("board", "on_roll", "rolls", "ladder", "node", "over", "points", "game_end")
+    __slots__ = ("board", "on_roll", "rolls", "ladder", "_node", "over", "points", "game_end",
+                 "source", "setup")
 
     def __init__(self, board: tuple, on_roll: bool, rolls: tuple[int, int],
                  ladder: dict | None, node: Node | None = None, over: bool = False,
-                 points: int = 0, game_end: tuple[bool, int] | None = None):
+                 points: int = 0, game_end: tuple[bool, int] | None = None,
+                 source: tuple | None = None, setup: int = 1):
         self.board = board
         self.on_roll = on_roll
         self.rolls = rolls
         self.ladder = ladder
-        self.node = node
+        self._node = node
+        #: (node, choice, choose, me): how to make the copy when a search needs it
+        self.source = source
+        self.setup = node.game.setup if node is not None else setup
         #: the play is over (its result is the ladder's state)
         self.over = over
         #: in a quick variant, the points of the play chosen (none there) — kept for scoring
@@ -41,6 +46,16 @@ class Leaf:
         #: a game ended by its end rules on this answer: (won by "me", its value by the value
         #: rules), when the leaf was read without a copy
         self.game_end = game_end
+
+    @property
+    def node(self) -> Node | None:
+        """The copy standing at this leaf (made when first asked, for a leaf that shares its
+        ladder's state with another: see `leaves`)."""
+        if self._node is None and self.source is not None:
+            root, i, choose, me = self.source
+            self._node = follow(branch.answer(root, i), me, choose)._node
+            self.source = None
+        return self._node
 
     def __repr__(self) -> str:
         return f"Leaf(on_roll={self.on_roll}, over={self.over}, end={self.game_end})"
@@ -89,6 +104,8 @@ def follow(node: Node, me: int, choose: Callable[[Node], int]) -> Leaf:
     throw's end or the play's, and its leaf."""
     while node.how == "decision":
         node = branch.answer(node, choose(node))
+    if node.how == "throw" or node.how == "end":
+        return leaf_of(node, me)
     if node.how == "dice":
         # a throw's dice to come before the throw's end: only after the cube questions, which
         # precede the dice (the leaf is the state before them)
@@ -113,4 +130,42 @@ def leaves(decision: Any, me: int, choose: Callable[[Node], int],
             and quick(decision.game.variant):
         return quick_leaves(decision, me)
     node = root if root is not None else branch.root(decision)
+    if decision.kind == "play" and same_ladder(decision.game.variant):
+        return shared_leaves(decision, node, me, choose)
     return [follow(branch.answer(node, i), me, choose) for i in range(len(decision.choices))]
+
+
+def same_ladder(variant: Any) -> bool:
+    """Whether the plays of one throw leave the ladder in the same state, whichever is chosen:
+    nothing is scored on the play, and the throw ends with the play (no extra throw). Only the
+    plays that end the game or bring the men all off then need copies of their own."""
+    return not variant.rules.score_play and not variant.doublet_rethrow
+
+
+def shared_leaves(decision: Any, node: Node, me: int, choose: Callable[[Node], int]) -> list[Leaf]:
+    """The leaves of a play decision whose plays all leave the ladder alike (`same_ladder`):
+    one copy gives the ladder's state at the end of the throw, every ordinary play shares it
+    with its own end position (its copy is made only if a search needs it); the plays that end
+    the game, bring the men all off or meet another decision on the way get their own copy."""
+    v = decision.game.variant
+    rules = v.rules
+    checkers = v.checkers
+    end = rules.game_over if rules.end else None
+    out: list[Leaf | None] = [None] * len(decision.choices)
+    ref: Leaf | None = None
+    for i, b in enumerate(decision.choices):
+        special = b[0] == checkers or (end is not None and end(b) is not None)
+        if special:
+            out[i] = follow(branch.answer(node, i), me, choose)
+            continue
+        if ref is None:
+            first = branch.answer(node, i)
+            if first.how != "throw" or first.game.mover == me:
+                out[i] = follow(first, me, choose)
+                continue
+            ref = leaf_of(first, me)
+            out[i] = ref
+            continue
+        out[i] = Leaf(b, False, ref.rolls, ref.ladder, source=(node, i, choose, me),
+                      setup=ref.setup)
+    return out    # type: ignore[return-value]

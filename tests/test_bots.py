@@ -1,0 +1,264 @@
+"""The search and self-taught players: they play every variant legally through every decision
+kind, deterministically; their kinds parse; training reproduces its weights; weights ship in
+the package; a network refuses another variant's features; the utilities are sound."""
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+np = pytest.importorskip("numpy")
+
+from interpreter.cli import main  # noqa: E402
+from interpreter.engine.game import Game  # noqa: E402
+from interpreter.errors import TablierError  # noqa: E402
+from interpreter.players import kinds  # noqa: E402
+from interpreter.players.base import capabilities_of  # noqa: E402
+from interpreter.players.bots import GreedyBot, make_player  # noqa: E402
+from interpreter.players.net import ValueNet, WeightsError  # noqa: E402
+from interpreter.players.utility import cubeful, match_table, of_outcomes  # noqa: E402
+from interpreter.variant.build import load_variant  # noqa: E402
+
+PLAYABLE = ["backgammon", "hypergammon", "nackgammon", "tric-trac-12", "triktrak",
+            "trictrac-ecrire", "trictrac-combine"]
+
+
+class Recorder:
+    """Wraps a player; checks every answer is legal and notes the decision kinds it met."""
+
+    def __init__(self, inner):
+        self.inner = inner
+        self.kind = inner.kind
+        self.capabilities = inner.capabilities
+        self.kinds: set[str] = set()
+
+    def answer(self, d):
+        a = self.inner.answer(d)
+        d.index(a)
+        self.kinds.add(d.kind)
+        return a
+
+
+@pytest.mark.parametrize("vid", PLAYABLE)
+def test_search_player_answers_every_decision_of_every_variant(vid):
+    v = load_variant(vid)
+    rec = Recorder(make_player("search:1", "t:white", v))
+    players = (rec, GreedyBot("t:black"))
+    result = Game(v, "bots-1", keep_record=False, max_turns=60,
+                  doubles=capabilities_of(players)).run(players)
+    assert result.turns > 0
+    assert "play" in rec.kinds
+
+
+def test_search_player_is_deterministic_and_replays_like_simulate():
+    v = load_variant("triktrak")
+
+    def run():
+        p = (make_player("search:1", "d:white", v), make_player("greedy", "d:black", v))
+        g = Game(v, "det", keep_record=True, max_turns=40, doubles=capabilities_of(p))
+        g.run(p)
+        return g.record
+
+    assert run() == run()
+
+
+@pytest.mark.parametrize("vid", ["backgammon", "triktrak"])
+def test_search_two_throws_ahead_plays_legally(vid):
+    v = load_variant(vid)
+    rec = Recorder(make_player("search:2", "s2:white", v))
+    players = (rec, GreedyBot("s2:black"))
+    Game(v, "bots-2", keep_record=False, max_turns=6,
+         doubles=capabilities_of(players)).run(players)
+    assert "play" in rec.kinds
+
+
+def test_the_search_decides_the_go_and_the_cube_by_valuing_each_answer():
+    # each answer of a word decision is played on a copy and valued: the values differ
+    v = load_variant("triktrak")
+    seen = []
+
+    class Spy:
+        kind = "spy"
+        capabilities = frozenset({"branching"})
+
+        def __init__(self):
+            self.p = make_player("search:1", "spy", v)
+            self.fast = GreedyBot("spy")
+
+        def answer(self, d):
+            if d.kind == "go" and not seen:
+                ranked = self.p.rank(d)
+                seen.append(ranked)
+                return ranked[0][0]
+            return self.fast.answer(d)
+
+    players = (Spy(), GreedyBot("g"))
+    Game(v, "go", keep_record=False, max_turns=400, doubles=(False, False)).run(players)
+    assert seen, "no go decision in 400 throws"
+    (a, va), (b, vb) = seen[0]
+    assert {a, b} == {0, 1} and va >= vb and va != vb
+
+
+def test_rollout_player_plays():
+    v = load_variant("backgammon")
+    rec = Recorder(make_player("rollout:2", "r", v))
+    players = (rec, GreedyBot("g"))
+    Game(v, "ro", keep_record=False, max_turns=4, doubles=(False, False)).run(players)
+    assert "play" in rec.kinds
+
+
+@pytest.mark.parametrize("kind, family", [
+    ("search:1", "search"), ("search:3:learned", "search"), ("search:2:learned:w.npz", "search"),
+    ("learned", "search"), ("learned:x/y.npz", "search"), ("rollout:16", "rollout"),
+    ("gnubg", "gnubg"), ("gnubg:2", "gnubg"), ("greedy", "greedy"),
+])
+def test_player_kinds_parse(kind, family):
+    assert kinds.parse(kind)[0] == family
+
+
+@pytest.mark.parametrize("kind", ["search", "search:0", "search:9", "searc:1", "rollout:0",
+                                  "learned:", "gnubg:x", "Greedy"])
+def test_bad_player_kinds_are_refused_on_the_command_line(kind, capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["simulate", "backgammon", "--white", kind, "--games", "1"])
+    assert e.value.code == 2
+    assert "argument --white" in capsys.readouterr().err
+
+
+def test_a_missing_weights_file_is_a_clear_error(tmp_path, capsys):
+    code = main(["simulate", "backgammon", "--white", f"learned:{tmp_path / 'none.npz'}",
+                 "--games", "1"])
+    assert code == 1
+    assert "no weights file" in capsys.readouterr().err
+
+
+# -- training -------------------------------------------------------------------------------
+
+def _train(tmp_path: Path, name: str, games: int, *extra: str) -> Path:
+    out = tmp_path / name
+    assert main(["train", "hypergammon", "--games", str(games), "--out", str(out),
+                 "--seed", "5", "--hidden", "6", "--checkpoint-every", "2", *extra]) == 0
+    return out
+
+
+def _arrays(path: Path) -> list:
+    with np.load(path) as data:
+        return [np.array(data[k]) for k in ("W1", "b1", "W2", "b2")]
+
+
+def test_train_reproduces_its_weights_from_the_seed(tmp_path):
+    a = _arrays(_train(tmp_path, "a.npz", 4))
+    b = _arrays(_train(tmp_path, "b.npz", 4))
+    assert all(np.array_equal(x, y) for x, y in zip(a, b))
+    # and a run resumed from its checkpoint ends where the uninterrupted run ends
+    _train(tmp_path, "c.npz", 2)
+    c = _arrays(_train(tmp_path, "c.npz", 4, "--resume"))
+    assert all(np.array_equal(x, y) for x, y in zip(a, c))
+    other = _arrays(_train(tmp_path, "d.npz", 4, "--lambda", "0.2"))
+    assert not all(np.array_equal(x, y) for x, y in zip(a, other))
+
+
+def test_trained_weights_play_and_refuse_another_variant(tmp_path):
+    path = _train(tmp_path, "h.npz", 2)
+    net = ValueNet.load(path)
+    assert net.meta["variant"] == "hypergammon" and net.meta["games"] == 2
+    v = load_variant("hypergammon")
+    rec = Recorder(make_player(f"search:2:learned:{path}", "l", v))
+    players = (rec, GreedyBot("g"))
+    Game(v, "lp", keep_record=False, max_turns=10, doubles=(False, False)).run(players)
+    with pytest.raises(WeightsError, match="other features"):
+        make_player(f"learned:{path}", "l", load_variant("triktrak"))
+
+
+def test_a_corrupt_weights_file_is_refused(tmp_path):
+    bad = tmp_path / "bad.npz"
+    bad.write_bytes(b"not a zip")
+    with pytest.raises(WeightsError, match="not a weights file"):
+        ValueNet.load(bad)
+
+
+@pytest.mark.parametrize("vid", ["backgammon", "triktrak"])
+def test_weights_ship_in_the_package_and_load_from_it(vid):
+    from importlib import resources
+
+    from interpreter.players.learned import load_net, shipped_weights
+
+    ref = resources.files("interpreter.players").joinpath("weights", f"{vid}.npz")
+    assert ref.is_file()
+    path = shipped_weights(vid)
+    assert path is not None
+    net = load_net(load_variant(vid), None)
+    assert net.meta["variant"] == vid and net.meta["games"] >= 1000
+    assert net.meta["cpu_seconds"] > 0
+
+
+# -- utilities ------------------------------------------------------------------------------
+
+def test_match_table_is_a_probability_table():
+    E = match_table(7)
+    assert E[1][1] == pytest.approx(0.5)
+    for a in range(1, 8):
+        for b in range(1, 8):
+            assert E[a][b] + E[b][a] == pytest.approx(1.0)
+            if a < 7:
+                assert E[a][b] > E[a + 1][b]
+
+
+def test_cubeful_equity_is_monotone_and_owning_the_cube_helps():
+    ps = np.linspace(0.01, 0.99, 50)
+    Y = np.stack([ps, 0.1 * ps, 0 * ps, 0.1 * (1 - ps), 0 * ps], axis=1)
+    for owner in (None, "me", "opponent"):
+        e = cubeful(Y, (2, 3), owner)
+        assert np.all(np.diff(e) > -1e-9)
+    assert np.all(cubeful(Y, (2, 3), "me") >= cubeful(Y, (2, 3), "opponent") - 1e-9)
+
+
+def test_utilities_are_in_the_ladders_units():
+    Y = np.array([[0.75]])
+    assert of_outcomes(Y, (), {"kind": "holes"})[0] == pytest.approx(0.5)
+    assert of_outcomes(Y, (), {"kind": "game"})[0] == pytest.approx(0.5)
+    money = {"kind": "cube", "cube": 4, "match_length": 0, "enabled": False}
+    assert of_outcomes(Y, (), money)[0] == pytest.approx(2.0)
+    match = {"kind": "cube", "cube": 1, "match_length": 3, "enabled": False,
+             "away": {"me": 1, "opponent": 1}}
+    assert of_outcomes(Y, (), match)[0] == pytest.approx(0.5)
+    assert not math.isnan(of_outcomes(np.array([[0.5]]), (), match)[0])
+
+
+def test_simulate_takes_the_new_kinds(capsys):
+    assert main(["simulate", "hypergammon", "--white", "search:1", "--black", "greedy",
+                 "--games", "2", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["white"] == "search:1" and out["games"] == 2
+
+
+@pytest.mark.parametrize("vid", ["triktrak", "trictrac-ecrire"])
+def test_plays_sharing_the_ladder_state_get_the_leaves_their_own_copies_give(vid):
+    from interpreter.engine import branch
+    from interpreter.players.leaves import follow, leaves
+
+    v = load_variant(vid)
+    checked = []
+
+    class Check:
+        kind = "check"
+        capabilities = frozenset({"branching"})
+
+        def answer(self, d):
+            if d.kind == "play":
+                me = d.player
+                shared = leaves(d, me, lambda n: 0)
+                root = branch.root(d)
+                for i, lf in enumerate(shared):
+                    own = follow(branch.answer(root, i), me, lambda n: 0)
+                    assert (lf.board, lf.on_roll, lf.rolls, lf.ladder, lf.over) == \
+                        (own.board, own.on_roll, own.rolls, own.ladder, own.over)
+                    assert lf.node.game.board == own.node.game.board
+                checked.append(len(shared))
+            return 0
+
+    Game(v, "shared", keep_record=False, max_turns=30, doubles=(False, False)).run(
+        [Check(), Check()])
+    assert sum(checked) > 30
