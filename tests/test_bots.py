@@ -262,3 +262,25 @@ def test_plays_sharing_the_ladder_state_get_the_leaves_their_own_copies_give(vid
     Game(v, "shared", keep_record=False, max_turns=30, doubles=(False, False)).run(
         [Check(), Check()])
     assert sum(checked) > 30
+
+
+def test_the_networks_gradients_are_its_derivatives():
+    net = ValueNet(7, 5, (2, 3), seed=3, scale=0.5)
+    rng = np.random.default_rng(1)
+    x = rng.uniform(0, 1, 7)
+    x[2] = 0.0
+    E = np.zeros((net.outputs, net.theta.shape[0]))
+    y = net.add_gradients(x, E, 0.5)           # divided by the scale 0.5
+    assert np.allclose(y, net.outputs_of(x[None, :])[0])
+    numeric = np.zeros_like(E)
+    eps = 1e-6
+    for k in range(net.theta.shape[0]):
+        old = net.theta[k]
+        net.theta[k] = old + eps
+        up = net.outputs_of(x[None, :])[0]
+        net.theta[k] = old - eps
+        down = net.outputs_of(x[None, :])[0]
+        net.theta[k] = old
+        numeric[:, k] = (up - down) / (2 * eps)
+    assert np.allclose(E * 0.5, numeric, atol=1e-7)
+    assert np.allclose(net.flip(net.flip(y[None, :])), y[None, :])

@@ -45,7 +45,8 @@ class HeuristicJudge:
     W_HIT = 0.0           # what a hit costs beyond its pips (none: the pips say it)
     W_HOME = 3.0          # a made point in the home board
     W_PRIME = 2.5         # × (length - 1)² of the longest prime of 3 or more
-    W_ANCHOR = 5.0        # a made point in the opponent's home board (the first)
+    W_ANCHOR = 0.0        # a made point in the opponent's home board (the first)
+    W_BACK = 0.0          # a man still in the opponent's home board
     W_BAR = 6.0           # × the throws a man on the bar is expected to wait
     W_TEMPO = 8.0         # being on roll
     #: the scale of the pip score in the chance of winning, per √(pips in the race)
@@ -209,6 +210,8 @@ class HeuristicJudge:
             score += self.W_PRIME * (best - 1) ** 2
         if any(made[p] for p in range(19, 25)):
             score += self.W_ANCHOR
+        if self.W_BACK:
+            score -= self.W_BACK * sum(b[p] for p in range(25 - self.home_top, 25) if b[p] > 0)
         return score, True
 
     def position(self, b: tuple, on_roll: bool) -> tuple[float, float, float]:

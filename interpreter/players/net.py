@@ -27,7 +27,8 @@ class WeightsError(TablierError):
 
 
 def _sigmoid(z: np.ndarray) -> np.ndarray:
-    return 1.0 / (1.0 + np.exp(-np.clip(z, -40.0, 40.0)))
+    # the logistic function through tanh: no overflow, no clipping
+    return 0.5 + 0.5 * np.tanh(0.5 * z)
 
 
 class ValueNet:
@@ -38,13 +39,24 @@ class ValueNet:
         rng = np.random.default_rng(seed)
         self.levels = tuple(int(v) for v in levels)
         outputs = 1 + 2 * len(self.levels)
-        self.W1 = rng.uniform(-scale, scale, (inputs, hidden))
-        self.b1 = rng.uniform(-scale, scale, hidden)
-        self.W2 = rng.uniform(-scale, scale, (hidden, outputs))
-        self.b2 = rng.uniform(-scale, scale, outputs)
+        # all parameters live in one flat array (`theta`); W1, b1, W2, b2 are views of it
+        self.theta = rng.uniform(-scale, scale,
+                                 inputs * hidden + hidden + hidden * outputs + outputs)
+        self._views(inputs, hidden, outputs)
         self.meta: dict[str, Any] = {}
         self._flip = self._flip_index()
         self._weights = self._equity_weights()
+
+    def _views(self, inputs: int, hidden: int, outputs: int) -> None:
+        t = self.theta
+        a = inputs * hidden
+        b = a + hidden
+        c = b + hidden * outputs
+        self.W1 = t[:a].reshape(inputs, hidden)
+        self.b1 = t[a:b]
+        self.W2 = t[b:c].reshape(hidden, outputs)
+        self.b2 = t[c:]
+        self.blocks = (0, a, b, c)
 
     @property
     def inputs(self) -> int:
@@ -106,22 +118,24 @@ class ValueNet:
 
     # -- gradients (for training) ---------------------------------------------------------------
 
-    def gradients(self, x: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
-        """The outputs at x and, for each parameter array, d output / d parameter stacked on a
-        first axis of outputs: [dW1 (O,I,H), db1 (O,H), dW2 (O,H,O), db2 (O,O)]."""
+    def add_gradients(self, x: np.ndarray, E: np.ndarray, scale: float) -> np.ndarray:
+        """Add d output / d theta at x, divided by `scale`, to the traces E (outputs × params),
+        touching only the rows of W1 whose input is not zero; the outputs at x."""
         h = _sigmoid(x @ self.W1 + self.b1)
         y = _sigmoid(h @ self.W2 + self.b2)
-        gy = y * (1.0 - y)                                   # (O,)
-        gh = (self.W2 * gy).T * (h * (1.0 - h))              # (O, H): d y_o / d (hidden input)
-        O = self.outputs
-        dW1 = x[None, :, None] * gh[:, None, :]
-        db1 = gh
-        dW2 = np.zeros((O, self.hidden, O))
-        db2 = np.zeros((O, O))
+        gy = y * (1.0 - y) / scale                        # (O,)
+        gh = (self.W2 * gy).T * (h * (1.0 - h))           # (O, H)
+        O, H, I = self.outputs, self.hidden, self.inputs
+        _z, a, b, c = self.blocks
+        nz = np.flatnonzero(x)
+        EW1 = E[:, :a].reshape(O, I, H)
+        EW1[:, nz, :] += x[nz][None, :, None] * gh[:, None, :]
+        E[:, a:b] += gh
+        EW2 = E[:, b:c].reshape(O, H, O)
         idx = np.arange(O)
-        dW2[idx, :, idx] = gy[:, None] * h[None, :]
-        db2[idx, idx] = gy
-        return y, [dW1, db1, dW2, db2]
+        EW2[idx, :, idx] += gy[:, None] * h[None, :]
+        E[idx, c + idx] += gy
+        return y
 
     @property
     def params(self) -> list[np.ndarray]:
@@ -161,14 +175,15 @@ class ValueNet:
             raise WeightsError(f"{str(path)!r} is not a {FORMAT} weights file")
         W1, b1, W2, b2 = (arrays[k].astype(np.float64) for k in ("W1", "b1", "W2", "b2"))
         levels = tuple(int(v) for v in meta.get("levels", ()))
-        if (W1.ndim != 2 or b1.shape != (W1.shape[1],) or W2.shape[0] != W1.shape[1]
-                or W2.shape[1] != 1 + 2 * len(levels) or b2.shape != (W2.shape[1],)):
+        if (W1.ndim != 2 or b1.shape != (W1.shape[1],) or W2.ndim != 2
+                or W2.shape[0] != W1.shape[1] or W2.shape[1] != 1 + 2 * len(levels)
+                or b2.shape != (W2.shape[1],)):
             raise WeightsError(f"{str(path)!r}: the arrays' shapes do not fit together")
         if len(meta.get("features", ())) != W1.shape[0]:
             raise WeightsError(f"{str(path)!r}: {W1.shape[0]} inputs but "
                                f"{len(meta.get('features', ()))} feature names")
         net = cls(W1.shape[0], W1.shape[1], levels)
-        net.W1, net.b1, net.W2, net.b2 = W1, b1, W2, b2
+        net.theta[:] = np.concatenate([W1.ravel(), b1, W2.ravel(), b2])
         net.meta = meta
         return net
 

@@ -86,18 +86,20 @@ class Trainer:
         self.lam = lam
         self.encoder = Encoder(variant)
         self.player = LearnedPlayer(variant, net, encoder=self.encoder, learner=self)
-        self.traces: list[list[np.ndarray] | None] = [None, None]
+        # each side's eligibility traces, d outputs / d theta decayed by λ, kept as E·scale
+        # (a decay multiplies the scale, not the array); renormalised before it underflows
+        size = net.theta.shape[0]
+        self.E = [np.zeros((net.outputs, size)), np.zeros((net.outputs, size))]
+        self.scale = [1.0, 1.0]
+        self.live = [False, False]
         self.prev: list[np.ndarray | None] = [None, None]
 
     # -- the TD step, called by the player after each of its choices -------------------------------
 
     def _apply(self, side: int, delta: np.ndarray) -> None:
-        e = self.traces[side]
-        if e is None:
+        if not self.live[side]:
             return
-        a = self.alpha
-        for p, tr in zip(self.net.params, e):
-            p += a * np.tensordot(delta, tr, axes=1)
+        self.net.theta += (self.alpha * self.scale[side]) * (delta @ self.E[side])
 
     def chose(self, side: int, x: np.ndarray | None) -> None:
         """`side` chose the after-state with features x (None: it ends the play)."""
@@ -106,18 +108,17 @@ class Trainer:
         net = self.net
         prev = self.prev[side]
         if prev is not None:
-            y_prev = net.outputs_of(prev[None, :])[0]
-            y_new = net.outputs_of(x[None, :])[0]
-            self._apply(side, y_new - y_prev)
-        _y, grads = net.gradients(x)
-        e = self.traces[side]
-        if e is None:
-            self.traces[side] = grads
-        else:
-            lam = self.lam
-            for tr, g in zip(e, grads):
-                tr *= lam
-                tr += g
+            y = net.outputs_of(np.vstack([prev, x]))
+            self._apply(side, y[1] - y[0])
+        s = self.scale[side] * self.lam if self.live[side] else 1.0
+        if s < 1e-30:
+            self.E[side] *= s
+            s = 1.0
+        if not self.live[side]:
+            self.E[side].fill(0.0)
+            self.live[side] = True
+        self.scale[side] = s
+        net.add_gradients(x, self.E[side], s)
         self.prev[side] = x
 
     def finish(self, result: Any) -> None:
@@ -129,7 +130,8 @@ class Trainer:
                 won, level = outcome(result, side)
                 y_prev = net.outputs_of(prev[None, :])[0]
                 self._apply(side, net.target(won, level) - y_prev)
-        self.traces = [None, None]
+        self.live = [False, False]
+        self.scale = [1.0, 1.0]
         self.prev = [None, None]
 
     # -- one play -----------------------------------------------------------------------------
