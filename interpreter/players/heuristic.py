@@ -45,8 +45,8 @@ class HeuristicJudge:
     W_HIT = 0.0           # what a hit costs beyond its pips (none: the pips say it)
     W_HOME = 3.0          # a made point in the home board
     W_PRIME = 2.5         # × (length - 1)² of the longest prime of 3 or more
-    W_ANCHOR = 0.0        # a made point in the opponent's home board (the first)
-    W_BACK = 0.0          # a man still in the opponent's home board
+    W_ANCHOR = -5.0       # a made point in the opponent's home board (the first): men kept back
+    W_BACK = 2.0          # a man still in the opponent's home board
     W_BAR = 6.0           # × the throws a man on the bar is expected to wait
     W_TEMPO = 8.0         # being on roll
     #: the scale of the pip score in the chance of winning, per √(pips in the race)
