@@ -483,6 +483,8 @@ def _cmd_play(args: argparse.Namespace) -> int:
         gs = f"{seed}/0"
         game = Game(variant, gs, max_turns=args.max_turns or 20000, keep_record=True,
                     doubles=capabilities_of(players), resigns=human)
+        # a person's hints play the answers out on copies of the game (engine/branch.py)
+        game.branching = human
         if session is not None:
             session.say(f"{variant.name}: white {kinds[0]}, black {kinds[1]}, seed {seed} "
                         f"(--seed {seed} plays the same dice again)")

@@ -46,7 +46,7 @@ def test_a_person_plays_every_variant_to_its_end_through_stdin(variant: str) -> 
     # the unreadable entries and the moves backwards were refused with a reason, and play went on
     assert any("unreadable play 'zz/9'" in r or "'zz'" in r for r in refused), refused[:5]
     assert any("1/24" in r for r in refused), refused[:5]
-    assert "hint (greedy): " in t.out
+    assert "hint (search:" in t.out
     assert "Enter a play from/to" in t.out              # help
     assert t.prompts > 10
 

@@ -78,12 +78,12 @@ def strongest_bot() -> str:
     return sorted(BOTS)[0]
 
 
-def _player(kind: str, seed: str) -> Any:
+def _player(kind: str, seed: str, variant: Any = None) -> Any:
     if kind == HUMAN:
         return Human()
     from interpreter.players.bots import make_player
 
-    return make_player(kind, seed)
+    return make_player(kind, seed, variant)
 
 
 def jsonable(x: Any) -> Any:
@@ -124,9 +124,12 @@ class Session:
         from interpreter.players.base import capabilities_of
 
         gs = f"{seed}/0"
-        players = tuple(_player(k, f"{gs}:{SIDE_NAMES[i]}") for i, k in enumerate(kinds))
+        players = tuple(_player(k, f"{gs}:{SIDE_NAMES[i]}", variant)
+                        for i, k in enumerate(kinds))
         game = Game(variant, gs, max_turns=MAX_TURNS, keep_record=True,
                     doubles=capabilities_of(players))
+        # hints (and searching bots) play answers out on copies of the game
+        game.branching = True
         gen = game.play()
         s = cls(variant, seed, kinds, options, game, gen, None)
         s.players = players
@@ -151,9 +154,10 @@ class Session:
         # a game of a variant file resumes from that file, at the path the save names
         variant = load_variant(save.variant_ref(record), list(record.options))
         gs = f"{record.seed}/0"
-        players = tuple(_player(k, f"{gs}:{SIDE_NAMES[i]}")
+        players = tuple(_player(k, f"{gs}:{SIDE_NAMES[i]}", variant)
                         for i, k in enumerate(record.players))
         run = save.checked_replay(data, record, variant, players, MAX_TURNS)
+        run.game.branching = True
         s = cls(variant, record.seed, record.players, list(record.options), run.game, run._gen,
                 run.pending, run.result)
         s.players = players
@@ -203,11 +207,9 @@ class Session:
         d = self.pending
         if d is None:
             raise WebError("the game is over: there is nothing to answer")
-        from interpreter.players.bots import make_player
+        from interpreter.players.hint import hint
 
-        bot = make_player(strongest_bot(), f"{self.seed}/hint")
-        i = d.index(bot.answer(d))
-        self.hint = d.words()[i]
+        self.hint = d.words()[hint(d).index]
         return self.hint
 
     # -- what the page sees ----------------------------------------------------------------------
