@@ -150,21 +150,24 @@ class GnubgPlayer:
         found = self.g.find_best_moves(self.board(b), ci, self.ec, (max(dice), min(dice)))
         scores: dict[tuple, float] = {}
         texts: dict[tuple, str] = {}
-        cut: list[float] = []
-        for m in found:
+        # gnubg's own order breaks ties (a lost position scores every play -1)
+        rank: dict[tuple, int] = {}
+        cut: list[tuple[float, int]] = []
+        for k, m in enumerate(found):
             move = m["move"]
             if len(move) % 2:
-                cut.append(float(m["score"]))
+                cut.append((float(m["score"]), k))
                 continue
             text = _move_text(move)
             try:
                 board = read_play(text, plays, b, dice).board
             except TablierError:
-                cut.append(float(m["score"]))
+                cut.append((float(m["score"]), k))
                 continue
             if board not in scores:
                 scores[board] = float(m["score"])
                 texts[board] = text
+                rank[board] = k
         boards = list(dict.fromkeys(p.board for p in plays))
         rest = [bd for bd in boards if bd not in scores]
         if rest:
@@ -172,10 +175,10 @@ class GnubgPlayer:
             own = {bd: -float(self.g.evaluate(self.board(flip(bd)), ci, self.ec_cubeless)[5])
                    for bd in rest}
             rest.sort(key=lambda bd: -own[bd])
-            cut.sort(reverse=True)
+            cut.sort(key=lambda sk: (-sk[0], sk[1]))
             for k, bd in enumerate(rest):
-                scores[bd] = cut[k] if k < len(cut) else own[bd]
-        best = max(boards, key=lambda bd: scores[bd])
+                scores[bd], rank[bd] = cut[k] if k < len(cut) else (own[bd], len(found) + k)
+        best = min(boards, key=lambda bd: (-scores[bd], rank[bd]))
         if best not in texts:
             path = next(p.paths[0] for p in plays if p.board == best)
             texts[best] = move_text([(st.src, st.dst) for st in path], b) if path else "-"

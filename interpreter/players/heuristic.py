@@ -47,6 +47,7 @@ class HeuristicJudge:
     W_PRIME = 2.5         # × (length - 1)² of the longest prime of 3 or more
     W_ANCHOR = -5.0       # a made point in the opponent's home board (the first): men kept back
     W_BACK = 2.0          # a man still in the opponent's home board
+    W_POINT = 0.0         # any made point
     W_BAR = 6.0           # × the throws a man on the bar is expected to wait
     W_TEMPO = 8.0         # being on roll
     #: the scale of the pip score in the chance of winning, per √(pips in the race)
@@ -54,8 +55,17 @@ class HeuristicJudge:
     #: the weight of the other player's points to come (he throws after)
     W_LATER = 0.6
 
+    #: the `[bot] weights` names of the attributes above
+    NAMES = {"blot": "W_BLOT", "hit": "W_HIT", "home": "W_HOME", "prime": "W_PRIME",
+             "anchor": "W_ANCHOR", "back": "W_BACK", "bar": "W_BAR", "tempo": "W_TEMPO",
+             "scale": "SCALE", "later": "W_LATER", "point": "W_POINT"}
+
     def __init__(self, variant: Any):
         self.variant = variant
+        # the variant file's own weights (`[bot] weights`) over the defaults
+        table = getattr(getattr(variant, "model", None), "bot", None)
+        for key, value in (getattr(table, "weights", None) or {}).items():
+            setattr(self, self.NAMES[key], float(value))
         r = variant.move_rules
         self.hits = r.hit != "none"
         self.block = r.block
@@ -202,6 +212,8 @@ class HeuristicJudge:
                     score -= self.W_BAR * b[BAR] * (1.0 / (1.0 - closed * closed) - 1.0)
         home = sum(1 for p in range(1, self.home_top + 1) if made[p])
         score += self.W_HOME * home
+        if self.W_POINT:
+            score += self.W_POINT * sum(made)
         run = best = 0
         for p in range(1, 25):
             run = run + 1 if made[p] else 0

@@ -415,6 +415,46 @@ class NotationTable(Strict):
         return names
 
 
+#: the weights of the search player's default judgement a `[bot]` table may set
+#: (interpreter/players/heuristic.py `HeuristicJudge`, docs/bots.md)
+BOT_WEIGHTS = {
+    "blot": "× what a blot's hit would cost (the pips it would lose, plus `hit`) × the chance "
+            "of the hit",
+    "hit": "what a hit costs beyond the pips it loses, in pips",
+    "home": "a made point of the home board, in pips of the race",
+    "point": "any made point",
+    "prime": "× (length − 1)² of the longest prime of three points or more",
+    "anchor": "a made point in the opponent's home board (negative: men kept back)",
+    "back": "each man still in the opponent's home board, counted against",
+    "bar": "× the throws a man on the bar is expected to wait to enter",
+    "tempo": "being on roll, in pips",
+    "scale": "how many pips (per √ of the pips in the race) make the chance of winning move "
+             "by a factor e",
+    "later": "the weight of the points the other player can expect from his next throw "
+             "(the trictrac family)",
+}
+
+
+class BotTable(Strict):
+    """`[bot]`: how the search player judges positions of this game (docs/bots.md): weights of
+    its default judgement's features, by name."""
+
+    weights: dict[str, float] = Field(
+        default_factory=dict, description="weights of the search player's default features, "
+        "by name: " + ", ".join(f"`{k}` ({v})" for k, v in BOT_WEIGHTS.items()))
+
+    @field_validator("weights")
+    @classmethod
+    def _known(cls, weights: dict[str, float]) -> dict[str, float]:
+        for key, value in weights.items():
+            if key not in BOT_WEIGHTS:
+                raise ValueError(f"`bot.weights` has no feature {key!r}; the features are "
+                                 f"{', '.join(BOT_WEIGHTS)}")
+            if not -1000.0 <= value <= 1000.0:
+                raise ValueError(f"`bot.weights.{key}` must be from -1000 to 1000, not {value}")
+        return weights
+
+
 OptionValue = str | int | bool
 
 
@@ -462,6 +502,8 @@ class VariantModel(Strict):
     dice: Dice = Field(default_factory=Dice, description="doublets and opening throw")
     movement: Movement = Field(default_factory=Movement, description="movement switches")
     rules: dict[str, Rule] = Field(default_factory=dict, description="the rules, by id")
+    bot: BotTable = Field(default_factory=BotTable, description="how the search player "
+                          "judges positions of the game (weights of its features)")
     notation: NotationTable = Field(default_factory=NotationTable, description="the game's "
                                     "notations and the names of its points")
     ladder: BaseModel | None = Field(None, description="the scoring ladder: a table with `kind` "

@@ -1,0 +1,88 @@
+"""GNU Backgammon as player and grader (the `gnubg` extra; skipped without the module): its
+plays are its own move finder's best, it refuses the variants it does not play, and
+`tablier analyse` grades a player's plays (gnubg's own with no error)."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+gnubg = pytest.importorskip("gnubg")
+
+from interpreter.cli import main  # noqa: E402
+from interpreter.engine.game import Game  # noqa: E402
+from interpreter.errors import TablierError  # noqa: E402
+from interpreter.io.gnubg import encode_position_id  # noqa: E402
+from interpreter.players.bots import GreedyBot, make_player  # noqa: E402
+from interpreter.players.gnubg_player import _move_text  # noqa: E402
+from interpreter.variant.build import load_variant  # noqa: E402
+
+
+def test_gnubg_plays_its_own_best_play():
+    v = load_variant("backgammon")
+    g = make_player("gnubg", "g", v)
+    compared = []
+
+    class Check:
+        kind = "check"
+        capabilities = frozenset()
+
+        def answer(self, d):
+            i = g.answer(d)
+            view = d.view
+            ci = gnubg.cube_info(1, -1, 1, 0, (0, 0), 0, 0)
+            ec = gnubg.eval_context(1, 0, 1, 0, 0.0)
+            best = gnubg.find_best_moves(gnubg.position_from_id(encode_position_id(view.board)),
+                                         ci, ec, (max(view.dice), min(view.dice)))[0]["move"]
+            if len(best) % 2 == 0:          # a tuple the module did not cut at a bear-off
+                assert d.index(_move_text(best)) == i
+                compared.append(i)
+            return i
+
+    Game(v, "gnubg-best", keep_record=False, doubles=(False, False)).run([Check(), Check()])
+    assert len(compared) > 20
+
+
+@pytest.mark.parametrize("vid, why", [("triktrak", "its rules are not gnubg's"),
+                                      ("hypergammon", "hypergammon databases"),
+                                      ("tric-trac-12", "not 'tric-trac-12'")])
+def test_gnubg_refuses_the_variants_it_does_not_play(vid, why, capsys):
+    with pytest.raises(TablierError, match=why):
+        make_player("gnubg", "g", load_variant(vid))
+    assert main(["play", vid, "--white", "gnubg"]) == 1
+    assert "gnubg plays backgammon and nackgammon" in capsys.readouterr().err
+
+
+def test_gnubg_plays_nackgammon_and_a_match_with_the_cube():
+    for vid, opts in (("nackgammon", []), ("backgammon", ["ladder.match_length=3"])):
+        v = load_variant(vid, opts)
+        players = (make_player("gnubg", "w", v), GreedyBot("b"))
+        r = Game(v, "g", keep_record=False, doubles=(True, True)).run(players)
+        assert r.finished
+
+
+def test_analyse_grades_the_plays_and_gnubgs_own_are_best(tmp_path, capsys):
+    mat = tmp_path / "m.mat"
+    assert main(["play", "backgammon", "--set", "ladder.match_length=3", "--white", "greedy",
+                 "--black", "gnubg", "--mat", str(mat), "--seed", "3"]) == 0
+    capsys.readouterr()
+    assert main(["analyse", str(mat), "--player", "black", "--json"]) == 0
+    black = json.loads(capsys.readouterr().out)
+    assert black["plays"] > 10 and black["mean_error_millipoints"] == 0.0
+    assert black["best_play_share"] == 1.0 and black["blunders"] == []
+    assert main(["analyse", str(mat), "--player", "white", "--json"]) == 0
+    white = json.loads(capsys.readouterr().out)
+    assert white["mean_error_millipoints"] > 10
+    assert white["rating"] in ("awful", "beginner", "casual player", "intermediate")
+    for b in white["blunders"]:
+        assert b["error_millipoints"] > 80 and b["played"] != b["better"]
+        assert ":" in b["gnubg_id"]
+    assert main(["analyse", str(mat), "--player", "nobody"]) == 1
+    assert "no player 'nobody'" in capsys.readouterr().err
+
+
+def test_analyse_refuses_a_file_that_is_not_a_match(tmp_path, capsys):
+    bad = tmp_path / "bad.mat"
+    bad.write_text("not a match\n")
+    assert main(["analyse", str(bad), "--player", "white"]) == 1
+    assert "bad.mat" in capsys.readouterr().err
