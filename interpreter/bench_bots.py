@@ -135,6 +135,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--every", type=int, default=1, help="every k-th snapshot")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--set", dest="overrides", action="append", default=[])
+    p = sub.add_parser("plot", help="draw learning curves (the JSON lines of `curve`) as an "
+                       "SVG or PNG (needs matplotlib)")
+    p.add_argument("curves", nargs="+", metavar="CURVE.jsonl")
+    p.add_argument("--out", required=True, metavar="FILE.svg")
     args = ap.parse_args(argv)
     if args.what == "vs":
         v = _variant(args.variant, args.overrides)
@@ -159,7 +163,41 @@ def main(argv: Sequence[str] | None = None) -> int:
             out["trained_plays"] = int(snap.stem.rsplit("-", 1)[1])
             out["options"] = args.overrides
             print(json.dumps(out), flush=True)
+    elif args.what == "plot":
+        plot_curves(args.curves, args.out)
     return 0
+
+
+def plot_curves(paths: Sequence[str], out: str) -> None:
+    """One line per curve file: the win rate against greedy (with its 95 % interval as a band)
+    by the plays trained on."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7.0, 4.2))
+    for path in paths:
+        rows = [json.loads(line) for line in open(path, encoding="utf-8") if line.strip()]
+        rows.sort(key=lambda r: r["trained_plays"])
+        if not rows:
+            continue
+        x = [r["trained_plays"] for r in rows]
+        y = [r["win_rate"] for r in rows]
+        lo = [r["win_interval"][0] for r in rows]
+        hi = [r["win_interval"][1] for r in rows]
+        label = f"{rows[0]['variant']} ({rows[0]['games']} plays a point)"
+        ax.plot(x, y, marker="o", markersize=3, label=label)
+        ax.fill_between(x, lo, hi, alpha=0.2)
+    ax.axhline(0.5, color="grey", linewidth=0.8, linestyle="--")
+    ax.set_xlabel("plays of self-play trained on")
+    ax.set_ylabel("share won against greedy (95 % interval)")
+    ax.set_ylim(0.0, 1.0)
+    ax.grid(True, alpha=0.3)
+    ax.legend(loc="lower right")
+    ax.set_title("The self-taught player (one throw ahead) against greedy")
+    fig.tight_layout()
+    fig.savefig(out)
 
 
 if __name__ == "__main__":

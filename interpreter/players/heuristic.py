@@ -33,6 +33,10 @@ from interpreter.players._numpy import np
 from interpreter.players.leaves import Leaf
 from interpreter.players.utility import of_game_end, of_outcomes, of_result
 
+#: the throws of a first pass over many leaves: two doublets and five other throws, spread
+#: over the numbers, each weighed by its chance
+FIRST_PASS = tuple((a, b, 1 if a == b else 2) for a, b in
+                   ((1, 1), (4, 4), (1, 2), (2, 5), (3, 4), (3, 6), (5, 6)))
 #: the ladders whose plays are won by points and holes
 POINT_LADDERS = frozenset({"holes", "ecrire", "combine", "continuous"})
 
@@ -48,17 +52,22 @@ class HeuristicJudge:
     W_ANCHOR = -5.0       # a made point in the opponent's home board (the first): men kept back
     W_BACK = 2.0          # a man still in the opponent's home board
     W_POINT = 0.0         # any made point
+    W_THREAT = 1.0        # × the blots of the player who throws next (he may cover them first)
     W_BAR = 6.0           # × the throws a man on the bar is expected to wait
     W_TEMPO = 8.0         # being on roll
-    #: the scale of the pip score in the chance of winning, per √(pips in the race)
-    SCALE = 2.2
+    #: the scale of the pip score in the chance of winning, per √(pips in the race), with
+    #: contact and in a race: fitted by maximum likelihood to the outcomes of the search's own
+    #: games of backgammon (docs/bots.md); a variant's `[bot] weights` may set its own
+    SCALE = 4.8
+    SCALE_RACE = 0.8
     #: the weight of the other player's points to come (he throws after)
     W_LATER = 0.6
 
     #: the `[bot] weights` names of the attributes above
     NAMES = {"blot": "W_BLOT", "hit": "W_HIT", "home": "W_HOME", "prime": "W_PRIME",
              "anchor": "W_ANCHOR", "back": "W_BACK", "bar": "W_BAR", "tempo": "W_TEMPO",
-             "scale": "SCALE", "later": "W_LATER", "point": "W_POINT"}
+             "scale": "SCALE", "race_scale": "SCALE_RACE", "later": "W_LATER",
+             "point": "W_POINT", "threat": "W_THREAT"}
 
     def __init__(self, variant: Any):
         self.variant = variant
@@ -106,10 +115,12 @@ class HeuristicJudge:
 
     # -- points to come ---------------------------------------------------------------------
 
-    def throw_points(self, b: tuple, rolls: int, setup: int) -> float:
+    def throw_points(self, b: tuple, rolls: int, setup: int,
+                     dice: tuple[tuple[int, int, int], ...] = DICE) -> float:
         """The points (his minus his opponent's) the player on roll on board `b` (seen by him)
-        can expect from his next throw, his `rolls`-th since the men were set up."""
-        key = (b, rolls, setup)
+        can expect from his next throw, his `rolls`-th since the men were set up: over the 21
+        throws, or over the few of `dice` (a first pass)."""
+        key = (b, rolls, setup, len(dice))
         got = self._memo.get(key)
         if got is not None:
             return got
@@ -117,7 +128,9 @@ class HeuristicJudge:
         gen = v.generator
         rules = v.rules
         total = 0.0
-        for d1, d2, w in DICE:
+        weight = 0
+        for d1, d2, w in dice:
+            weight += w
             ctx = RollContext(partial(gen.plays, b, d1, d2), setup=setup)
             pts = 0
             if self.score_roll:
@@ -136,7 +149,7 @@ class HeuristicJudge:
                         best = s
                 pts += best or 0
             total += w * pts
-        out = total / 36.0
+        out = total / weight
         if len(self._memo) > 200_000:
             self._memo.clear()
         self._memo[key] = out
@@ -183,9 +196,10 @@ class HeuristicJudge:
                         break
         return sum(self._weight[k] for k in hit) / 36.0
 
-    def side_score(self, b: tuple) -> tuple[float, bool]:
+    def side_score(self, b: tuple, exposed: float = 1.0) -> tuple[float, bool]:
         """The position's terms for the player `b` is seen by (pips; higher is better) and
-        whether there is contact."""
+        whether there is contact; his blots count `exposed` times (less when he throws first
+        and can cover them)."""
         pips = 25 * b[BAR] + sum(p * b[p] for p in range(1, 25) if b[p] > 0)
         their_back = min((p for p in range(1, 25) if b[p] < 0), default=25)
         my_back = max((p for p in range(1, 25) if b[p] > 0), default=0)
@@ -202,7 +216,7 @@ class HeuristicJudge:
                     chance = self._hit_chance(b, p)
                     if chance:
                         loss += chance * (self.hit_to - p + self.W_HIT)
-            score -= self.W_BLOT * loss
+            score -= self.W_BLOT * exposed * loss
             # waiting to enter against the opponent's closed home points
             if b[BAR] and self.enter_bar:
                 closed = sum(1 for p in range(19, 25) if b[p] <= -block) / 6.0
@@ -232,12 +246,14 @@ class HeuristicJudge:
         next."""
         flip = self.variant.flip
         fb = flip(b)
-        mine, contact = self.side_score(b)
-        theirs, _ = self.side_score(fb)
+        # the blots of the player who throws next are his to cover first
+        threat = self.W_THREAT
+        mine, contact = self.side_score(b, threat if on_roll else 1.0)
+        theirs, _ = self.side_score(fb, 1.0 if on_roll else threat)
         s = mine - theirs + (self.W_TEMPO if on_roll else -self.W_TEMPO)
         total = 25 * (b[BAR] + b[OPP_BAR]) + sum(abs(b[p]) * (p if b[p] > 0 else 25 - p)
                                                  for p in range(1, 25))
-        scale = self.SCALE * math.sqrt(max(total / 2.0, 1.0)) * (1.0 if contact else 0.6)
+        scale = (self.SCALE if contact else self.SCALE_RACE) * math.sqrt(max(total / 2.0, 1.0))
         p = 1.0 / (1.0 + math.exp(-max(min(s / scale, 40.0), -40.0)))
         return p, self._gammon_share(fb), self._gammon_share(b)
 
@@ -281,7 +297,22 @@ class HeuristicJudge:
                     out[i] = of_outcomes(Y[j:j + 1], self.levels, ls[i].ladder)[0]
         return out, None, []
 
-    def points_value(self, lf: Leaf) -> float:
+    def cheap_values(self, ls: Sequence[Leaf], me: int) -> np.ndarray | None:
+        """A first pass over many leaves (players/search.py keeps the best for `values`): the
+        points to come over a few throws only; None where `values` is cheap already."""
+        if not (self.scoring and self.kind in POINT_LADDERS):
+            return None
+        out = np.zeros(len(ls))
+        for i, lf in enumerate(ls):
+            if lf.over:
+                out[i] = of_result(lf.node.game.ladder.result(), me, lf.ladder or {})
+            elif lf.game_end is not None:
+                out[i] = of_game_end(lf.game_end[0], lf.game_end[1], lf.ladder or {})
+            else:
+                out[i] = self.points_value(lf, FIRST_PASS)
+        return out
+
+    def points_value(self, lf: Leaf, dice: tuple = DICE) -> float:
         """Holes: the ladder's holes and points, the points to come, and (where men are hit)
         the position."""
         s = lf.ladder or {}
@@ -305,11 +336,11 @@ class HeuristicJudge:
             setup = lf.setup
             r_me, r_opp = lf.rolls
             if lf.on_roll:
-                now = self.throw_points(b, r_me + 1, setup)
-                later = -self.throw_points(flip(b), r_opp + 1, setup)
+                now = self.throw_points(b, r_me + 1, setup, dice)
+                later = -self.throw_points(flip(b), r_opp + 1, setup, dice)
             else:
-                now = -self.throw_points(flip(b), r_opp + 1, setup)
-                later = self.throw_points(b, r_me + 1, setup)
+                now = -self.throw_points(flip(b), r_opp + 1, setup, dice)
+                later = self.throw_points(b, r_me + 1, setup, dice)
             value += (now + self.W_LATER * later) / pph
         if self.hits and not self.scoring:
             p = self.position(lf.board, lf.on_roll)[0]

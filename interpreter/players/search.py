@@ -78,7 +78,17 @@ class SearchPlayer:
         if root is None and not self.quick_play(decision) and not branch.branchable(decision):
             return self._rank_without_copies(decision)
         ls = leaves(decision, me, self._inner, root=root)
-        values, _x, _o = self.judge.values(ls, me)
+        cheap = self.judge.cheap_values(ls, me) if len(ls) > self.width and hasattr(
+            self.judge, "cheap_values") else None
+        if cheap is not None:
+            # a first pass ranks every answer; the judge's full value goes to the best only
+            first = [int(i) for i in np.argsort(-cheap, kind="stable")]
+            keep = first[:self.width]
+            full, _x, _o = self.judge.values([ls[i] for i in keep], me)
+            values = cheap - (cheap.max() - full.min() + 1.0)
+            values[keep] = full
+        else:
+            values, _x, _o = self.judge.values(ls, me)
         order = [int(i) for i in np.argsort(-values, kind="stable")]
         if len(order) == 1:
             return [(order[0], float(values[order[0]]))]

@@ -428,8 +428,10 @@ BOT_WEIGHTS = {
     "back": "each man still in the opponent's home board, counted against",
     "bar": "× the throws a man on the bar is expected to wait to enter",
     "tempo": "being on roll, in pips",
-    "scale": "how many pips (per √ of the pips in the race) make the chance of winning move "
-             "by a factor e",
+    "scale": "with contact, how many pips (per √ of the pips to travel) move the chance of "
+             "winning by a factor e in odds",
+    "race_scale": "the same in a race",
+    "threat": "× the blots of the player who throws next, which he may cover first",
     "later": "the weight of the points the other player can expect from his next throw "
              "(the trictrac family)",
 }
