@@ -584,12 +584,15 @@ def _write_mat(variant: Any, result: Any, seed: Any, kinds: tuple[str, str], pat
         raise TablierError(f"cannot write {path!r}: {exc.strerror}") from None
 
 
-def _check_players(args: argparse.Namespace) -> None:
-    """An unknown player kind is refused before any game is played."""
+def _check_players(args: argparse.Namespace, variants: Sequence[Any] = ()) -> None:
+    """A player that cannot be made (an unknown kind, weights that do not load or were trained
+    on another variant, gnubg missing) is refused before any game is played: made once for
+    each variant it will play."""
     from interpreter.players.bots import make_player
 
     for kind in (args.white, args.black):
-        make_player(kind, "0/0:check")
+        for variant in variants or (None,):
+            make_player(kind, "0/0:check", variant)
 
 
 def _jobs(args: argparse.Namespace) -> int:
@@ -608,7 +611,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     if variant.abstract:
         raise TablierError(f"{variant.id!r} is an abstract base; simulate a variant that "
                            f"extends it")
-    _check_players(args)
+    _check_players(args, [variant])
     out = None
     if args.games_out is not None:
         try:
@@ -643,7 +646,11 @@ def _cmd_compare(args: argparse.Namespace) -> int:
         raise TablierError("compare computes its intervals and tests with scipy: pip install "
                            "'tablier[stats]'") from None
     specs = parse_arms(args.variants, args.overrides, args.vary)
-    _check_players(args)
+    if all(kind in BOT_KINDS for kind in (args.white, args.black)):
+        _check_players(args)
+    else:
+        from interpreter.variant.build import load_variant
+        _check_players(args, [load_variant(s.ref, list(s.overrides)) for s in specs])
     figures: list = []
     if args.html is not None:
         from interpreter.compare.html import check_available
