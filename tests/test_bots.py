@@ -14,6 +14,7 @@ np = pytest.importorskip("numpy")
 from interpreter.cli import main  # noqa: E402
 from interpreter.engine.game import Game  # noqa: E402
 from interpreter.errors import TablierError  # noqa: E402
+from interpreter.kernel.board import OFF  # noqa: E402
 from interpreter.players import kinds  # noqa: E402
 from interpreter.players.base import capabilities_of  # noqa: E402
 from interpreter.players.bots import GreedyBot, make_player  # noqa: E402
@@ -99,6 +100,74 @@ def test_the_search_decides_the_go_and_the_cube_by_valuing_each_answer():
     assert seen, "no go decision in 400 throws"
     (a, va), (b, vb) = seen[0]
     assert {a, b} == {0, 1} and va >= vb and va != vb
+
+
+class FirstPlay:
+    """Answers with `inner` and keeps the first play decision's dice, choices and answer."""
+
+    def __init__(self, inner):
+        self.inner = inner
+        self.kind = inner.kind
+        self.capabilities = inner.capabilities
+        self.seen: list = []
+
+    def answer(self, d):
+        a = self.inner.answer(d)
+        if d.kind == "play" and not self.seen:
+            self.seen.append((tuple(d.view.dice), tuple(d.choices), d.index(a)))
+        return a
+
+
+def test_search_one_throw_ahead_bears_off_the_last_men_when_it_can():
+    # two men each, on the 5- and 1-points: with 4-1 only 5/4, 4/off ends the game (5/1, 1/off
+    # leaves a man); with 6-1, 5-1 or 3-1 no play does. The search takes a play that wins
+    # whenever one does, and with 4-1 it always can.
+    v = load_variant("backgammon", ["board.checkers=2", "board.start={ 5 = 1, 1 = 1 }",
+                                    "ladder.doubling=false"])
+    mixed = 0
+    for seed in range(40):
+        p = FirstPlay(make_player("search:1", f"w{seed}", v))
+        Game(v, f"off-{seed}", keep_record=False, max_turns=2,
+             doubles=(False, False)).run([p, p])
+        if not p.seen:
+            continue            # a throw with one legal play asks nothing
+        dice, choices, i = p.seen[0]
+        wins = [k for k, c in enumerate(choices) if c[OFF] == 2]
+        if wins and len(wins) < len(choices):
+            mixed += 1
+            assert i in wins, (dice, choices[i])
+    assert mixed >= 3
+
+
+def test_the_search_doubles_and_takes_by_valuing_each_answer():
+    # the cube's answers are valued like the plays: on the copies, by the same search
+    v = load_variant("backgammon")
+    seen: dict[str, list] = {}
+
+    class Spy:
+        kind = "spy"
+        capabilities = frozenset({"branching", "doubles"})
+
+        def __init__(self, name):
+            self.p = make_player("search:1", name, v)
+
+        def answer(self, d):
+            if d.kind in ("double", "take"):
+                ranked = self.p.rank(d)
+                seen.setdefault(d.kind, []).append(ranked)
+                return ranked[0][0]
+            return self.p.answer(d)
+
+    for seed in range(6):
+        players = (Spy(f"a{seed}"), Spy(f"b{seed}"))
+        Game(v, f"cube-{seed}", keep_record=False, max_turns=200).run(players)
+        if "take" in seen:
+            break
+    assert "double" in seen and "take" in seen
+    for ranked in seen["double"] + seen["take"]:
+        values = [val for _i, val in ranked]
+        assert values == sorted(values, reverse=True)
+        assert len(set(values)) == len(values)
 
 
 def test_rollout_player_plays():
@@ -284,3 +353,45 @@ def test_the_networks_gradients_are_its_derivatives():
         numeric[:, k] = (up - down) / (2 * eps)
     assert np.allclose(E * 0.5, numeric, atol=1e-7)
     assert np.allclose(net.flip(net.flip(y[None, :])), y[None, :])
+
+
+# -- the [bot] table's own features ----------------------------------------------------------
+
+def _bot_file(tmp_path, table: str) -> Path:
+    path = tmp_path / "own.toml"
+    path.write_text('extends = "backgammon"\n\n[variant]\nid = "own"\nname = "Own"\n\n[bot]\n'
+                    + table, encoding="utf-8")
+    return path
+
+
+def test_features_of_the_file_weigh_in_the_judgement(tmp_path):
+    from interpreter.players.heuristic import HeuristicJudge
+
+    path = _bot_file(tmp_path, 'features = { men_home = "sum(p in home: mine(p))" }\n'
+                               'weights = { men_home = 0.5 }\n')
+    v = load_variant(str(path))
+    judge = HeuristicJudge(v)
+    plain = HeuristicJudge(load_variant("backgammon"))
+    start = v.start
+    assert judge.own_score(start, v.flip(start)) == 0      # the same men home on each side
+    b = list(start)
+    b[8], b[4] = b[8] - 2, b[4] + 2                         # two men from the 8- to the 4-point
+    b = tuple(b)
+    assert judge.own_score(b, v.flip(b)) == 1.0
+    assert judge.position(b, False)[0] > plain.position(b, False)[0]
+
+
+@pytest.mark.parametrize("table, message", [
+    ('features = { x = "mine(" }\n', "own.toml:8:"),
+    ('features = { x = "mine(1) + true" }\n', "own.toml:8:"),
+    ('weights = { nothing = 1.0 }\n', "no feature 'nothing'"),
+    ('features = { blot = "1" }\n', "a default feature's name"),
+    # run on every board a search judges, a feature is priced for a thousand of them
+    ('features = { x = "count(p in 1..24 where count(q in 1..24 where count(r in 1..24 where '
+     'mine(r) > mine(q)) > mine(p)) > 0)" }\n', "for the 1,000 boards one decision may judge"),
+])
+def test_bad_features_are_refused_at_their_place(tmp_path, table, message, capsys):
+    path = _bot_file(tmp_path, table)
+    code = main(["validate", str(path)])
+    assert message in capsys.readouterr().err
+    assert code == 1

@@ -14,6 +14,8 @@ from interpreter.dsl.compiler import (ANY_TYPE, BOOL, CHOICE, END, FORBID, INT, 
                                       Compiler, HookInfo, Symbols, hook_info,
                                       parse_definition_key, roll_info)
 from interpreter.dsl.emit import roll_function
+from interpreter.dsl.bounds import Cost
+from interpreter.dsl.limits import ASSUMED_LEAVES, COST_BUDGET
 from interpreter.dsl.parser import flush
 from interpreter.dsl.syntax import SnippetError
 from interpreter.dsl.runtime import RollContext
@@ -63,6 +65,8 @@ class RuleSet:
     prefer: list[tuple[str, str, Hook]] = field(default_factory=list)   # (id, keep|min|max, fn)
     end: list[tuple[str, str, Hook]] = field(default_factory=list)      # (id, winner, fn)
     value: list[tuple[str, Hook, Hook]] = field(default_factory=list)   # (id, when, value)
+    #: `[bot] features`: (name, hook) read like a value rule on a board seen by one side
+    bot_features: list[tuple[str, Hook]] = field(default_factory=list)
     regions: dict[str, frozenset[int]] = field(default_factory=dict)
 
     # -- what the engine calls ------------------------------------------------------------------
@@ -282,6 +286,30 @@ def _build_rules(model: Any, emit: bool) -> tuple[RuleSet, list[SnippetError]]:
             value = compile_one(rule_id, "value", r.value, END, (INT,))
             if when is not None and value is not None:
                 rules.value.append((rule_id, when, value))
+    # the search player's features of the file's own (`[bot] features`): board snippets
+    # checked, priced and emitted like the value rules they read like
+    bot = getattr(model, "bot", None)
+    for name, text in (getattr(bot, "features", None) or {}).items():
+        try:
+            value = compiler.compile_expr(text, END, (INT, BOOL), ("bot", "features", name))
+            # it runs on each board a decision's search judges, none shared: priced for as
+            # many boards as a decision may have
+            if value.cost * ASSUMED_LEAVES > COST_BUDGET:
+                where = Cost().costliest_aggregate(value.tree).site
+                raise SnippetError(
+                    "dsl-limit", f"this feature may take {value.cost:,} steps on each board, "
+                    f"{value.cost * ASSUMED_LEAVES:,} for the {ASSUMED_LEAVES:,} boards one "
+                    f"decision may judge, over the limit of {COST_BUDGET:,}: make what its "
+                    f"aggregates run over smaller", where.line, where.col, where.length,
+                    ("bot", "features", name))
+            if emit:
+                rules.bot_features.append((name, compiler.function(value)))
+        except SnippetError as err:
+            err = err if err.key_path else err.at(("bot", "features", name))
+            mark = (err.key_path, err.line, err.col, err.code)
+            if mark not in reported:
+                reported.add(mark)
+                errors.append(err)
     _check_plain_definitions(compiler, errors, reported)
     return rules, errors
 

@@ -38,6 +38,7 @@ ASSUMED_CANDIDATES = 1000     # paths a `forbid` rule examines in one roll
 #: found (in random play of the wider family 1.1 to 1.2 times; most seen: 11,662 moves for the
 #: 10,523 paths of one acey-deucey roll), so a quarter more than the paths
 ASSUMED_MOVES = ASSUMED_CANDIDATES * 5 // 4
+ASSUMED_LEAVES = 1000         # boards the search player judges for one decision (`[bot] features`)
 #: bounds assumed for the throw counters (a range computed from them is clipped at run time)
 ROLLS_CAP = 1000
 SETUP_CAP = 1000

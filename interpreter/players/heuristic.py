@@ -73,8 +73,16 @@ class HeuristicJudge:
         self.variant = variant
         # the variant file's own weights (`[bot] weights`) over the defaults
         table = getattr(getattr(variant, "model", None), "bot", None)
-        for key, value in (getattr(table, "weights", None) or {}).items():
-            setattr(self, self.NAMES[key], float(value))
+        weights = getattr(table, "weights", None) or {}
+        for key, value in weights.items():
+            if key in self.NAMES:
+                setattr(self, self.NAMES[key], float(value))
+        # the file's own features (`[bot] features`), compiled by the rule compiler: each
+        # hook with its weight in pips (1 when the table gives none)
+        from interpreter.engine.game import _EndContext
+        self._no_points = _EndContext((0, 0))
+        self.own = [(fn, float(weights.get(name, 1.0)))
+                    for name, fn in getattr(variant.rules, "bot_features", ())]
         r = variant.move_rules
         self.hits = r.hit != "none"
         self.block = r.block
@@ -251,11 +259,20 @@ class HeuristicJudge:
         mine, contact = self.side_score(b, threat if on_roll else 1.0)
         theirs, _ = self.side_score(fb, 1.0 if on_roll else threat)
         s = mine - theirs + (self.W_TEMPO if on_roll else -self.W_TEMPO)
+        if self.own:
+            s += self.own_score(b, fb)
         total = 25 * (b[BAR] + b[OPP_BAR]) + sum(abs(b[p]) * (p if b[p] > 0 else 25 - p)
                                                  for p in range(1, 25))
         scale = (self.SCALE if contact else self.SCALE_RACE) * math.sqrt(max(total / 2.0, 1.0))
         p = 1.0 / (1.0 + math.exp(-max(min(s / scale, 40.0), -40.0)))
         return p, self._gammon_share(fb), self._gammon_share(b)
+
+    def own_score(self, b: tuple, fb: tuple) -> float:
+        """The file's own features: weight × (the value on `b`, seen by the player, − the value
+        on `fb`, the same board seen by his opponent)."""
+        ctx = self._no_points
+        return sum(w * (int(fn(b, None, None, 0, 0, 0, ctx)) - int(fn(fb, None, None, 0, 0, 0, ctx)))
+                   for fn, w in self.own)
 
     def _gammon_share(self, loser: tuple) -> float:
         """A rough share of wins that are gammons, from the loser's side (`loser` seen by him):

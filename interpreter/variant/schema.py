@@ -16,9 +16,10 @@ any effect at all.
 """
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from interpreter.kernel.rules import MoveRules
 
@@ -437,24 +438,50 @@ BOT_WEIGHTS = {
 }
 
 
+#: at most this many `[bot] features` in a file; their names are plain lowercase words
+MAX_BOT_FEATURES = 16
+_FEATURE_NAME = re.compile(r"[a-z][a-z0-9_]{0,31}\Z")
+
+
 class BotTable(Strict):
     """`[bot]`: how the search player judges positions of this game (docs/bots.md): weights of
-    its default judgement's features, by name."""
+    its default judgement's features, by name, and features of the file's own in the rule
+    language."""
 
     weights: dict[str, float] = Field(
-        default_factory=dict, description="weights of the search player's default features, "
-        "by name: " + ", ".join(f"`{k}` ({v})" for k, v in BOT_WEIGHTS.items()))
+        default_factory=dict, description="weights of the search player's features, by name: "
+        "the default ones, " + ", ".join(f"`{k}` ({v})" for k, v in BOT_WEIGHTS.items())
+        + ", and the file's own `features` (in pips; 1 when not given)")
+    features: dict[str, str] = Field(
+        default_factory=dict, description="the file's own features, by name: a rule-language "
+        "expression giving an integer or a truth, read like an `end` or `value` rule on the "
+        "board seen by each side; the judgement adds its weight × (the player's value − the "
+        "opponent's)")
 
-    @field_validator("weights")
+    @field_validator("features")
     @classmethod
-    def _known(cls, weights: dict[str, float]) -> dict[str, float]:
-        for key, value in weights.items():
-            if key not in BOT_WEIGHTS:
+    def _names(cls, features: dict[str, str]) -> dict[str, str]:
+        if len(features) > MAX_BOT_FEATURES:
+            raise ValueError(f"`bot.features` may have at most {MAX_BOT_FEATURES} features, "
+                             f"not {len(features)}")
+        for key in features:
+            if not _FEATURE_NAME.match(key):
+                raise ValueError(f"`bot.features` name {key!r} must be a lowercase word of "
+                                 f"letters, digits and _ (at most 32)")
+            if key in BOT_WEIGHTS:
+                raise ValueError(f"`bot.features.{key}` is a default feature's name; its "
+                                 f"weight is `bot.weights.{key}`")
+        return features
+
+    @model_validator(mode="after")
+    def _known(self) -> "BotTable":
+        for key, value in self.weights.items():
+            if key not in BOT_WEIGHTS and key not in self.features:
                 raise ValueError(f"`bot.weights` has no feature {key!r}; the features are "
-                                 f"{', '.join(BOT_WEIGHTS)}")
+                                 f"{', '.join([*BOT_WEIGHTS, *self.features])}")
             if not -1000.0 <= value <= 1000.0:
                 raise ValueError(f"`bot.weights.{key}` must be from -1000 to 1000, not {value}")
-        return weights
+        return self
 
 
 OptionValue = str | int | bool
