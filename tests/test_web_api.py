@@ -278,6 +278,16 @@ def test_hint_names_a_legal_answer(client: TestClient) -> None:
     r = client.post(f"/api/games/{made['id']}/hint", json={})
     q = r.json()["question"]
     assert q["hint"] in q["choices"]
+    # the strongest bot's best, the second best and by how much the best is better
+    detail = q["hint_detail"]
+    assert detail["bot"].startswith("search:") and detail["second"] in q["choices"]
+    assert detail["second"] != q["hint"] and detail["difference"] >= 0
+    assert detail["second"] in detail["reason"]
+
+
+def test_a_page_may_seat_the_search_player(client: TestClient) -> None:
+    made = new(client, variant="backgammon", white="search:1", black="greedy", seed=2)
+    assert made["state"]["finished"] or made["state"]["question"] is None
 
 
 @pytest.mark.parametrize("path", SHEETS, ids=[p.stem for p in SHEETS])

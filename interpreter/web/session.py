@@ -61,11 +61,24 @@ class Human:
         raise WebError("a person answers from the page")
 
 
+#: the stronger bots a page may choose (docs/bots.md), where numpy is installed
+SEARCH_KINDS = ("search:1", "search:2", "learned", "rollout:8")
+
+
 def player_kinds() -> list[str]:
-    """The kinds a page may choose: a person, and every bot `make_player` knows."""
+    """The kinds a page may choose: a person, the simple bots, the search and the self-taught
+    player where numpy is there, gnubg where its module is (a kind the variant cannot have, such
+    as `learned` without shipped weights, is refused when the game is made)."""
+    from importlib.util import find_spec
+
     from interpreter.players.bots import BOTS
 
-    return [HUMAN, *sorted(BOTS)]
+    kinds = [HUMAN, *sorted(BOTS)]
+    if find_spec("numpy") is not None:
+        kinds += SEARCH_KINDS
+    if find_spec("gnubg") is not None:
+        kinds.append("gnubg")
+    return kinds
 
 
 def strongest_bot() -> str:
@@ -115,6 +128,7 @@ class Session:
         self.lock = threading.Lock()
         self.used = time.monotonic()
         self.hint: str | None = None
+        self.hint_detail: dict[str, Any] | None = None
 
     # -- making one ------------------------------------------------------------------------------
 
@@ -178,6 +192,7 @@ class Session:
 
     def _send(self, answer: Any) -> None:
         self.hint = None
+        self.hint_detail = None
         try:
             self.pending = self.gen.send(answer)
         except StopIteration as stop:
@@ -209,7 +224,12 @@ class Session:
             raise WebError("the game is over: there is nothing to answer")
         from interpreter.players.hint import hint
 
-        self.hint = d.words()[hint(d).index]
+        h = hint(d)
+        self.hint = d.words()[h.index]
+        # the second-best answer and by how much the best beats it, in the judge's unit
+        self.hint_detail = {"bot": h.bot, "reason": h.reason, "difference": h.difference,
+                            "unit": h.unit, "exact": h.exact,
+                            "second": h.second.text if h.second is not None else None}
         return self.hint
 
     # -- what the page sees ----------------------------------------------------------------------
@@ -325,6 +345,7 @@ class Session:
                 question["plays"] = self.plays()
             if self.hint is not None:
                 question["hint"] = self.hint
+                question["hint_detail"] = self.hint_detail
         res = self.result
         out: dict[str, Any] = {
             "id": self.id, "variant": self.variant.id, "name": self.variant.name,

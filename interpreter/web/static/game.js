@@ -140,7 +140,10 @@ function drawQuestion() {
     row.append(hintButton());
     box.append(row);
   }
-  if (q.hint) box.append(el("p", {id: "hint"}, `hint: ${q.hint}`));
+  if (q.hint) {
+    const why = q.hint_detail && q.hint_detail.reason ? ` (${q.hint_detail.bot}: ${q.hint_detail.reason})` : "";
+    box.append(el("p", {id: "hint"}, `hint: ${q.hint}${why}`));
+  }
 }
 
 function hintButton() {
