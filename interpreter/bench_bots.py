@@ -186,15 +186,17 @@ def plot_curves(paths: Sequence[str], out: str) -> None:
         y = [r["win_rate"] for r in rows]
         lo = [r["win_interval"][0] for r in rows]
         hi = [r["win_interval"][1] for r in rows]
-        label = f"{rows[0]['variant']} ({rows[0]['games']} plays a point)"
+        label = f"{rows[0]['variant']} ({rows[0]['games']} plays at each point)"
         ax.plot(x, y, marker="o", markersize=3, label=label)
         ax.fill_between(x, lo, hi, alpha=0.2)
     ax.axhline(0.5, color="grey", linewidth=0.8, linestyle="--")
-    ax.set_xlabel("plays of self-play trained on")
+    # from the first play to the last: most of the learning is in the first thousand
+    ax.set_xscale("log")
+    ax.set_xlabel("plays of self-play trained on (logarithmic)")
     ax.set_ylabel("share won against greedy (95 % interval)")
     ax.set_ylim(0.0, 1.0)
     ax.grid(True, alpha=0.3)
-    ax.legend(loc="lower right")
+    ax.legend(loc="center right")
     ax.set_title("The self-taught player (one throw ahead) against greedy")
     fig.tight_layout()
     fig.savefig(out)
