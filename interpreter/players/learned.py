@@ -56,6 +56,15 @@ class NetJudge:
         self.encoder = encoder or Encoder(variant)
         self.levels = net.levels
 
+    @property
+    def unit(self) -> str:
+        """The unit of its values, as hints show it (players/utility.py)."""
+        from interpreter.players.utility import UNITS
+        kind = getattr(self.variant.ladder, "kind", None) or "game"
+        if kind == "cube" and getattr(self.variant.ladder, "match_length", 0):
+            return UNITS["cube-match"]
+        return UNITS.get(kind, "points")
+
     def features(self, ls: Sequence[Leaf]) -> np.ndarray:
         enc = self.encoder
         return enc.encode([lf.board for lf in ls],
