@@ -183,6 +183,8 @@ def test_a_typed_play_and_a_refused_one(page, server: str) -> None:
     page.click("#hint-button")
     page.wait_for_selector("#hint")
     hint = page.locator("#hint").text_content().removeprefix("hint: ")
+    # and why: the strongest bot's value, the second best and by how much
+    assert "more than the next best" in page.locator("#hint-reason").text_content()
     page.fill("#typed-play", hint)
     page.click("#typed-send")
     page.wait_for_function("document.querySelector('#log').textContent.length > %d" % len(log))

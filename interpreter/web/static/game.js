@@ -141,8 +141,10 @@ function drawQuestion() {
     box.append(row);
   }
   if (q.hint) {
-    const why = q.hint_detail && q.hint_detail.reason ? ` (${q.hint_detail.bot}: ${q.hint_detail.reason})` : "";
-    box.append(el("p", {id: "hint"}, `hint: ${q.hint}${why}`));
+    box.append(el("p", {id: "hint"}, `hint: ${q.hint}`));
+    // the second best and the difference, apart: the hint itself stays a play one can type
+    if (q.hint_detail && q.hint_detail.reason)
+      box.append(el("p", {id: "hint-reason"}, `${q.hint_detail.bot}: ${q.hint_detail.reason}`));
   }
 }
 
