@@ -136,12 +136,16 @@ def test_the_pages_have_examples() -> None:
     assert len(EXAMPLES) >= 40
 
 
+# the examples of a page run in order in one folder (a later one may read what an earlier one
+# wrote): with several test processes they all go to the same one
+@pytest.mark.xdist_group("doc-examples")
 @pytest.mark.parametrize("example", _params(slow=False))
 def test_doc_example_runs_as_printed(example: Example, scratch: Path) -> None:
     _run(example, scratch)
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group("doc-examples")
 @pytest.mark.parametrize("example", _params(slow=True))
 def test_slow_doc_example_runs_as_printed(example: Example, scratch: Path) -> None:
     _run(example, scratch)
