@@ -2,9 +2,9 @@
 
 The commands are the lines of the `sh` code blocks of README.md, docs/*.md and docs/variants/*.md
 that start with `tablier` or pipe into it (a line ending in `\\` goes on on the next one). Each
-runs in a shell, from a scratch folder that sees the clone's files (`variants/`, `tests/`, ...)
-and the files the page itself writes in its `toml` blocks (`# quick-trictrac.toml: ...` as the
-first line of a block), and must exit as the page says: 0, unless the line's comment says
+runs in a shell, in the page's order, from a scratch folder of the page that sees the clone's
+files (`variants/`, `tests/`, ...) and the files the page itself writes in its `toml` blocks
+(`# quick-trictrac.toml: ...` as the first line of a block), and must exit as the page says: 0, unless the line's comment says
 "exits N". Commands that play thousands of games, need a Dask scheduler, and `bench`, are in the
 `slow` set.
 """
@@ -91,15 +91,20 @@ EXAMPLES = [e for page in PAGES for e in _commands(page)]
 
 
 def _params(slow: bool) -> list:
-    return [pytest.param(e, id=f"{e.page.relative_to(ROOT)}:{e.line}") for e in EXAMPLES
-            if e.slow == slow]
+    """One test per page: its examples run in order in one folder, since a later one may read
+    what an earlier one wrote (and a page is read that way), whatever process runs the test."""
+    pages: dict[Path, list[Example]] = {}
+    for e in EXAMPLES:
+        # the slow run plays the whole of each page that has a slow example
+        if e.slow == slow or (slow and any(x.slow for x in EXAMPLES if x.page == e.page)):
+            pages.setdefault(e.page, []).append(e)
+    return [pytest.param(examples, id=str(page.relative_to(ROOT)))
+            for page, examples in pages.items()]
 
 
-@pytest.fixture(scope="module")
-def scratch(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def _scratch(folder: Path) -> Path:
     """A folder with the clone's top-level entries linked in and a `tablier` on the PATH that
     runs this checkout with this interpreter."""
-    folder = tmp_path_factory.mktemp("docs")
     for entry in ROOT.iterdir():
         if entry.name in ("variants", "tests", "docs", "grammar", "interpreter", "README.md"):
             (folder / entry.name).symlink_to(entry)
@@ -136,16 +141,16 @@ def test_the_pages_have_examples() -> None:
     assert len(EXAMPLES) >= 40
 
 
-# the examples of a page run in order in one folder (a later one may read what an earlier one
-# wrote): with several test processes they all go to the same one
-@pytest.mark.xdist_group("doc-examples")
-@pytest.mark.parametrize("example", _params(slow=False))
-def test_doc_example_runs_as_printed(example: Example, scratch: Path) -> None:
-    _run(example, scratch)
+@pytest.mark.parametrize("examples", _params(slow=False))
+def test_doc_examples_run_as_printed(examples: list[Example], tmp_path: Path) -> None:
+    scratch = _scratch(tmp_path)
+    for example in examples:
+        _run(example, scratch)
 
 
 @pytest.mark.slow
-@pytest.mark.xdist_group("doc-examples")
-@pytest.mark.parametrize("example", _params(slow=True))
-def test_slow_doc_example_runs_as_printed(example: Example, scratch: Path) -> None:
-    _run(example, scratch)
+@pytest.mark.parametrize("examples", _params(slow=True))
+def test_slow_doc_examples_run_as_printed(examples: list[Example], tmp_path: Path) -> None:
+    scratch = _scratch(tmp_path)
+    for example in examples:
+        _run(example, scratch)
