@@ -4,8 +4,8 @@ The commands are the lines of the `sh` code blocks of README.md, docs/*.md and d
 that start with `tablier` or pipe into it (a line ending in `\\` goes on on the next one). Each
 runs in a shell, in the page's order, from a scratch folder of the page that sees the clone's
 files (`variants/`, `tests/`, ...) and the files the page itself writes in its `toml` blocks
-(`# quick-trictrac.toml: ...` as the first line of a block), and must exit as the page says: 0, unless the line's comment says
-"exits N". Commands that play thousands of games, need a Dask scheduler, and `bench`, are in the
+(`# quick-trictrac.toml: ...` as the first line of a block), and must exit as the page says:
+0, unless the line's comment says "exits N". Commands that play thousands of games, need a Dask scheduler, and `bench`, are in the
 `slow` set.
 """
 from __future__ import annotations
