@@ -5,8 +5,8 @@ that start with `tablier` or pipe into it (a line ending in `\\` goes on on the 
 runs in a shell, in the page's order, from a scratch folder of the page that sees the clone's
 files (`variants/`, `tests/`, ...) and the files the page itself writes in its `toml` blocks
 (`# quick-trictrac.toml: ...` as the first line of a block), and must exit as the page says:
-0, unless the line's comment says "exits N". Commands that play thousands of games, need a Dask scheduler, and `bench`, are in the
-`slow` set.
+0, unless the line's comment says "exits N". Commands that play thousands of games, need a
+Dask scheduler, and `bench`, are in the `slow` set.
 """
 from __future__ import annotations
 
