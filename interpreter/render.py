@@ -41,6 +41,8 @@ def ladder_text(kind: str, st: dict) -> str:
         score = f"; match {pair('score')} of {st['match_length']}" if st.get("match_length") \
             else ""
         return cube + score
+    if kind == "rotation":
+        return f"match {pair('score')} of {st['match_points']}"
     if kind == "continuous":
         return f"points {pair('points')}; game {st['game']}, games {pair('games')}"
     if kind in ("holes", "ecrire", "combine"):
@@ -169,6 +171,18 @@ class LogWriter:
                 crawford = ", the Crawford game" if e[3] else ""
                 self.lines.append(f"-- game {e[1]}: score white {e[2][0]}, black "
                                   f"{e[2][1]}{crawford} --")
+            elif what == "rotation-game":
+                self._flush()
+                self.lines.append(f"-- game {e[1]}: {e[2]} (game {e[3]} of {e[4]} of the "
+                                  f"rotation); score white {e[5][0]}, black {e[5][1]} --")
+            elif what == "rotation-end":
+                self._flush()
+                won = "no winner, nobody scores" if e[2] is None else \
+                    f"{SIDES[e[2]]} wins {e[3]} point{'s' if e[3] != 1 else ''}"
+                self.lines.append(f"   game {e[1]}: {won}; score white {e[4][0]}, "
+                                  f"black {e[4][1]}")
+            elif what == "tie":
+                notes.append(f"a tie by {e[1]}")
             elif what == "match-end":
                 self._flush()
                 self.lines.append(f"   game {e[1]}: {SIDES[e[2]]} wins {e[3]} point"
@@ -237,11 +251,15 @@ def render_game(variant: Any, result: Any, summary: dict, marks_only: bool = Fal
         lines += log_lines(variant, result.log, notation=notation)
     game = result.game
     if game is not None and game.turns:
-        b = game.board if game.mover == 0 else variant.flip(game.board)
+        # the board of the last game played (a rotation's own variant has none)
+        b = game.board if game.mover == 0 else game.variant.flip(game.board)
         lines += ["", "Final position (white = X, pips from white's side):",
                   board_text(b, "X", "O")]
     kind = getattr(variant.ladder, "kind", "game")
-    if kind not in ("game", "cube"):
+    if kind == "rotation":
+        lines.append(f"match to {summary.get('match_points')}: white "
+                     f"{summary['score']['white']}, black {summary['score']['black']}")
+    elif kind not in ("game", "cube"):
         score = summary.get("score", {})
         unit = "holes" if kind == "holes" else "points"
         lines.append(f"score: white {score.get('white')}, black {score.get('black')} {unit}")

@@ -185,12 +185,14 @@ class Next:
     """What happens after a throw, as a ladder says it: `how` is "on" (the other player throws,
     or the same one after a doublet's extra throw), "releve" (the men are set up again and `who`
     throws), "game" (a new game: `start` "opening" for an opening throw, "first" for `who`
-    throwing from the start, "continue" for play on from the position), or "end"."""
+    throwing from the start, "continue" for play on from the position), or "end". A new game
+may be played with another `variant` (a rotation's next game); None keeps the current one."""
 
-    __slots__ = ("how", "who", "start")
+    __slots__ = ("how", "who", "start", "variant")
 
-    def __init__(self, how: str, who: int | None = None, start: str | None = None):
-        self.how, self.who, self.start = how, who, start
+    def __init__(self, how: str, who: int | None = None, start: str | None = None,
+                 variant: Any = None):
+        self.how, self.who, self.start, self.variant = how, who, start, variant
 
     def __repr__(self) -> str:
         return f"Next({self.how!r}, {self.who!r}, {self.start!r})"

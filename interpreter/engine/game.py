@@ -77,6 +77,9 @@ class Game:
     def __init__(self, variant: Any, seed: Any, *, max_turns: int = 20000,
                  keep_record: bool = True, doubles: tuple[bool, bool] = (True, True),
                  resigns: bool = False):
+        #: the variant the play was started with (what its record names); `variant` is the
+        #: one of the game being played, another where the ladder plays several in turn
+        self.root = variant
         self.variant = variant
         #: whether a player may resign (answer any decision with `Resign`): a person's game or
         #: the replay of a record; the bots' games run without the check
@@ -114,6 +117,14 @@ class Game:
         #: whether the player on roll throws again (a doublet's extra throw)
         self.extra = False
         self.ladder = ladder_for(variant, self)
+        first = self.ladder.first_variant()
+        if first is not None:
+            self.variant = first
+            self.board = self.choice_base = first.start
+        #: a new game of another variant begins (the turn loop starts again with its rules)
+        self._swapping = False
+        #: the next game begins with its winner throwing, not with an opening throw
+        self._start_first = False
         self.result: GameResult | None = None
         #: whether the cube may be offered (a search's copy of the game may look ahead without)
         self.offers = True
@@ -271,7 +282,8 @@ class Game:
     def _opening(self) -> tuple[int, int]:
         """An opening throw: who is on roll (the board turned to him) and his dice."""
         v = self.variant
-        mover, d1, d2, ties = opening_roll(self.dice_rng, v.opening)
+        mover, d1, d2, ties = opening_roll(self.dice_rng,
+                                           self.ladder.opening_mode() or v.opening)
         self.mover = mover
         self.board = v.start_of(mover)
         self.rolls = [0, 0]
@@ -308,8 +320,9 @@ class Game:
                 if nxt is None:
                     continue
                 inner.close()
-                if self._carry(nxt) == 0:
+                if self._carry(nxt) == 0 and not self._swapping:
                     return self._finish()
+                self._swapping = False
                 inner = self._play(restart=True)
                 try:
                     d = next(inner)
@@ -352,14 +365,27 @@ class Game:
         L = self.ladder
         if not restart:
             L.start()
-        d1, d2 = self._opening()
+        d1, d2, opening = self._begin(restart)
         if not restart:
             self.first = self.mover
-        yield from self._throws(d1, d2, True, self.max_turns)
+        while (yield from self._throws(d1, d2, opening, self.max_turns)) == "swap":
+            # a new game of another variant (a rotation's): the throws go on with its rules
+            d1, d2, opening = self._begin(True)
         return self._finish()
 
+    def _begin(self, restart: bool) -> tuple[int, int, bool]:
+        """How a game begins: an opening throw (its dice, True), or, where the ladder said so
+        (`Next` with `start = "first"`, `_next_game` having set him up), its winner throwing
+        first (no dice yet, False)."""
+        if restart and self._start_first:
+            self._start_first = False
+            return 0, 0, False
+        d1, d2 = self._opening()
+        return d1, d2, True
+
     def _throws(self, d1: int, d2: int, opening: bool, max_turns: int) -> Gen:
-        """The throws from the state the game is in until the play ends ("end") or the game's
+        """The throws from the state the game is in until the play ends ("end"), the next game
+        is another variant's ("swap": the caller starts again with its rules), or the game's
         throw count reaches `max_turns` ("limit"); `opening`: (d1, d2) are an opening throw's.
         Stopped by the limit, the game is between two throws (`between` says what the next one
         starts with), so that a copy of it can go on (engine/branch.py)."""
@@ -530,6 +556,22 @@ class Game:
                     ended = "mover" if single_end(after) else None
                 else:
                     ended = rules.game_over(after)
+                if ended == "none":
+                    # a tie: the game ends without a winner and scores nothing
+                    self.board = after
+                    end_id = next(rid for rid, _w, fn in end_rules if fn(after))
+                    # counted with the side whose play made it hold (no side wins it)
+                    self.fire(end_id, mover)
+                    self.event("tie", end_id)
+                    stage = None
+                    c = self._carry(L.game_tied())
+                    if c == 0:
+                        how = "end"
+                        break
+                    if c == 2:
+                        d1, d2 = self._opening()
+                        opening = True
+                    continue
                 if ended is not None:
                     self.board = after
                     winner = mover if ended == "mover" else 1 - mover
@@ -601,6 +643,9 @@ class Game:
                 self.extra = False
             self.board = flip(after)
             self.mover = 1 - mover
+        if self._swapping:
+            self._swapping = False
+            return "swap"
         self.between = (opening, d1, d2)
         return how
 
@@ -635,11 +680,20 @@ class Game:
         if nxt.how == "releve":
             self._relevé(nxt.who)   # type: ignore[arg-type]
             return 1
-        return 2 if self._next_game(nxt) else 1
+        opening = self._next_game(nxt)
+        if self._swapping:
+            return 0
+        return 2 if opening else 1
 
     def _next_game(self, nxt: Next) -> bool:
-        """A new game begins: True when it begins with an opening throw (to be drawn)."""
+        """A new game begins: True when it begins with an opening throw (to be drawn). A game
+        of another variant ends this run of the throws (`_swapping`: `_carry` says 0), which
+        start again with that variant's rules."""
+        if nxt.variant is not None and nxt.variant is not self.variant:
+            self.variant = nxt.variant
+            self._swapping = True
         v = self.variant
+        self._start_first = nxt.start == "first"
         self.event("game", nxt.start, nxt.who)
         if nxt.start == "continue":
             self.board = v.flip(self.board)

@@ -81,8 +81,9 @@ def parse_entry(text: Any, n: int) -> tuple:
 
 def record_of(game: Game, seed: Any, players: Sequence[str], options: Sequence[str] = (),
               index: int = 0) -> Record:
-    """The record of `game` (played with `keep_record`, seeded `f"{seed}/{index}"`) so far."""
-    v = game.variant
+    """The record of `game` (played with `keep_record`, seeded `f"{seed}/{index}"`) so far: it
+    names the variant the play was started with (a rotation's, not that of its current game)."""
+    v = game.root
     return Record(v.id, seed, (players[0], players[1]), tuple(game.doubles),
                   tuple(options), tuple(v.files), list(game.record), index,
                   variant_source(v))

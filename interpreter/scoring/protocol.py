@@ -43,6 +43,20 @@ class Ladder:
         self.winner: int | None = None
         self.value = 0
         self.points = [0, 0]
+        #: the game ended without a winner (an end rule with `winner = "none"`)
+        self.tied = False
+
+    # -- what the loop asks the ladder ----------------------------------------------------------
+
+    def first_variant(self) -> Any:
+        """The variant the first game is played with: None for the ladder's own (a rotation
+        names another)."""
+        return None
+
+    def opening_mode(self) -> str | None:
+        """How the next opening throw is made (`opening_roll` modes): None for the variant's
+        own `[dice] opening_roll`."""
+        return None
 
     # -- events ---------------------------------------------------------------------------------
 
@@ -78,6 +92,12 @@ class Ladder:
         self.points[winner] += k
         return END
 
+    def game_tied(self) -> Next:
+        """An end rule with `winner = "none"` holds: the game ends without a winner, worth
+        nothing."""
+        self.tied = True
+        return END
+
     def resign(self, player: int, level: str) -> Next:
         """`player` resigns (accepted, where the ladder asks): what happens next. By default the
         opponent wins the game, worth 1."""
@@ -87,7 +107,7 @@ class Ladder:
 
     @property
     def finished(self) -> bool:
-        return self.winner is not None
+        return self.winner is not None or self.tied
 
     def state(self, player: int) -> dict[str, Any]:
         """The ladder's state as plain data, seen by `player`."""

@@ -14,6 +14,7 @@ from interpreter.scoring.cube import CubeLadder, CubePlay
 from interpreter.scoring.ecrire import EcrireLadder, EcrirePlay
 from interpreter.scoring.holes import HolesLadder, HolesPlay
 from interpreter.scoring.protocol import Ladder
+from interpreter.scoring.rotation import RotationLadder, RotationPlay
 from interpreter.scoring.twelve import ContinuousLadder, ContinuousPlay
 
 
@@ -32,6 +33,7 @@ LADDERS: dict[str, tuple[type[BaseModel], type[Ladder]]] = {
     "combine": (CombineLadder, CombinePlay),  # à écrire and the 12-hole honours game, the pool
     "continuous": (ContinuousLadder, ContinuousPlay),   # points → game value → continuous match
     "cube": (CubeLadder, CubePlay),           # game value × the doubling cube; money or a match
+    "rotation": (RotationLadder, RotationPlay),  # games of several variant files in turn (tavli)
 }
 
 LADDER_MODELS: dict[str, type[BaseModel]] = {kind: model for kind, (model, _) in LADDERS.items()}

@@ -54,6 +54,8 @@ class Variant:
     files: tuple[tuple[str, str], ...] = ()
     #: what follows a throw: another throw after a doublet, roll events (kernel.throws)
     throws: ThrowRules = ThrowRules()
+    #: the variants of a rotation's games (`[ladder] kind = "rotation"`), in order; () else
+    games: tuple["Variant", ...] = ()
 
     def start_of(self, side: int) -> Board:
         """The starting board seen by `side` (0 white, 1 black), who is on roll."""
@@ -172,10 +174,68 @@ def build_variant(doc: Any) -> Variant:
         all_off=getattr(model.board, "all_off", None) or "end",
         mat_variation=getattr(model.variant, "mat_variation", None),
         flip=geometry.flip, layout=layout, files=_file_hashes(doc), throws=throws)
+    if getattr(model.ladder, "kind", None) == "rotation":
+        variant.games = _rotation_games(doc, model.ladder.games)
+        variant.files = _unique(variant.files + tuple(f for g in variant.games for f in g.files))
     problems = check_built(doc, variant)
     if problems:
         raise VariantError(problems)
     return variant
+
+
+#: the rotation files being loaded (a rotation that names itself is refused, not followed)
+_LOADING: set[str] = set()
+
+
+def _rotation_games(doc: Any, refs: Sequence[str]) -> tuple[Variant, ...]:
+    """The variants a rotation plays in turn: built-in ids, or `.toml` paths relative to the
+    file (as `extends`). Each must be one game scored by its value rules (`[ladder] kind =
+    "game"`); what cannot be loaded is a diagnostic at `ladder.games`."""
+    from interpreter.errors import TablierError
+    from interpreter.variant.loader import _looks_like_path
+
+    here = str(Path(doc.path).resolve()) if doc.path is not None else ""
+    problems: list[Diagnostic] = []
+    out: list[Variant] = []
+    _LOADING.add(here)
+    try:
+        for i, ref in enumerate(refs):
+            where = ("ladder", "games")
+            if _looks_like_path(ref):
+                if not ref.endswith(".toml"):
+                    problems.append(_at(doc, where, "unplayable", f"game {i + 1} of the rotation "
+                                        f"is a built-in variant id or a `.toml` file, not {ref!r}"))
+                    continue
+                target: str | Path = Path(doc.path).parent / ref
+                if str(Path(target).resolve()) in _LOADING:
+                    problems.append(_at(doc, where, "unplayable", f"game {i + 1} of the rotation, "
+                                        f"{ref!r}, is the rotation itself"))
+                    continue
+            else:
+                target = ref
+            try:
+                game = load_variant(target)
+            except TablierError as err:
+                problems.append(_at(doc, where, "unplayable", f"game {i + 1} of the rotation, "
+                                    f"{ref!r}, cannot be loaded: {_lower(str(err))[:400]}"))
+                continue
+            kind = getattr(game.ladder, "kind", "game")
+            if kind != "game":
+                problems.append(_at(doc, where, "unplayable", f"game {i + 1} of the rotation, "
+                                    f"{ref!r}, is scored by a `{kind}` ladder: a rotation plays "
+                                    f"games scored by their value rules (`kind = \"game\"`)"))
+                continue
+            out.append(game)
+    finally:
+        _LOADING.discard(here)
+    if problems:
+        raise VariantError(problems)
+    return tuple(out)
+
+
+def _unique(pairs: tuple) -> tuple:
+    seen: set = set()
+    return tuple(p for p in pairs if not (p in seen or seen.add(p)))
 
 
 #: the ladders that mark a throw's points before the play (interpreter/scoring/ecrire.py)

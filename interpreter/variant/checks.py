@@ -114,7 +114,10 @@ def _check_board(data: dict[str, Any], concrete: bool) -> list[Problem]:
     board = _table(data, "board")
     checkers = board.get("checkers")
     start = board.get("start")
-    if concrete:
+    ladder = data.get("ladder")
+    # a rotation plays the boards of its games: it has none of its own
+    rotation = isinstance(ladder, dict) and ladder.get("kind") == "rotation"
+    if concrete and not rotation:
         for key in ("checkers", "start"):
             if key not in board:
                 out.append(Problem(("board", key), "missing-key",
