@@ -30,12 +30,14 @@ def test_games_end_with_their_value(name: str) -> None:
 
 def test_the_mothers_end_games_in_play() -> None:
     # among random games some end by the mother rule, worth 2 before anyone bears off, and some
-    # with both mothers pinned (a tie, which the engine has yet to score as a game without a
-    # winner)
+    # with both mothers pinned: a tie, a game without a winner worth nothing
     v = load_variant("plakoto")
     fired: set[str] = set()
     for i in range(60):
-        fired |= set(play_game(v, 4, i).fired)
+        result = play_game(v, 4, i)
+        fired |= set(result.fired)
+        if "both-mothers" in result.fired:
+            assert result.finished and result.winner is None and result.value == 0
     assert {"mother", "mother-value", "both-mothers", "borne-off"} <= fired
 
 

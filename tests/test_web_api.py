@@ -41,6 +41,7 @@ SHORT = {
     "fevga": {},
     "portes": {},
     "acey-deucey": {},
+    "tavli": {"match_points": 3},
 }
 
 

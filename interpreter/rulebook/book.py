@@ -482,7 +482,9 @@ def _ladder(ctx: Context, level: int) -> list[Block]:
             continue
         value = getattr(ladder, key)
         default = info.get_default(call_default_factory=True)
-        note = "" if value == default else f" (default {code(toml_value(default))})"
+        # a key without a default (a rotation's `games`) is stated, never "changed from" one
+        note = "" if value == default or info.is_required() else \
+            f" (default {code(toml_value(default))})"
         note += _set_note(("ladder", key), value, ctx) if ctx.plain is not None and \
             ctx.plain.ladder is not None and key in type(ctx.plain.ladder).model_fields else ""
         meaning = _sentence(info.description)
@@ -514,8 +516,31 @@ def rulebook(ref: str | Path, overrides: Sequence[str] = (), *,
         raise TablierError(f"the heading level must be from 1 to 5, not {level}")
     ctx = _load_context(ref, overrides)
     out: list[Block] = []
+    rotation = getattr(ctx.doc.model.ladder, "kind", None) == "rotation"
     for name in sections or DEFAULT_SECTIONS:
+        if rotation and name in _GAME_SECTIONS:
+            # a rotation has no board, dice, movement nor rules of its own: its games have
+            if name == "board" or name == "rules" and "board" not in (sections or
+                                                                        DEFAULT_SECTIONS):
+                out += _games(ctx, level)
+            continue
         out += _BUILDERS[name](ctx, level)
+    return out
+
+
+#: the sections that describe one game's board and rules (a rotation's games have them)
+_GAME_SECTIONS = frozenset({"board", "dice", "movement", "rules", "rule-table", "definitions"})
+
+
+def _games(ctx: Context, level: int) -> list[Block]:
+    """The games of a rotation, in the order they are played."""
+    games = list(getattr(ctx.doc.model.ladder, "games", ()))
+    out: list[Block] = [_heading(level, "The games")]
+    out.append(Para("The file has no board of its own: each game of the match is played with "
+                    "the board, rules, values and options of its own variant file, in this "
+                    "order, then again from the first (see each game's own rulebook, "
+                    "`tablier rules GAME`):"))
+    out.append(Items(tuple(f"game {i + 1}: {code(g)}" for i, g in enumerate(games))))
     return out
 
 

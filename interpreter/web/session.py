@@ -130,6 +130,12 @@ class Session:
         self.hint: str | None = None
         self.hint_detail: dict[str, Any] | None = None
 
+    @property
+    def playing(self) -> Any:
+        """The variant of the game being played: the session's own, or in a rotation (Tavli)
+        that of its current game, whose board, route and rules the page must follow."""
+        return self.game.variant
+
     # -- making one ------------------------------------------------------------------------------
 
     @classmethod
@@ -256,7 +262,7 @@ class Session:
         g = self.game
         texts = d.words()
         plays = g._current_plays(d)
-        off = self.variant.move_rules.off_pip
+        off = self.playing.move_rules.off_pip
         out = []
         for i, (text, p) in enumerate(zip(texts, plays)):
             seen: set[tuple] = set()
@@ -272,7 +278,7 @@ class Session:
         return out
 
     def rule_name(self, rule_id: str) -> str:
-        rules = getattr(self.variant.model, "rules", None) or {}
+        rules = getattr(self.playing.model, "rules", None) or {}
         r = rules.get(rule_id)
         return getattr(r, "name", None) or rule_id
 
@@ -300,12 +306,12 @@ class Session:
                 for s in steps):
             raise WebError("steps are a list of at most 8 [from, to] pairs of integers")
         want = [tuple(s) for s in steps]
-        off = self.variant.move_rules.off_pip
+        off = self.playing.move_rules.off_pip
         for p in self.game._current_plays(d):
             for path in p.paths:
                 if len(path) >= len(want) and all(
                         (s[0], 0 if s[1] <= off else s[1]) == w for s, w in zip(path, want)):
-                    return self.variant.generator.apply(self.board(), path[:len(want)])
+                    return self.playing.generator.apply(self.board(), path[:len(want)])
         raise WebError(f"{steps} begins no legal play")
 
     def dice(self) -> tuple[int, int] | None:
@@ -322,7 +328,7 @@ class Session:
         g = self.game
         b = self.board() if board is None else board
         dice = self.dice()
-        return position_svg(self.variant, b, dice=dice, mover=g.mover, side=self.view_side(),
+        return position_svg(self.playing, b, dice=dice, mover=g.mover, side=self.view_side(),
                             **kw)
 
     def state(self) -> dict[str, Any]:
