@@ -28,7 +28,7 @@ from typing import Any, Sequence
 
 from interpreter.dsl import RollContext
 from interpreter.engine.branch import DICE
-from interpreter.kernel.board import BAR, OFF, OPP_BAR, OPP_OFF
+from interpreter.kernel.board import BAR, OFF, OPP_BAR, OPP_OFF, POOL
 from interpreter.players._numpy import np
 from interpreter.players.leaves import Leaf
 from interpreter.players.utility import of_game_end, of_outcomes, of_result
@@ -209,6 +209,9 @@ class HeuristicJudge:
         whether there is contact; his blots count `exposed` times (less when he throws first
         and can cover them)."""
         pips = 25 * b[BAR] + sum(p * b[p] for p in range(1, 25) if b[p] > 0)
+        if len(b) > POOL:
+            # men waiting off the board to enter have the whole route to travel, as from the bar
+            pips += 25 * b[POOL]
         their_back = min((p for p in range(1, 25) if b[p] < 0), default=25)
         my_back = max((p for p in range(1, 25) if b[p] > 0), default=0)
         contact = bool(b[BAR] or b[OPP_BAR] or my_back > their_back)
