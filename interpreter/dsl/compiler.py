@@ -26,7 +26,7 @@ path or play under examination, `d1, d2` the dice, `rolls` the mover's throw num
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, Callable
 
 from interpreter.dsl import core as C
@@ -77,18 +77,11 @@ class Value:
 
 
 @dataclass
-class HookInfo:
-    """What `tablier explain` shows of a compiled hook (attached to it as `__dsl__`)."""
+class HookInfo(Value):
+    """What `tablier explain` shows of a compiled hook (attached to it as `__dsl__`): the
+    checked snippet, the compiler's number for the hook and the code emitted for it."""
 
     index: int
-    context: str
-    type: str
-    key_path: tuple[str, ...]
-    text: str
-    uses: tuple[str, ...]
-    regions: tuple[str, ...]
-    cost: int
-    candidates: int
     emitted: Emitted
 
     @property
@@ -214,8 +207,8 @@ class Compiler:
         emitted = build_hook(index, tree, hoisted, batch, self.namespace, self.constants, bounds,
                              caches)
         fn = emitted.fn
-        info = HookInfo(index, value.context, value.type, value.key_path, value.text, value.uses,
-                        value.regions, value.cost, value.candidates, emitted)
+        info = HookInfo(**{f.name: getattr(value, f.name) for f in fields(Value)},
+                        index=index, emitted=emitted)
         fn.__dsl__ = info  # type: ignore[attr-defined]
         if emitted.batch is not None:
             setattr(fn, "filter_paths" if batch == "filter" else "each", emitted.batch)
