@@ -323,6 +323,12 @@ class Cost:
                     inner += e
             return once, each + size * inner
         parts = [self.split(k) for k in node.kids()]
+        return self._combined(node, parts)
+
+    def _combined(self, node: Expr, parts: list[tuple[int, int]]) -> tuple[int, int]:
+        """(once, per evaluation) of a node that is not an aggregate, from those of its parts:
+        an `if` costs its condition and the dearer branch, a call its own cost and its
+        arguments', any other node one step and its parts."""
         once = sum(o for o, _e in parts)
         if isinstance(node, C.IfExp):
             c, t, f = parts
@@ -356,15 +362,7 @@ class Cost:
                     inner += e
             return once, each + self._size(node) * inner
         parts = [self.split_invariants(k, inside, in_coll) for k in node.kids()]
-        once = sum(o for o, _e in parts)
-        if isinstance(node, C.IfExp):
-            c, t, f = parts
-            return once, 1 + c[1] + max(t[1], f[1])
-        if isinstance(node, C.Call):
-            fn = FUNCTIONS[node.fn]
-            own = fn.cost([self.info(a) for a in node.args]) if callable(fn.cost) else fn.cost
-            return once, own + sum(e for _o, e in parts)
-        return once, 1 + sum(e for _o, e in parts)
+        return self._combined(node, parts)
 
     def per_roll(self, node: Expr, candidates: int, hoisting: bool = True) -> int:
         """The hook's worst case in one roll, run on `candidates` paths or plays (1: once);
