@@ -26,17 +26,7 @@ from typing import Any, Sequence
 from interpreter.engine.game import Game
 from interpreter.players.base import capabilities_of
 from interpreter.players.bots import make_player
-
-
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95 % Wilson score interval of a proportion."""
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    d = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / d
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return max(0.0, centre - half), min(1.0, centre + half)
+from interpreter.sim import net_of, wilson
 
 
 def mean_interval(xs: Sequence[float], z: float = 1.96) -> tuple[float, float, float]:
@@ -52,15 +42,9 @@ def mean_interval(xs: Sequence[float], z: float = 1.96) -> tuple[float, float, f
 
 
 def _net(result: Any, side: int) -> float:
-    """The play's result for `side`, in its own unit."""
-    pts = result.points
-    if result.winner is None:
-        return 0.0
+    """The play's result for `side`, in its own unit (sim.net_of)."""
     kind = getattr(getattr(result.ladder, "model", None), "kind", "game")
-    if kind in ("ecrire", "combine", "continuous"):
-        return float(pts[side] - pts[1 - side]) if kind == "continuous" else float(pts[side])
-    sign = 1.0 if result.winner == side else -1.0
-    return sign * float(result.value)
+    return net_of(kind, result.winner, result.points, result.value, side)
 
 
 def match_up(variant: Any, a: str, b: str, games: int, seed: int = 1,

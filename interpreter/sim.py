@@ -8,6 +8,7 @@ place the line of a finished game is made (`--games-out`, and what `tablier comp
 from __future__ import annotations
 
 import json
+import math
 import time
 from typing import IO, Any, Sequence
 
@@ -51,12 +52,41 @@ def game_line(index: int, seed: int, result: GameResult) -> dict[str, Any]:
     return line
 
 
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95 % Wilson score interval of a proportion."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    d = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / d
+    half = z * math.sqrt(max(p * (1 - p) / n + z * z / (4 * n * n), 0.0)) / d
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def net_of(kind: str, winner: int | None, points: Sequence[int], value: int,
+           side: int) -> float:
+    """What a finished play gave `side` in its own unit, + won and − lost: the jetons of the
+    parties à écrire and combiné, the difference of the match totals in the continuous match
+    and a rotation (Tavli), elsewhere the play's value (points at the cube's stake, the
+    partie's value)."""
+    if kind in ("ecrire", "combine"):
+        return float(points[side])
+    if kind in ("continuous", "rotation"):
+        return float(points[side] - points[1 - side])
+    if winner is None:
+        return 0.0
+    return float(value if winner == side else -value)
+
+
 class Tally:
     """What `simulate` reports, summed up game by game (nothing kept per game)."""
 
-    def __init__(self, value_names: dict[str, str], unit: str = "points"):
+    def __init__(self, value_names: dict[str, str], unit: str = "points", kind: str = "game"):
         self.names = value_names
         self.unit = unit
+        self.kind = kind
+        #: white's net result a play, as n, sum and sum of squares (its mean and interval)
+        self.net = [0, 0.0, 0.0]
         self.games = self.draws = self.unfinished = 0
         self.wins = {"white": 0, "black": 0}
         self.first = {"white": 0, "black": 0}
@@ -84,6 +114,11 @@ class Tally:
             self.unfinished += 1
             return
         winner = line["winner"]
+        side = None if winner is None else ("white", "black").index(winner)
+        x = net_of(self.kind, side, (won["white"], won["black"]), line["value"], 0)
+        self.net[0] += 1
+        self.net[1] += x
+        self.net[2] += x * x
         if winner is None:
             self.draws += 1
             return
@@ -111,6 +146,19 @@ class Tally:
             "mean_turns": round(self.turns / self.games, 2) if self.games else 0.0,
             "values": dict(sorted(self.values.items(), key=lambda kv: -kv[1])),
         }
+        if decided or self.draws:
+            # white's share of the finished plays (a draw counts half), with its 95 % interval
+            score = self.wins["white"] + 0.5 * self.draws
+            lo, hi = wilson(score, finished)
+            out["white_win_rate"] = round(score / finished, 4)
+            out["white_win_interval"] = [round(lo, 4), round(hi, 4)]
+        n, total, squares = self.net
+        if n:
+            mean = total / n
+            half = 1.96 * math.sqrt(max(squares - n * mean * mean, 0.0) / (n - 1) / n) \
+                if n > 1 else 0.0
+            out["white_net"] = round(mean, 4)
+            out["white_net_interval"] = [round(mean - half, 4), round(mean + half, 4)]
         if self.cubes:
             out["cube_levels"] = dict(sorted(self.cubes.items(), key=lambda kv: int(kv[0])))
         for name in sorted(set(self.names.values()) | set(self.values)):
@@ -140,7 +188,8 @@ def simulate(variant: Any, ref: str, overrides: Sequence[str], games: int, seed:
     from interpreter.runner import Arm, Interrupts, run
 
     t0 = time.perf_counter()
-    tally = Tally(_value_names(variant), points_unit(variant))
+    tally = Tally(_value_names(variant), points_unit(variant),
+                  getattr(variant.ladder, "kind", "game"))
     arm = Arm(ref, tuple(overrides), seed, games, white, black)
     interrupted = False
     try:
@@ -207,6 +256,15 @@ def summary_text(summary: dict[str, Any]) -> str:
         if key in summary:
             v = summary[key]
             lines.append(f"{title:>22}  white {v['white']}, black {v['black']}")
+    if "white_win_rate" in summary:
+        lo, hi = summary["white_win_interval"]
+        lines.append(f"{'white win rate':>22}  {summary['white_win_rate']:.3f} "
+                     f"(95 % interval {lo:.3f}-{hi:.3f})")
+    if "white_net" in summary:
+        lo, hi = summary["white_net_interval"]
+        lines.append(f"{'white net a play':>22}  {summary['white_net']:+.3f} "
+                     f"{summary.get('points_unit', 'points')} (95 % interval {lo:+.3f} to "
+                     f"{hi:+.3f})")
     if "first_player_wins" in summary:
         lines.append(f"{'wins by turn order':>22}  first {summary['first_player_wins']}, "
                      f"second {summary['second_player_wins']}")
@@ -216,7 +274,7 @@ def summary_text(summary: dict[str, Any]) -> str:
             lines.append(f"{title:>22}  " + ", ".join(
                 f"{name} {n} ({100 * n / total:.1f} %)" for name, n in summary[key].items()))
     for key, value in summary.items():
-        if key.endswith("_rate") and key != "first_player_win_rate":
+        if key.endswith("_rate") and key not in ("first_player_win_rate", "white_win_rate"):
             lines.append(f"{key.replace('_', ' '):>22}  {value}")
     firings = summary.get("rule_firings")
     if firings:

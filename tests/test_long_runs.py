@@ -115,6 +115,35 @@ def test_simulate_reports_points_won_and_wins_by_turn_order(capsys) -> None:
     assert "holes won" in text and "points scored" in text and "wins by turn order" in text
 
 
+@pytest.mark.parametrize("vid, games", [("backgammon", 60), ("trictrac-ecrire", 3)])
+def test_simulate_gives_whites_win_rate_and_net_with_their_intervals(vid, games, capsys,
+                                                                     tmp_path) -> None:
+    out = tmp_path / "games.jsonl"
+    assert main(["simulate", vid, "--games", str(games), "--seed", "4", "--white", "greedy",
+                 "--black", "random", "--json", "--games-out", str(out)]) == 0
+    s = json.loads(capsys.readouterr().out)
+    lines = [json.loads(x) for x in out.read_text().splitlines()]
+    # recomputed from the games' lines: white's share (a draw half) and his net a play
+    score = sum(1.0 if g["winner"] == "white" else 0.5 if g["winner"] is None else 0.0
+                for g in lines)
+    n = len(lines)
+    assert s["white_win_rate"] == pytest.approx(score / n, abs=1e-4)
+    p, z = score / n, 1.96
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * (p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5 / (1 + z * z / n)
+    assert s["white_win_interval"] == pytest.approx([centre - half, centre + half], abs=1e-4)
+    if vid == "backgammon":        # the game's value at the cube's stake, + won and − lost
+        nets = [g["value"] if g["winner"] == "white" else -g["value"] for g in lines]
+    else:                          # the jetons white won or paid
+        nets = [g["won"]["white"] for g in lines]
+    mean = sum(nets) / n
+    sd = (sum((x - mean) ** 2 for x in nets) / (n - 1)) ** 0.5
+    assert s["white_net"] == pytest.approx(mean, abs=1e-4)
+    assert s["white_net_interval"] == pytest.approx(
+        [mean - 1.96 * sd / n ** 0.5, mean + 1.96 * sd / n ** 0.5], abs=1e-4)
+    assert s["white_win_interval"][0] <= s["white_win_rate"] <= s["white_win_interval"][1]
+
+
 def test_compare_memory_does_not_grow_with_games() -> None:
     line = {"first": "white", "winner": "black", "finished": True, "throws": 100,
             "lead_changes": 3, "points": {"white": 40, "black": 50},
