@@ -23,7 +23,8 @@ from interpreter.players.utility import cubeful, match_table, of_outcomes  # noq
 from interpreter.variant.build import load_variant  # noqa: E402
 
 PLAYABLE = ["backgammon", "hypergammon", "nackgammon", "tric-trac-12", "triktrak",
-            "trictrac-ecrire", "trictrac-combine"]
+            "trictrac-ecrire", "trictrac-combine", "portes", "plakoto", "fevga", "long-nardy",
+            "acey-deucey", "tavli"]
 
 
 class Recorder:

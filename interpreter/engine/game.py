@@ -260,14 +260,7 @@ class Game:
     def game_value(self, b: Board, points: tuple[int, int] = (0, 0)) -> tuple[int, str | None]:
         """The value of a finished game, `b` seen by its winner, `points` (the winner's, the
         loser's) on the ladder: the highest value rule that holds (1 when none), and its id."""
-        best, best_id = 1, None
-        ctx = _EndContext(points)
-        for rule_id, when, value in self.variant.rules.value:
-            if when(b, None, None, 0, 0, 0, ctx):
-                v = int(value(b, None, None, 0, 0, 0, ctx))
-                if v > best:
-                    best, best_id = v, rule_id
-        return best, best_id
+        return value_of(self.variant, b, points)
 
     def fire(self, rule_id: str | None, side: int) -> None:
         """An end or value rule held for `side`: counted with the scoring rules."""
@@ -774,6 +767,20 @@ class _EndContext:
 
     def __init__(self, points: tuple[int, int]):
         self.points = points
+
+
+def value_of(variant: Any, b: Board, points: tuple[int, int] = (0, 0)) -> tuple[int, str | None]:
+    """What a game won on board `b` (seen by its winner) is worth by the variant's value rules,
+    `points` (the winner's, the loser's) on the ladder: the highest value rule that holds (1
+    when none), and its id."""
+    best, best_id = 1, None
+    ctx = _EndContext(points)
+    for rule_id, when, value in variant.rules.value:
+        if when(b, None, None, 0, 0, 0, ctx):
+            v = int(value(b, None, None, 0, 0, 0, ctx))
+            if v > best:
+                best, best_id = v, rule_id
+    return best, best_id
 
 
 def leftover_numbers(play: Play, d1: int, d2: int) -> set[int | None]:

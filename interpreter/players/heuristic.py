@@ -28,7 +28,8 @@ from typing import Any, Sequence
 
 from interpreter.dsl import RollContext
 from interpreter.engine.branch import DICE
-from interpreter.kernel.board import BAR, OFF, OPP_BAR, OPP_OFF, POOL
+from interpreter.engine.game import value_of
+from interpreter.kernel.board import BAR, OFF, OPP_BAR, OPP_OFF, OPP_POOL, PINS, POOL
 from interpreter.players._numpy import np
 from interpreter.players.leaves import Leaf
 from interpreter.players.utility import of_game_end, of_outcomes, of_result
@@ -55,6 +56,11 @@ class HeuristicJudge:
     W_THREAT = 1.0        # × the blots of the player who throws next (he may cover them first)
     W_BAR = 6.0           # × the throws a man on the bar is expected to wait
     W_TEMPO = 8.0         # being on roll
+    #: what being pinned costs a man (hit = "pin"), × its chance, and each man pinned: measured
+    #: in Plakoto against greedy, a lone man's risk is best left to the search (docs/bots.md)
+    W_PIN = 0.0
+    W_PINNED = 40.0
+    W_STUCK = 0.0         # × the single-number landings of each man closed by the opponent
     #: the scale of the pip score in the chance of winning, per √(pips in the race), with
     #: contact and in a race: fitted by maximum likelihood to the outcomes of the search's own
     #: games of backgammon (docs/bots.md); a variant's `[bot] weights` may set its own
@@ -62,12 +68,20 @@ class HeuristicJudge:
     SCALE_RACE = 0.8
     #: the weight of the other player's points to come (he throws after)
     W_LATER = 0.6
+    #: where men are hit and the ladder counts points and holes, the weight of the position's
+    #: chance of winning the game (as 2·P − 1) beside them
+    W_POSITION = 1.0
+    #: the continuous match: the scale of a game's points lead in its chance of being won,
+    #: per √(points both sides still need)
+    SCALE_POINTS = 0.8
 
     #: the `[bot] weights` names of the attributes above
     NAMES = {"blot": "W_BLOT", "hit": "W_HIT", "home": "W_HOME", "prime": "W_PRIME",
              "anchor": "W_ANCHOR", "back": "W_BACK", "bar": "W_BAR", "tempo": "W_TEMPO",
              "scale": "SCALE", "race_scale": "SCALE_RACE", "later": "W_LATER",
-             "point": "W_POINT", "threat": "W_THREAT"}
+             "position": "W_POSITION", "points_scale": "SCALE_POINTS",
+             "point": "W_POINT", "threat": "W_THREAT", "pin": "W_PIN", "pinned": "W_PINNED",
+             "stuck": "W_STUCK"}
 
     def __init__(self, variant: Any):
         self.variant = variant
@@ -86,7 +100,17 @@ class HeuristicJudge:
         r = variant.move_rules
         self.hits = r.hit != "none"
         self.block = r.block
-        self.hit_to = 25 if r.hit == "bar" else r.start_pip
+        self.hit_to = r.start_pip if r.hit == "start" else 25
+        self.pinning = r.hit == "pin"
+        self.enter_first = r.enter_first
+        geo = variant.geometry
+        self.route = geo.route
+        self.pins = geo.pins
+        self.pool = geo.pool
+        #: the opponent's own pip of each of the mover's pips (index 0 unused)
+        self.tp = (0, *(geo.their_pip(p) for p in range(1, 25)))
+        #: the opponent's home board in the mover's pips
+        self.their_home = tuple(sorted(self.tp[q] for q in range(1, r.home_top + 1)))
         self.enter_bar = r.enter == "bar"
         self.doublet_moves = r.doublet_moves
         self.home_top = r.home_top
@@ -188,18 +212,32 @@ class HeuristicJudge:
         return out
 
     def _hit_chance(self, b: tuple, p: int) -> float:
-        """The chance that the opponent (men < 0, moving up the pips) hits the blot on pip p this
-        throw, counted with the movement switches: the throws that carry one of his men there
-        by a way whose landings are open (a man on the bar must be the one that moves)."""
+        """The chance that the opponent hits (or pins) the blot on the mover's pip p this throw,
+        counted with the movement switches: the throws that carry one of his men there by a way
+        whose landings are open to him. He runs down his own pips (`their_pip` of the mover's),
+        whatever the route; men waiting on his bar or off the board enter from his pip 25 (a
+        man on the bar must be the one that moves where entering comes first)."""
+        tp = self.tp
+        h = tp[p]
         block = self.block
-        sources = (0,) if b[OPP_BAR] else [q for q in range(1, p) if b[q] < 0]
+        pins = self.pins and b[PINS]
+        if b[OPP_BAR] and self.enter_first:
+            sources = [25]
+        else:
+            sources = [tp[q] for q in range(1, 25) if b[q] < 0 and tp[q] > h]
+            if b[OPP_BAR] or (self.pool and b[OPP_POOL]):
+                sources.append(25)
         hit: set[int] = set()
-        for q in sources:
-            for k, ways in self._ways(p - q):
+        for src in sources:
+            for k, ways in self._ways(src - h):
                 if k in hit:
                     continue
                 for way in ways:
-                    if all(b[q + i] < block for i in way):
+                    for i in way:
+                        m = tp[src - i]
+                        if b[m] >= block or (pins and b[m] > 0 and pins >> m & 1):
+                            break
+                    else:
                         hit.add(k)
                         break
         return sum(self._weight[k] for k in hit) / 36.0
@@ -207,48 +245,96 @@ class HeuristicJudge:
     def side_score(self, b: tuple, exposed: float = 1.0) -> tuple[float, bool]:
         """The position's terms for the player `b` is seen by (pips; higher is better) and
         whether there is contact; his blots count `exposed` times (less when he throws first
-        and can cover them)."""
-        pips = 25 * b[BAR] + sum(p * b[p] for p in range(1, 25) if b[p] > 0)
-        if len(b) > POOL:
-            # men waiting off the board to enter have the whole route to travel, as from the bar
-            pips += 25 * b[POOL]
-        their_back = min((p for p in range(1, 25) if b[p] < 0), default=25)
-        my_back = max((p for p in range(1, 25) if b[p] > 0), default=0)
-        contact = bool(b[BAR] or b[OPP_BAR] or my_back > their_back)
+        and can cover them). Every term follows the variant's route: the opponent's men run
+        down his own pips (`their_pip`), the same way round or the other."""
+        tp = self.tp
+        block = self.block
+        pins = b[PINS] if self.pins else 0
+        waiting = b[BAR] + (b[POOL] if self.pool else 0)
+        pips = 25 * waiting
+        my_back = 25 if waiting else 0
+        their_back = 25 if b[OPP_BAR] or (self.pool and b[OPP_POOL]) else 0
+        mine_pinned = theirs_pinned = 0
+        for p in range(1, 25):
+            x = b[p]
+            if x > 0:
+                pips += p * x
+                if p > my_back:
+                    my_back = p
+                if pins >> p & 1:
+                    theirs_pinned += 1
+                    if tp[p] > their_back:
+                        their_back = tp[p]
+            elif x < 0:
+                if tp[p] > their_back:
+                    their_back = tp[p]
+                if pins >> p & 1:
+                    # one of the mover's men pinned under the opponent's: it has its pips to go
+                    mine_pinned += 1
+                    pips += p
+                    if p > my_back:
+                        my_back = p
+        # contact: a man of one side still has a man of the other ahead of him on his route
+        contact = bool(waiting or their_back == 25) or any(
+            (x < 0 and p < my_back) or (x > 0 and tp[p] < their_back)
+            for p, x in enumerate(b[1:25], 1))
         score = -float(pips)
         if not contact:
             return score, False
-        block = self.block
-        made = [1 <= p <= 24 and b[p] >= block for p in range(25)]
+        # a point is closed to the mover when the opponent holds it or pins one of his men there
+        closed = [False] * 25
+        for p in range(1, 25):
+            x = b[p]
+            if x <= -block or (x < 0 and pins >> p & 1):
+                closed[p] = True
         if self.hits:
             loss = 0.0
             for p in range(1, 25):
-                if b[p] == 1 and p > their_back:
+                if b[p] == 1 and not pins >> p & 1 and tp[p] < their_back:
                     chance = self._hit_chance(b, p)
                     if chance:
-                        loss += chance * (self.hit_to - p + self.W_HIT)
+                        cost = self.W_PIN if self.pinning else self.hit_to - p
+                        loss += chance * (cost + self.W_HIT)
             score -= self.W_BLOT * exposed * loss
-            # waiting to enter against the opponent's closed home points
-            if b[BAR] and self.enter_bar:
-                closed = sum(1 for p in range(19, 25) if b[p] <= -block) / 6.0
-                if closed >= 1.0:
-                    score -= self.W_BAR * 6.0 * b[BAR]
+            # waiting to enter against the opponent's closed points where men enter (25 - d)
+            if waiting and self.enter_bar:
+                shut = sum(1 for p in range(19, 25) if closed[p]) / 6.0
+                if shut >= 1.0:
+                    score -= self.W_BAR * 6.0 * waiting
                 else:
-                    score -= self.W_BAR * b[BAR] * (1.0 / (1.0 - closed * closed) - 1.0)
+                    score -= self.W_BAR * waiting * (1.0 / (1.0 - shut * shut) - 1.0)
+        if mine_pinned:
+            score -= self.W_PINNED * mine_pinned
+        if self.W_STUCK:
+            # each man's landings of a single number (1 to 6) closed by the opponent
+            stuck = 0
+            for p in range(2, 25):
+                x = b[p]
+                if x > 0:
+                    stuck += x * sum(1 for d in range(1, 7) if p - d >= 1 and closed[p - d])
+            score -= self.W_STUCK * stuck
+        made = [1 <= p <= 24 and b[p] >= block for p in range(25)]
         home = sum(1 for p in range(1, self.home_top + 1) if made[p])
         score += self.W_HOME * home
         if self.W_POINT:
             score += self.W_POINT * sum(made)
-        run = best = 0
+        # the longest prime with an opposing man behind it (he must pass it)
+        run = best = top = 0
         for p in range(1, 25):
-            run = run + 1 if made[p] else 0
-            best = max(best, run)
+            if made[p]:
+                run += 1
+                top = tp[p] if run == 1 else max(top, tp[p])
+                if run > best and their_back > top:
+                    best = run
+            else:
+                run = 0
         if best >= 3:
             score += self.W_PRIME * (best - 1) ** 2
-        if any(made[p] for p in range(19, 25)):
+        their_home = self.their_home
+        if any(made[p] for p in their_home):
             score += self.W_ANCHOR
         if self.W_BACK:
-            score -= self.W_BACK * sum(b[p] for p in range(25 - self.home_top, 25) if b[p] > 0)
+            score -= self.W_BACK * sum(b[p] for p in their_home if b[p] > 0)
         return score, True
 
     def position(self, b: tuple, on_roll: bool) -> tuple[float, float, float]:
@@ -264,8 +350,11 @@ class HeuristicJudge:
         s = mine - theirs + (self.W_TEMPO if on_roll else -self.W_TEMPO)
         if self.own:
             s += self.own_score(b, fb)
-        total = 25 * (b[BAR] + b[OPP_BAR]) + sum(abs(b[p]) * (p if b[p] > 0 else 25 - p)
+        tp = self.tp
+        total = 25 * (b[BAR] + b[OPP_BAR]) + sum(b[p] * p if b[p] > 0 else -b[p] * tp[p]
                                                  for p in range(1, 25))
+        if self.pool:
+            total += 25 * (b[POOL] + b[OPP_POOL])
         scale = (self.SCALE if contact else self.SCALE_RACE) * math.sqrt(max(total / 2.0, 1.0))
         p = 1.0 / (1.0 + math.exp(-max(min(s / scale, 40.0), -40.0)))
         return p, self._gammon_share(fb), self._gammon_share(b)
@@ -292,12 +381,13 @@ class HeuristicJudge:
         rows: list[list[float]] = []
         where: list[int] = []
         for i, lf in enumerate(ls):
-            if lf.over:
+            if self.kind in POINT_LADDERS:
+                # a finished partie or match too, in the unit of its net result
+                out[i] = self.points_value(lf)
+            elif lf.over:
                 out[i] = of_result(lf.node.game.ladder.result(), me, lf.ladder or {})
             elif lf.game_end is not None:
                 out[i] = of_game_end(lf.game_end[0], lf.game_end[1], lf.ladder or {})
-            elif self.kind in POINT_LADDERS:
-                out[i] = self.points_value(lf)
             else:
                 p, g_me, g_opp = self.position(lf.board, lf.on_roll)
                 row = [p]
@@ -324,45 +414,76 @@ class HeuristicJudge:
             return None
         out = np.zeros(len(ls))
         for i, lf in enumerate(ls):
-            if lf.over:
-                out[i] = of_result(lf.node.game.ladder.result(), me, lf.ladder or {})
-            elif lf.game_end is not None:
-                out[i] = of_game_end(lf.game_end[0], lf.game_end[1], lf.ladder or {})
-            else:
-                out[i] = self.points_value(lf, FIRST_PASS)
+            out[i] = self.points_value(lf, FIRST_PASS)
         return out
 
     def points_value(self, lf: Leaf, dice: tuple = DICE) -> float:
-        """Holes: the ladder's holes and points, the points to come, and (where men are hit)
-        the position."""
+        """The parties, in the unit of their net result: the ladder's holes, marks and jetons
+        and the points towards the next hole, the points to come and (where men are hit) the
+        position; the continuous match in game values (`continuous_value`). A finished play is
+        valued by the same terms of its final state, so that ending it is weighed in the unit
+        of going on."""
         s = lf.ladder or {}
-        kind = s.get("kind")
-        pph = float(s.get("points_per_hole") or s.get("target") or 12)
-        value = 0.0
-        if kind == "continuous":
-            value += (s["points"]["me"] - s["points"]["opponent"]) / pph
-            value += (s["games"]["me"] - s["games"]["opponent"]) * 1.5
-        else:
-            holes = s.get("mark_holes") or s.get("holes") or {"me": 0, "opponent": 0}
-            value += holes["me"] - holes["opponent"]
-            value += (s["points"]["me"] - s["points"]["opponent"]) / pph
-            if "jetons" in s:
-                value += (s["jetons"]["me"] - s["jetons"]["opponent"]) / 2.0
-                lost = s.get("lost_marks", {"me": 0, "opponent": 0})
-                value -= 2.0 * (lost["me"] - lost["opponent"])
-        if self.scoring:
-            b = lf.board
-            flip = self.variant.flip
-            setup = lf.setup
-            r_me, r_opp = lf.rolls
-            if lf.on_roll:
-                now = self.throw_points(b, r_me + 1, setup, dice)
-                later = -self.throw_points(flip(b), r_opp + 1, setup, dice)
-            else:
-                now = -self.throw_points(flip(b), r_opp + 1, setup, dice)
-                later = self.throw_points(b, r_me + 1, setup, dice)
-            value += (now + self.W_LATER * later) / pph
-        if self.hits and not self.scoring:
+        if s.get("kind") == "continuous":
+            return self.continuous_value(lf, s, dice)
+        pph = float(s.get("points_per_hole") or 12)
+        holes = s.get("mark_holes") or s.get("holes") or {"me": 0, "opponent": 0}
+        value = float(holes["me"] - holes["opponent"])
+        value += (s["points"]["me"] - s["points"]["opponent"]) / pph
+        if "jetons" in s:
+            value += (s["jetons"]["me"] - s["jetons"]["opponent"]) / 2.0
+            lost = s.get("lost_marks", {"me": 0, "opponent": 0})
+            value -= 2.0 * (lost["me"] - lost["opponent"])
+        if lf.over:
+            return value
+        value += self.to_come(lf, dice) / pph
+        if self.hits and self.W_POSITION:
             p = self.position(lf.board, lf.on_roll)[0]
-            value += 2.0 * p - 1.0
+            value += self.W_POSITION * (2.0 * p - 1.0)
         return value
+
+    def to_come(self, lf: Leaf, dice: tuple = DICE) -> float:
+        """The points the player can expect from the next throw, less his opponent's, and at
+        weight `later` from the throw after it (0 where nothing scores)."""
+        if not self.scoring:
+            return 0.0
+        b = lf.board
+        flip = self.variant.flip
+        setup = lf.setup
+        r_me, r_opp = lf.rolls
+        if lf.on_roll:
+            now = self.throw_points(b, r_me + 1, setup, dice)
+            later = -self.throw_points(flip(b), r_opp + 1, setup, dice)
+        else:
+            now = -self.throw_points(flip(b), r_opp + 1, setup, dice)
+            later = self.throw_points(b, r_me + 1, setup, dice)
+        return now + self.W_LATER * later
+
+    def continuous_value(self, lf: Leaf, s: dict, dice: tuple = DICE) -> float:
+        """The continuous match (the 12-point Tric-Trac), in game values: the match's totals
+        so far, and the game in progress as its chance of being won times what it would be
+        worth by the variant's value rules on the loser's points as they stand, less the
+        chance of losing it times what that would cost. The chance comes from the points each
+        side still needs, those to come, and the position, through a logistic curve whose
+        width grows with the square root of the points still to score."""
+        tot = float(s["games"]["me"] - s["games"]["opponent"])
+        pending = s.get("pending")
+        if pending is not None:
+            # a game won and not yet resolved: its value is the winner's, the next game even
+            tot += pending["value"] if pending["winner"] == "me" else -pending["value"]
+            return tot
+        if lf.over:
+            return tot
+        pm, po = s["points"]["me"], s["points"]["opponent"]
+        target = int(s.get("target") or 12)
+        z = (pm - po + self.to_come(lf, dice)) / (
+            self.SCALE_POINTS * math.sqrt(max(2 * target - pm - po, 1)))
+        if self.hits and self.W_POSITION:
+            p = self.position(lf.board, lf.on_roll)[0]
+            z += self.W_POSITION * (2.0 * p - 1.0)
+        win = 1.0 / (1.0 + math.exp(-max(min(z, 40.0), -40.0)))
+        b = lf.board
+        v = self.variant
+        return tot + win * value_of(v, b, (pm, po))[0] - (1.0 - win) * value_of(
+            v, v.flip(b), (po, pm))[0]
+

@@ -26,6 +26,7 @@ from typing import Any
 
 from interpreter.engine import branch
 from interpreter.players.leaves import quick
+from interpreter.players.utility import unit_of
 
 
 @dataclass(frozen=True)
@@ -93,6 +94,9 @@ def hint(decision: Any, kind: str | None = None) -> Hint:
     else:
         ranked = player.rank(decision)
     unit = getattr(player.judge, "unit", None) or "points"
+    if (decision.view.ladder or {}).get("kind") == "rotation":
+        # a game of a rotation is judged in the match's unit, whatever its own file's ladder
+        unit = unit_of(decision.view.ladder)
     best = Choice(ranked[0][0], words[ranked[0][0]], round(ranked[0][1], 4))
     second = None
     diff = 0.0

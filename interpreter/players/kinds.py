@@ -96,9 +96,15 @@ def make(kind: str, seed: Any, variant: Any) -> Any:
     if family == "gnubg":
         from interpreter.players.gnubg_player import GnubgPlayer
         return GnubgPlayer(variant, plies=params["plies"], seed=seed)
-    judge = judge_for(variant, params["learned"], params["weights"])
+    learned, weights = params["learned"], params["weights"]
+    judge = judge_for(variant, learned, weights)
+
+    def judge_of(other: Any) -> Any:
+        return judge_for(other, learned, weights)
+
     from interpreter.players.search import SearchPlayer
     if family == "rollout":
         return SearchPlayer(variant, judge, depth=1, rollouts=params["rollouts"], seed=seed,
-                            kind=kind)
-    return SearchPlayer(variant, judge, depth=params["depth"], seed=seed, kind=kind)
+                            kind=kind, judge_of=judge_of)
+    return SearchPlayer(variant, judge, depth=params["depth"], seed=seed, kind=kind,
+                        judge_of=judge_of)

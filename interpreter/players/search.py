@@ -25,10 +25,11 @@ copies: the ladder does not change during such a throw.
 from __future__ import annotations
 
 import random
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from interpreter.engine import branch
 from interpreter.engine.branch import DICE, Node
+from interpreter.engine.game import value_of
 from interpreter.players._numpy import np
 from interpreter.players.leaves import Leaf, follow, leaf_of, leaves, quick
 
@@ -43,9 +44,12 @@ class SearchPlayer:
     capabilities: frozenset[str] = frozenset({"branching", "doubles"})
 
     def __init__(self, variant: Any, judge: Any, *, depth: int = 1, width: int = 6,
-                 rollouts: int = 0, horizon: int = 60, seed: Any = 0, kind: str | None = None):
+                 rollouts: int = 0, horizon: int = 60, seed: Any = 0, kind: str | None = None,
+                 judge_of: Callable[[Any], Any] | None = None):
         self.variant = variant
         self.judge = judge
+        #: the judge of another variant, for a play whose games change variant (a rotation's)
+        self.judge_of = judge_of
         self.depth = depth
         self.width = width
         self.rollouts = rollouts
@@ -61,8 +65,18 @@ class SearchPlayer:
     def answer(self, decision: Any) -> int:
         if len(decision.choices) == 1:
             return 0
+        self.adopt(decision.game.variant)
         ranked = self.rank(decision)
         return ranked[0][0]
+
+    def adopt(self, variant: Any) -> None:
+        """Judge the games of `variant` from now on: a rotation (Tavli) plays each game with its
+        own file's rules, and the judge reads that file's route, pins and `[bot]` table."""
+        if variant is self.variant or self.judge_of is None:
+            return
+        self.variant = variant
+        self.judge = self.judge_of(variant)
+        self.quick = quick(variant)
 
     def replayed(self, decision: Any, index: int) -> None:
         """Nothing to restore: the search keeps no state between decisions but its playouts'
@@ -174,24 +188,13 @@ class SearchPlayer:
                 ls.append(Leaf(r, False, (rolls[0] + 1, rolls[1]), ladder))
             else:
                 won = ended == "mover"
-                k = self._value_of(r if won else v.flip(r))
+                k = value_of(v, r if won else v.flip(r))[0]
                 ls.append(Leaf(r, False, rolls, ladder, game_end=(won, k)))
         values, _x, _o = self.judge.values(ls, roller)
         if throws <= 1:
             return float(np.max(values))
         order = np.argsort(-values)[:self.width]
         return max(self.expect(ls[int(i)], roller, throws - 1) for i in order)
-
-    def _value_of(self, b: tuple) -> int:
-        """The value rules of a game won on board `b` (seen by its winner)."""
-        from interpreter.engine.game import _EndContext
-
-        best = 1
-        ctx = _EndContext((0, 0))
-        for _id, when, value in self.variant.rules.value:
-            if when(b, None, None, 0, 0, 0, ctx):
-                best = max(best, int(value(b, None, None, 0, 0, 0, ctx)))
-        return best
 
     def _ladder_for(self, leaf: Leaf, me: int, side: int) -> dict | None:
         """The ladder's state seen by `side`, from a quick leaf seen by `me` (the state is the

@@ -8,6 +8,8 @@ of `View.ladder`):
   cubeless value times the cube;
 - "cube" in a match: the match-winning chance, as 2·MWC − 1 (−1 lost … +1 won), the game's
   outcome probabilities weighed by a match equity table (`match_table`);
+- "rotation" (Tavli's games in turn to `match_points`): the match-winning chance, as for a
+  match of that length without the cube;
 - "holes" (the Dutch Triktrak), "continuous" (the 12-point Tric-Trac), "ecrire" and
   "combine" (the parties): the chance of winning the partie or match as 2·P − 1.
 
@@ -24,6 +26,7 @@ from interpreter.players._numpy import np
 
 #: the unit of each ladder kind, as shown by hints
 UNITS = {"game": "points", "cube": "points", "cube-match": "match-winning chances (2 MWC - 1)",
+         "rotation": "match-winning chances (2 MWC - 1)",
          "holes": "partie-winning chances (2 P - 1)",
          "continuous": "match-winning chances (2 P - 1)",
          "ecrire": "partie-winning chances (2 P - 1)",
@@ -115,7 +118,18 @@ def of_outcomes(Y: np.ndarray, levels: Sequence[int], state: dict | None,
         return c * _equity(Y, levels)
     if kind == "game":
         return _equity(Y, levels)
+    if kind == "rotation":
+        return 2.0 * _match_chance(Y, levels, rotation_match(state), 1) - 1.0   # type: ignore
     return 2.0 * Y[..., 0] - 1.0
+
+
+def rotation_match(state: dict) -> dict:
+    """A rotation's state (Tavli: games to `match_points`) as a match's: its length and the
+    points each side is away."""
+    n = int(state["match_points"])
+    score = state["score"]
+    return {"match_length": n, "away": {"me": n - int(score["me"]),
+                                        "opponent": n - int(score["opponent"])}}
 
 
 #: the cube's efficiency in Janowski's model: the share of a live cube's value it keeps
@@ -182,6 +196,11 @@ def of_game_end(won: bool, k: int, state: dict) -> float:
         return float(c * k if won else -c * k)
     if kind == "game":
         return float(k if won else -k)
+    if kind == "rotation":
+        m = rotation_match(state)
+        table = match_table(m["match_length"])
+        a, b = m["away"]["me"], m["away"]["opponent"]
+        return 2.0 * (_mwc(table, a - k, b) if won else _mwc(table, a, b - k)) - 1.0
     # a game inside a partie: the partie goes on (its ladder marks it)
     return 0.0
 

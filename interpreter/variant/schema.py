@@ -435,6 +435,10 @@ BOT_WEIGHTS = {
     "threat": "× the blots of the player who throws next, which he may cover first",
     "later": "the weight of the points the other player can expect from his next throw "
              "(the trictrac family)",
+    "pin": "what being pinned costs a man (`hit = \"pin\"`), in pips, × the chance of the pin",
+    "pinned": "each man of the player's pinned under the opponent's, in pips",
+    "stuck": "× each man's landings of a single number (1 to 6 pips ahead on his route) that "
+             "the opponent closes",
 }
 
 
