@@ -285,6 +285,29 @@ def test_cubeful_equity_is_monotone_and_owning_the_cube_helps():
     assert np.all(cubeful(Y, (2, 3), "me") >= cubeful(Y, (2, 3), "opponent") - 1e-9)
 
 
+def test_in_a_match_the_cube_is_kept_for_a_small_edge_and_given_for_a_large_one():
+    def row(p):
+        return np.array([[p, 0.15 * p, 0.0, 0.15 * (1 - p), 0.0]])
+
+    centred = {"kind": "cube", "match_length": 5, "away": {"me": 5, "opponent": 5}, "cube": 1,
+               "owner": None, "enabled": True, "crawford": False}
+    doubled = dict(centred, cube=2, owner="opponent")
+    # a small edge: keeping the cube centred is worth more than turning it, which gives the
+    # opponent its ownership; a large one: doubled (and taken) is worth more than rolling
+    assert of_outcomes(row(0.6), (2, 3), centred)[0] > of_outcomes(row(0.6), (2, 3), doubled)[0]
+    assert of_outcomes(row(0.85), (2, 3), doubled)[0] > of_outcomes(row(0.85), (2, 3),
+                                                                     centred)[0]
+    # owning the cube is worth something; the Crawford game and a disabled cube are cubeless
+    mine = dict(centred, owner="me")
+    his = dict(centred, owner="opponent")
+    assert of_outcomes(row(0.6), (2, 3), mine)[0] > of_outcomes(row(0.6), (2, 3), his)[0]
+    dead = dict(centred, enabled=False)
+    crawford = dict(centred, crawford=True, away={"me": 1, "opponent": 3})
+    assert of_outcomes(row(0.6), (2, 3), crawford)[0] == pytest.approx(
+        of_outcomes(row(0.6), (2, 3), dict(crawford, enabled=False))[0])
+    assert of_outcomes(row(0.5), (2, 3), dead)[0] == pytest.approx(0.0)
+
+
 def test_utilities_are_in_the_ladders_units():
     Y = np.array([[0.75]])
     assert of_outcomes(Y, (), {"kind": "holes"})[0] == pytest.approx(0.5)

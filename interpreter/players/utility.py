@@ -112,6 +112,8 @@ def of_outcomes(Y: np.ndarray, levels: Sequence[int], state: dict | None,
         c = cube if cube is not None else int(state.get("cube", 1))   # type: ignore[union-attr]
         length = state.get("match_length") or 0                       # type: ignore[union-attr]
         if length:
+            if state.get("enabled") and not state.get("crawford"):    # type: ignore[union-attr]
+                return 2.0 * match_cubeful(Y, levels, state, c) - 1.0  # type: ignore[arg-type]
             return 2.0 * _match_chance(Y, levels, state, c) - 1.0     # type: ignore[arg-type]
         if state.get("enabled") and state.get("may_double") is not None:  # type: ignore
             return c * cubeful(Y, levels, state.get("owner"))              # type: ignore
@@ -161,6 +163,62 @@ def cubeful(Y: np.ndarray, levels: Sequence[int], owner: str | None,
         live = np.where(p < tp, low, -1.0 + (W + 1.0) * (p - tp) / (1.0 - tp))
     else:
         live = np.where(p < tp, low, np.where(p < cp, -1.0 + 2.0 * (p - tp) / (cp - tp), high))
+    return x * live + (1.0 - x) * dead
+
+
+def _averages(Y: np.ndarray, levels: Sequence[int], table: Any, a: int, b: int,
+              cube: int) -> tuple[np.ndarray, np.ndarray]:
+    """The match-winning chances of a win and of a loss at this cube, each averaged over the
+    game's values as the outputs weigh them."""
+    p = np.clip(Y[..., 0], 1e-9, 1.0 - 1e-9)
+    win = lose = 0.0
+    for v, q in outcome_split(Y, levels):
+        pts = cube * abs(v)
+        if v > 0:
+            win = win + q * _mwc(table, a - pts, b)
+        else:
+            lose = lose + q * _mwc(table, a, b - pts)
+    return win / p, lose / (1.0 - p)
+
+
+def match_cubeful(Y: np.ndarray, levels: Sequence[int], state: dict, cube: int,
+                  x: float = CUBE_LIFE) -> np.ndarray:
+    """The match-winning chance with the cube in play, in the manner of Janowski's money model
+    (`cubeful`) carried to match equities: the dead cube's chance mixed, by the cube's
+    efficiency x, with a fully live cube's, which is linear in the chance of winning between
+    the points where a double is passed. The opponent passes a double at cube 2c when his
+    chance of winning the match taking (a dead cube at 2c) is below passing's, at my chance of
+    winning the game CP (my cash point); I pass his below TP (my take point). With the cube
+    mine or centred I cash at CP; with the cube his or centred he cashes at TP. A side whose
+    doubling cannot change the match (the cube already wins it for him) has no cash point."""
+    Y = np.atleast_2d(np.asarray(Y, dtype=np.float64))
+    table = match_table(int(state["match_length"]))
+    a, b = int(state["away"]["me"]), int(state["away"]["opponent"])
+    p = np.clip(Y[..., 0], 1e-9, 1.0 - 1e-9)
+    win, lose = _averages(Y, levels, table, a, b, cube)
+    dead = p * win + (1.0 - p) * lose
+    owner = state.get("owner")
+    mine = owner in ("me", None) and a > cube
+    his = owner in ("opponent", None) and b > cube
+    if not (mine or his):
+        return dead
+    win2, lose2 = _averages(Y, levels, table, a, b, 2 * cube)
+    span = np.maximum(win2 - lose2, 1e-9)
+    cash = _mwc(table, a - cube, b)           # my double passed
+    dropped = _mwc(table, a, b - cube)        # his double passed
+    cp = np.clip((cash - lose2) / span, 1e-6, 1.0 - 1e-6)
+    tp = np.clip((dropped - lose2) / span, 1e-6, 1.0 - 1e-6)
+    top = cash + (win - cash) * (p - cp) / (1.0 - cp)        # above my cash point
+    if mine and his:
+        live = np.where(p < tp, lose + (dropped - lose) * p / tp,
+                        np.where(p < cp, dropped + (cash - dropped) * (p - tp)
+                                 / np.maximum(cp - tp, 1e-6), top))
+        live = np.where(tp < cp, live, dead)
+    elif mine:
+        live = np.where(p < cp, lose + (cash - lose) * p / cp, top)
+    else:
+        live = np.where(p < tp, lose + (dropped - lose) * p / tp,
+                        dropped + (win - dropped) * (p - tp) / (1.0 - tp))
     return x * live + (1.0 - x) * dead
 
 
