@@ -180,7 +180,7 @@ def plot_curves(paths: Sequence[str], out: str) -> None:
     ax.set_ylabel("share won against greedy (95 % interval)")
     ax.set_ylim(0.0, 1.0)
     ax.grid(True, alpha=0.3)
-    ax.legend(loc="center right")
+    ax.legend(loc="lower right")
     ax.set_title("The self-taught player (one throw ahead) against greedy")
     fig.tight_layout()
     fig.savefig(out)
