@@ -156,3 +156,11 @@ def test_a_finished_match_is_valued_in_the_unit_of_one_going_on():
     assert judge.points_value(over) == pytest.approx(4.0)
     assert judge.points_value(going_on) < judge.points_value(over)
     assert abs(judge.points_value(going_on) - 3.0) < 0.5
+
+
+def test_every_weight_a_bot_table_may_set_is_one_the_judge_reads():
+    from interpreter.variant.schema import BOT_WEIGHTS
+
+    assert set(BOT_WEIGHTS) == set(HeuristicJudge.NAMES)
+    for name, attribute in HeuristicJudge.NAMES.items():
+        assert isinstance(getattr(HeuristicJudge, attribute), float), name

@@ -9,16 +9,22 @@ A leaf (players/leaves.py) is valued for one player in the unit of what the play
   roll's points by the variant's scoring rules and the best points its plays score — and, at
   a smaller weight, the same for the other player from the same position (`throw_points`). The
   ladder's points and holes are read from its state, after the engine has marked the throw.
-- **The position** (where men can be hit: the backgammon family): the race (pips to travel),
-  men borne off, the blots the opponent can hit this throw (the throws that hit each blot,
-  counted from the variant's own movement switches: the block, where a hit man goes, how many
-  moves a doublet gives, entering first) times what a hit loses, made points in the home board,
-  the longest prime, anchors, and men waiting to enter against the opponent's home board.
+- **The position** (where men move and meet: the backgammon family and the wider family): the
+  race (pips to travel, pinned men and men waiting off the board included), men borne off, the
+  blots the opponent can hit or pin this throw (the throws that reach each blot, counted from
+  the variant's own movement switches: the block, where a hit man goes, how many moves a
+  doublet gives, entering first, men entering from his bar or from off the board) times what a
+  hit loses, made points in the home board, the longest prime with an opposing man behind it,
+  anchors, men waiting to enter against the opponent's points, men pinned, and the landings of
+  each man's single numbers that the opponent closes. Every term follows the variant's route:
+  the opponent's men run down his own pips (`their_pip`), the same way round or the other.
 
 For one game (money play, the plain game) the position's score is turned into the chance of
 winning it (and of gammons), then into points with the cube; in a match, into match-winning
-chances; for the parties, points to come and the ladder's points and holes add up in holes
-(the unit shown is then "holes").
+chances; for the parties, points to come and the ladder's points, holes, marks and jetons add
+up in holes (the unit shown is then "holes"); in the continuous match the game in progress is
+its chance of being won times what the value rules make it worth, in game values. A finished
+play is valued by the same terms as one going on.
 """
 from __future__ import annotations
 
@@ -138,6 +144,8 @@ class HeuristicJudge:
 
     @property
     def unit(self) -> str:
+        if self.kind == "continuous":
+            return "game values"
         if self.kind in POINT_LADDERS:
             return "holes"
         from interpreter.players.utility import UNITS

@@ -439,6 +439,10 @@ BOT_WEIGHTS = {
     "pinned": "each man of the player's pinned under the opponent's, in pips",
     "stuck": "× each man's landings of a single number (1 to 6 pips ahead on his route) that "
              "the opponent closes",
+    "position": "where men are hit and the ladder counts points, the weight of the "
+                "position's chance of winning the game (as 2·P − 1) beside them",
+    "points_scale": "the continuous match: how many points of lead (per √ of the points both "
+                    "sides still need) move a game's chance of being won by a factor e in odds",
 }
 
 
