@@ -35,7 +35,7 @@ from typing import Any, Sequence
 from interpreter.dsl import RollContext
 from interpreter.engine.branch import DICE
 from interpreter.engine.game import value_of
-from interpreter.kernel.board import BAR, OFF, OPP_BAR, OPP_OFF, OPP_POOL, PINS, POOL
+from interpreter.kernel.board import BAR, OFF, OPP_BAR, OPP_POOL, PINS, POOL
 from interpreter.players._numpy import np
 from interpreter.players.leaves import Leaf
 from interpreter.players.utility import of_game_end, of_outcomes, of_result
@@ -110,7 +110,6 @@ class HeuristicJudge:
         self.pinning = r.hit == "pin"
         self.enter_first = r.enter_first
         geo = variant.geometry
-        self.route = geo.route
         self.pins = geo.pins
         self.pool = geo.pool
         #: the opponent's own pip of each of the mover's pips (index 0 unused)
@@ -262,17 +261,16 @@ class HeuristicJudge:
         pips = 25 * waiting
         my_back = 25 if waiting else 0
         their_back = 25 if b[OPP_BAR] or (self.pool and b[OPP_POOL]) else 0
-        mine_pinned = theirs_pinned = 0
+        mine_pinned = 0
         for p in range(1, 25):
             x = b[p]
             if x > 0:
                 pips += p * x
                 if p > my_back:
                     my_back = p
-                if pins >> p & 1:
-                    theirs_pinned += 1
-                    if tp[p] > their_back:
-                        their_back = tp[p]
+                if pins >> p & 1 and tp[p] > their_back:
+                    # an opposing man pinned under the mover's: he is still behind them
+                    their_back = tp[p]
             elif x < 0:
                 if tp[p] > their_back:
                     their_back = tp[p]
@@ -290,11 +288,10 @@ class HeuristicJudge:
         if not contact:
             return score, False
         # a point is closed to the mover when the opponent holds it or pins one of his men there
-        closed = [False] * 25
-        for p in range(1, 25):
-            x = b[p]
-            if x <= -block or (x < 0 and pins >> p & 1):
-                closed[p] = True
+        # (read only by the men waiting to enter and by `stuck`)
+        if (waiting and self.hits and self.enter_bar) or self.W_STUCK:
+            closed = [x <= -block or (x < 0 and pins >> p & 1 != 0)
+                      for p, x in enumerate(b[:25])]
         if self.hits:
             loss = 0.0
             for p in range(1, 25):

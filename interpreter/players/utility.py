@@ -166,18 +166,25 @@ def cubeful(Y: np.ndarray, levels: Sequence[int], owner: str | None,
     return x * live + (1.0 - x) * dead
 
 
-def _averages(Y: np.ndarray, levels: Sequence[int], table: Any, a: int, b: int,
+def _match_sums(Y: np.ndarray, levels: Sequence[int], state: dict,
+                cube: int) -> tuple[np.ndarray, np.ndarray]:
+    """The match-winning chance of the game's wins and of its losses at this cube, each
+    outcome's chance times the chance after it (their sum is the dead cube's chance)."""
+    win = lose = 0.0
+    for v, q in outcome_split(Y, levels):
+        if v > 0:
+            win = win + q * _after_game(state, True, cube * v)
+        else:
+            lose = lose + q * _after_game(state, False, -cube * v)
+    return win, lose
+
+
+def _averages(Y: np.ndarray, levels: Sequence[int], state: dict,
               cube: int) -> tuple[np.ndarray, np.ndarray]:
     """The match-winning chances of a win and of a loss at this cube, each averaged over the
     game's values as the outputs weigh them."""
     p = np.clip(Y[..., 0], 1e-9, 1.0 - 1e-9)
-    win = lose = 0.0
-    for v, q in outcome_split(Y, levels):
-        pts = cube * abs(v)
-        if v > 0:
-            win = win + q * _mwc(table, a - pts, b)
-        else:
-            lose = lose + q * _mwc(table, a, b - pts)
+    win, lose = _match_sums(Y, levels, state, cube)
     return win / p, lose / (1.0 - p)
 
 
@@ -192,20 +199,19 @@ def match_cubeful(Y: np.ndarray, levels: Sequence[int], state: dict, cube: int,
     mine or centred I cash at CP; with the cube his or centred he cashes at TP. A side whose
     doubling cannot change the match (the cube already wins it for him) has no cash point."""
     Y = np.atleast_2d(np.asarray(Y, dtype=np.float64))
-    table = match_table(int(state["match_length"]))
     a, b = int(state["away"]["me"]), int(state["away"]["opponent"])
     p = np.clip(Y[..., 0], 1e-9, 1.0 - 1e-9)
-    win, lose = _averages(Y, levels, table, a, b, cube)
+    win, lose = _averages(Y, levels, state, cube)
     dead = p * win + (1.0 - p) * lose
     owner = state.get("owner")
     mine = owner in ("me", None) and a > cube
     his = owner in ("opponent", None) and b > cube
     if not (mine or his):
         return dead
-    win2, lose2 = _averages(Y, levels, table, a, b, 2 * cube)
+    win2, lose2 = _averages(Y, levels, state, 2 * cube)
     span = np.maximum(win2 - lose2, 1e-9)
-    cash = _mwc(table, a - cube, b)           # my double passed
-    dropped = _mwc(table, a, b - cube)        # his double passed
+    cash = _after_game(state, True, cube)         # my double passed
+    dropped = _after_game(state, False, cube)     # his double passed
     cp = np.clip((cash - lose2) / span, 1e-6, 1.0 - 1e-6)
     tp = np.clip((dropped - lose2) / span, 1e-6, 1.0 - 1e-6)
     top = cash + (win - cash) * (p - cp) / (1.0 - cp)        # above my cash point
@@ -227,14 +233,16 @@ def _equity(Y: np.ndarray, levels: Sequence[int]) -> np.ndarray:
 
 
 def _match_chance(Y: np.ndarray, levels: Sequence[int], state: dict, cube: int) -> np.ndarray:
+    win, lose = _match_sums(Y, levels, state, cube)
+    return win + lose
+
+
+def _after_game(state: dict, won: bool, pts: int) -> float:
+    """The match-winning chance after a game of `pts` points won (or lost) by me, `state` a
+    match's (its length and the points each side is away)."""
     table = match_table(int(state["match_length"]))
-    away = state["away"]
-    a, b = int(away["me"]), int(away["opponent"])
-    total = 0.0
-    for v, p in outcome_split(Y, levels):
-        pts = cube * abs(v)
-        total = total + p * (_mwc(table, a - pts, b) if v > 0 else _mwc(table, a, b - pts))
-    return total
+    a, b = int(state["away"]["me"]), int(state["away"]["opponent"])
+    return _mwc(table, a - pts, b) if won else _mwc(table, a, b - pts)
 
 
 def of_game_end(won: bool, k: int, state: dict) -> float:
@@ -245,20 +253,13 @@ def of_game_end(won: bool, k: int, state: dict) -> float:
         c = int(state.get("cube", 1))
         if state.get("jacoby_single"):
             k = 1
-        length = state.get("match_length") or 0
-        if length:
-            table = match_table(int(length))
-            a, b = int(state["away"]["me"]), int(state["away"]["opponent"])
-            mwc = _mwc(table, a - c * k, b) if won else _mwc(table, a, b - c * k)
-            return 2.0 * mwc - 1.0
+        if state.get("match_length"):
+            return 2.0 * _after_game(state, won, c * k) - 1.0
         return float(c * k if won else -c * k)
     if kind == "game":
         return float(k if won else -k)
     if kind == "rotation":
-        m = rotation_match(state)
-        table = match_table(m["match_length"])
-        a, b = m["away"]["me"], m["away"]["opponent"]
-        return 2.0 * (_mwc(table, a - k, b) if won else _mwc(table, a, b - k)) - 1.0
+        return 2.0 * _after_game(rotation_match(state), won, k) - 1.0
     # a game inside a partie: the partie goes on (its ladder marks it)
     return 0.0
 
