@@ -38,7 +38,7 @@ class GnubgMissing(TablierError):
 
 def module() -> Any:
     try:
-        import gnubg  # type: ignore[import-not-found]
+        import gnubg
     except ImportError:
         raise GnubgMissing("the gnubg player needs the gnubg module: pip install "
                            "'tablier[gnubg]'") from None
