@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from operator import attrgetter
-from typing import Any, Callable, ClassVar, Iterator
+from typing import Any, Callable, ClassVar, Iterator, TypeVar, dataclass_transform
 
 INT, BOOL, STR, SET, STATE, PLAY, PATH, STEP = "int", "bool", "str", "set", "state", "play", "path", "step"
 LIST_INT, LIST_PLAY, LIST_PATH = "list[int]", "list[play]", "list[path]"
@@ -143,12 +143,16 @@ class Expr:
 
 
 
-def node(*kids: str, loose: bool = False) -> Callable[[type], type]:
+_Node = TypeVar("_Node", bound=type)
+
+
+@dataclass_transform(eq_default=False, field_specifiers=(field,))
+def node(*kids: str, loose: bool = False) -> Callable[[_Node], _Node]:
     """Make a node class: a dataclass whose fields `kids` hold its parts. Unless `loose` (a part
     may be None, or a tuple of nodes), each of them is one node, and `kids()` and `with_kids()`
     are made for the class: trees are walked and rebuilt often while a file loads."""
 
-    def make(cls: type) -> type:
+    def make(cls: Any) -> Any:
         cls = dataclass(slots=True, eq=False, repr=False)(cls)
         cls._kids = kids
         if not kids:
