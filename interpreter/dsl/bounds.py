@@ -15,11 +15,10 @@ per candidate.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from interpreter.dsl import core as C
 from interpreter.dsl.core import BOOL, INT, LIST_INT, PATH, SET, STR, Expr
 from interpreter.dsl.fold import check_range, error
+from interpreter.dsl.info import Info
 from interpreter.dsl.limits import (ASSUMED_PATHS, ASSUMED_PLAYS, ASSUMED_STEPS, MAX_VALUE,
                                     RANGE_MAX, RANGE_MIN)
 from interpreter.dsl.vocabulary import FUNCTIONS, ITEM_BOUNDS, PARAM_BOUNDS, Env
@@ -27,17 +26,6 @@ from interpreter.dsl.vocabulary import FUNCTIONS, ITEM_BOUNDS, PARAM_BOUNDS, Env
 #: a part that reads only the position before the roll and costs at least this much is computed
 #: once per roll in a forbid or prefer rule
 HOIST_MIN = 6
-
-
-@dataclass(frozen=True, slots=True)
-class Info:
-    """Numbers: `lo..hi`. Collections: their items' bounds `lo..hi` and the most items `size`.
-    `exact`: the bounds hold for every input, not only under the cost model's assumptions."""
-
-    lo: int = 0
-    hi: int = 0
-    size: int = 0
-    exact: bool = True
 
 
 BOOL_INFO = Info(0, 1)

@@ -49,7 +49,7 @@ from interpreter.dsl.limits import ASSUMED_STEPS, POINTS_CAP, ROLLS_CAP, SETUP_C
 from interpreter.dsl.syntax import SnippetError
 
 if TYPE_CHECKING:
-    from interpreter.dsl.bounds import Info
+    from interpreter.dsl.info import Info
     from interpreter.dsl.emit import Emitter
 
 
@@ -324,31 +324,31 @@ def _emit_abs(e: Emitter, node: Call) -> ast.expr:
 
 
 def _checkers(args: list[Info], env: Env) -> Info:
-    from interpreter.dsl.bounds import Info
+    from interpreter.dsl.info import Info
 
     return Info(0, env.checkers)
 
 
 def _pips_of_path(args: list[Info], env: Env) -> Info:
-    from interpreter.dsl.bounds import Info
+    from interpreter.dsl.info import Info
 
     return Info(0, 25, size=ASSUMED_STEPS)
 
 
 def _size_bounds(args: list[Info], env: Env) -> Info:
-    from interpreter.dsl.bounds import Info
+    from interpreter.dsl.info import Info
 
     return Info(0, args[0].size, exact=args[0].exact)
 
 
 def _flag_bounds(args: list[Info], env: Env) -> Info:
-    from interpreter.dsl.bounds import Info
+    from interpreter.dsl.info import Info
 
     return Info(0, 1 if env.pins else 0)
 
 
 def _pip_bounds(args: list[Info], env: Env) -> Info:
-    from interpreter.dsl.bounds import Info
+    from interpreter.dsl.info import Info
 
     x = args[0]
     if x.exact and 1 <= x.lo and x.hi <= 24:
@@ -375,7 +375,7 @@ def _fold_their_same(node: Call) -> Expr | None:
 
 
 def _abs_bounds(args: list[Info], env: Env) -> Info:
-    from interpreter.dsl.bounds import Info
+    from interpreter.dsl.info import Info
 
     x = args[0]
     lo = 0 if x.lo <= 0 <= x.hi else min(abs(x.lo), abs(x.hi))
