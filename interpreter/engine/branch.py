@@ -25,13 +25,15 @@ Copies keep no record and never touch the live game. Copies may look ahead witho
 from __future__ import annotations
 
 import random
-from typing import Any, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 from pydantic import BaseModel
 
 from interpreter.engine.contract import Decision
-from interpreter.engine.game import Game
 from interpreter.errors import TablierError
+
+if TYPE_CHECKING:
+    from interpreter.engine.game import Game
 
 __all__ = ["Node", "root", "answer", "throw", "playout", "enable", "branchable", "DICE",
            "NotBranchable"]
@@ -135,7 +137,7 @@ def checkpoint(game: Game, opening: bool, d1: int, d2: int) -> _State:
 
 
 def _copy(game: Game, s: _State, rng: random.Random, cube: bool) -> Game:
-    c = Game.__new__(Game)
+    c = object.__new__(type(game))
     # every attribute of the game first (what the loop and the views read), then the state of
     # the checkpoint and the copy's own
     c.__dict__.update(game.__dict__)

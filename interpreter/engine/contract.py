@@ -231,7 +231,7 @@ class GameResult:
 
     @property
     def record(self) -> list:
-        """The throws of the game (engine/record.py `Throw`), when it kept its record."""
+        """The throws of the game (`Throw`), when it kept its record."""
         return self.throws()
 
     @property
@@ -245,9 +245,7 @@ class GameResult:
         return self.game.log if self.game is not None else []
 
     def throws(self) -> list:
-        """The throws of the game, read from its log (engine/record.py `Throw`)."""
-        from interpreter.engine.record import throws
-
+        """The throws of the game, read from its log (`Throw`)."""
         return throws(self.game.variant, self.log) if self.game is not None else []
 
     @property
@@ -277,3 +275,63 @@ class GameResult:
                "value": self.value, "turns": self.turns}
         out.update(self.extra)
         return out
+
+
+# -- the throws of a game's log ------------------------------------------------------------------
+
+@dataclass
+class Throw:
+    """One throw of a played game, read from its log: who threw, the dice, the position before
+    and after it (seen by him; after a go or a sortie, the men set up again), the scoring items
+    (rule, "mover" | "opponent", points, ways), the decisions (kind, answer) and the other events."""
+
+    player: int
+    dice: tuple[int, int]
+    before: Any
+    board: Any
+    items: list[tuple[str, str, int, int]] = field(default_factory=list)
+    decisions: list[tuple[str, str]] = field(default_factory=list)
+    events: list[tuple] = field(default_factory=list)
+
+    @property
+    def went(self) -> bool:
+        return any(e[0] == "go" for e in self.events)
+
+    @property
+    def decision(self) -> str | None:
+        """"go" after a go (whatever the question was: a refait, a concession), "suspend GAME"
+        after a suspension, else the answer of the throw's last word decision (None: none)."""
+        if self.went:
+            return "go"
+        for e in self.events:
+            if e[0] == "suspend":
+                return f"suspend {e[2]}"
+        words = [a for k, a in self.decisions if k not in ("play", "enter")]
+        return words[-1] if words else None
+
+
+def throws(variant: Any, log: list) -> list[Throw]:
+    """The throws of a game's log, in order."""
+    out: list[Throw] = []
+    cur: Throw | None = None
+    for e in log:
+        what = e[0]
+        if what == "throw":
+            cur = Throw(e[1], (e[2], e[3]), e[4], e[4])
+            out.append(cur)
+        elif cur is None:
+            continue
+        elif what == "played":
+            cur.board = e[2]
+            cur.events.append(e)
+        elif what == "score":
+            cur.items.append((e[2], "mover" if e[1] == cur.player else "opponent", e[3], e[5]))
+        elif what == "decision":
+            cur.decisions.append((e[2], e[3]))
+        elif what == "releve":
+            if not any(x[0] == "played" for x in cur.events):   # a go: the men set up again
+                cur.board = variant.start
+            cur.events.append(e)
+        elif what != "after":
+            cur.events.append(e)
+    return out

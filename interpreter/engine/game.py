@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import random
 from functools import partial
-from typing import Any, Generator, Sequence
+from typing import TYPE_CHECKING, Any, Generator, Sequence
 
 from interpreter.dsl import RollContext
 from interpreter.engine.contract import (BLACK, END, ON, RESIGN_CHOICES, SIDE_NAMES, WHITE,
@@ -37,7 +37,9 @@ from interpreter.errors import TablierError
 from interpreter.kernel.board import Board
 from interpreter.kernel.movegen import Play
 from interpreter.kernel.notation import play_text, read_play
-from interpreter.scoring.registry import ladder_for
+
+if TYPE_CHECKING:
+    from interpreter.scoring.protocol import Ladder
 
 #: the answers of a "doublet" decision: the doublet the player names
 DOUBLET_CHOICES = ("1", "2", "3", "4", "5", "6")
@@ -116,7 +118,7 @@ class Game:
         self._choice_items: Any = None
         #: whether the player on roll throws again (a doublet's extra throw)
         self.extra = False
-        self.ladder = ladder_for(variant, self)
+        self.ladder: Ladder = variant.new_ladder(self)
         first = self.ladder.first_variant()
         if first is not None:
             self.variant = first

@@ -61,6 +61,13 @@ class Variant:
         """The starting board seen by `side` (0 white, 1 black), who is on roll."""
         return self.start if side == 0 else self.flip(self.start)
 
+    def new_ladder(self, game: Any) -> Any:
+        """The ladder that plays this variant's `[ladder]` in `game` (scoring/registry.py): the
+        variant carries its ladder, and the engine imports none."""
+        from interpreter.scoring.registry import ladder_for
+
+        return ladder_for(self, game)
+
     def restacked(self, b: Board) -> Board:
         """`b` (seen by the mover) with the mover's men all back in their starting layout: the
         restack of a side whose men are all off (`[board] all_off = "restack"`)."""
