@@ -35,8 +35,8 @@ from pydantic import BaseModel, ValidationError
 
 from interpreter.bounded import InputError, MAX_FILE_BYTES, MAX_INT, parse_toml, read_text, shown, shown_name
 from interpreter.errors import RecordError
-from interpreter.scoring.combine import GAMES, Combine
-from interpreter.scoring.ecrire import Ecrire, MarkResult, check_partie_length
+from interpreter.scoring.combine import Combine, combine_json
+from interpreter.scoring.ecrire import Ecrire, check_partie_length, ecrire_json
 from interpreter.scoring.holes import Holes
 from interpreter.scoring.pools import Draining, Filling, PoolRules
 
@@ -269,53 +269,6 @@ def _ecrire_sheet(record: Record, ladder: Any) -> tuple[dict, Ecrire]:
     return ecrire_json(record.players, ledger), ledger
 
 
-def _mark_json(result: MarkResult, names: tuple[str, str]) -> dict:
-    entry: dict[str, Any] = {
-        "mark": result.mark,
-        "kind": result.kind,
-        "winner": None if result.winner is None else names[result.winner],
-        "loser": None if result.loser is None else names[result.loser],
-        "holes": {names[0]: result.holes[0], names[1]: result.holes[1]},
-        "multiplier": result.multiplier,
-        "payment": result.payment,
-    }
-    if result.pickup is not None:
-        entry["pickup"] = result.pickup
-        entry["arrears"] = result.arrears
-        entry["rate_from"] = result.rate_from
-    return entry
-
-
-def ecrire_json(names: tuple[str, str], ledger: Ecrire) -> dict:
-    s = ledger.settlement
-    settlement: dict[str, Any] | None = None
-    if s is not None:
-        pair = lambda t: {names[0]: t[0], names[1]: t[1]}  # noqa: E731
-        settlement = {
-            "queue_of_jetons": {
-                "winner": None if s.queue_winner is None else names[s.queue_winner],
-                "markers": pair(s.markers)},
-            "paris": s.paris,
-            "paris_payment": s.paris_payment,
-            "net": pair(s.net),
-        }
-        if ledger.ladder.final_queue:
-            settlement["final_queue"] = {
-                "winner": None if s.final_queue_winner is None else names[s.final_queue_winner],
-                "jetons": s.final_queue}
-        if ledger.ladder.fish_rounding != "off":
-            settlement["fish"] = {
-                "loser": None if s.fish_loser is None else names[s.fish_loser],
-                "fish": s.fish,
-                "die": None if s.die is None else list(s.die)}
-    return {
-        "marks": [_mark_json(r, names) for r in ledger.results],
-        "lost_marks": {names[0]: ledger.lost_marks[0], names[1]: ledger.lost_marks[1]},
-        "finished": ledger.finished,
-        "settlement": settlement,
-    }
-
-
 def signed(n: int) -> str:
     return f"+{n}" if n > 0 else str(n)
 
@@ -401,38 +354,6 @@ def settlement_lines(ledger: Ecrire, names: tuple[str, str]) -> list[str]:
 def _combine_sheet(record: Record, ladder: Any) -> tuple[dict, Combine]:
     game = _replay_marks(record, ladder, Combine)
     return combine_json(record.players, game), game
-
-
-def combine_json(names: tuple[str, str], game: Combine) -> dict:
-    """The JSON object of a combiné sheet: the à écrire object plus the honours games, the pool,
-    the suspensions and (extra) the state of both games now."""
-    base = ecrire_json(names, game.ecrire)
-    pair = lambda t: {names[0]: t[0], names[1]: t[1]}  # noqa: E731
-    name = lambda p: None if p is None else names[p]  # noqa: E731
-    honours = [{"game": r.game, "winner": names[r.winner], "loser": names[r.loser],
-                "holes": pair(r.holes), "class": r.cls, "multiplier": r.multiplier,
-                "paid_to_winner": r.paid_to_winner, "paid_to_pool": r.paid_to_pool}
-               for r in game.honours_results]
-    pool = {"fish": game.pool_fish, "contract": name(game.contract),
-            "draws": [{"after_game": d.after_game, "winner": names[d.winner], "fish": d.fish}
-                      for d in game.draws],
-            "open": game.pool_open}
-    e = game.ecrire
-    current = {
-        "mark": e.k,
-        "ecrire": pair(e.holes),
-        "honours_game": game.game,
-        "honours": pair(game.h),
-        "suspension_case": game.suspension_case,
-        "rights": {names[p]: list(game.rights(p)) for p in (0, 1)},
-    }
-    settlement = base["settlement"]
-    if settlement is not None:
-        settlement["honours_net"] = pair(game.honours_net())
-    return {"marks": base["marks"], "honours": honours, "pool": pool,
-            "suspended": {g: name(game.suspended[g]) for g in GAMES},
-            "lost_marks": base["lost_marks"], "finished": base["finished"],
-            "settlement": settlement, "current": current}
 
 
 def _combine_text(record: Record, game: Combine) -> str:

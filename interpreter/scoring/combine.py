@@ -446,11 +446,44 @@ def _clear_go(ledger: Ecrire) -> None:
 
 from typing import Any  # noqa: E402
 
-from interpreter.scoring.ecrire import NAMES, EcrirePlay, ecrire_sides, ecrire_state, \
-    go_question  # noqa: E402
+from interpreter.scoring.ecrire import NAMES, EcrirePlay, ecrire_json, go_question  # noqa: E402
 from interpreter.scoring.protocol import GameResult, Gen, side_view  # noqa: E402
 
 SUSPEND = {game: f"suspend {game}" for game in GAMES}
+
+
+# -- the JSON object of a combiné sheet (io/sheet.py's, and the result of a partie played) ----
+
+def combine_json(names: tuple[str, str], game: Combine) -> dict:
+    """The JSON object of a combiné sheet: the à écrire object plus the honours games, the pool,
+    the suspensions and (extra) the state of both games now."""
+    base = ecrire_json(names, game.ecrire)
+    pair = lambda t: {names[0]: t[0], names[1]: t[1]}  # noqa: E731
+    name = lambda p: None if p is None else names[p]  # noqa: E731
+    honours = [{"game": r.game, "winner": names[r.winner], "loser": names[r.loser],
+                "holes": pair(r.holes), "class": r.cls, "multiplier": r.multiplier,
+                "paid_to_winner": r.paid_to_winner, "paid_to_pool": r.paid_to_pool}
+               for r in game.honours_results]
+    pool = {"fish": game.pool_fish, "contract": name(game.contract),
+            "draws": [{"after_game": d.after_game, "winner": names[d.winner], "fish": d.fish}
+                      for d in game.draws],
+            "open": game.pool_open}
+    e = game.ecrire
+    current = {
+        "mark": e.k,
+        "ecrire": pair(e.holes),
+        "honours_game": game.game,
+        "honours": pair(game.h),
+        "suspension_case": game.suspension_case,
+        "rights": {names[p]: list(game.rights(p)) for p in (0, 1)},
+    }
+    settlement = base["settlement"]
+    if settlement is not None:
+        settlement["honours_net"] = pair(game.honours_net())
+    return {"marks": base["marks"], "honours": honours, "pool": pool,
+            "suspended": {g: name(game.suspended[g]) for g in GAMES},
+            "lost_marks": base["lost_marks"], "finished": base["finished"],
+            "settlement": settlement, "current": current}
 
 
 def offer(combine: Combine, player: int, won_honours: bool) -> tuple[str, tuple[str, ...]]:
@@ -565,8 +598,6 @@ class CombinePlay(EcrirePlay):
         return out
 
     def result(self) -> GameResult:
-        from interpreter.io.sheet import combine_json
-
         g = self.game
         combine = self.combine
         e = combine.ecrire

@@ -494,6 +494,55 @@ QUESTIONS: dict[str, tuple[str, ...]] = {
 NAMES = ("white", "black")
 
 
+# -- the JSON object of a partie's sheet (io/sheet.py's, and the result of a partie played) ----
+
+def _mark_json(result: MarkResult, names: tuple[str, str]) -> dict:
+    entry: dict[str, Any] = {
+        "mark": result.mark,
+        "kind": result.kind,
+        "winner": None if result.winner is None else names[result.winner],
+        "loser": None if result.loser is None else names[result.loser],
+        "holes": {names[0]: result.holes[0], names[1]: result.holes[1]},
+        "multiplier": result.multiplier,
+        "payment": result.payment,
+    }
+    if result.pickup is not None:
+        entry["pickup"] = result.pickup
+        entry["arrears"] = result.arrears
+        entry["rate_from"] = result.rate_from
+    return entry
+
+
+def ecrire_json(names: tuple[str, str], ledger: Ecrire) -> dict:
+    s = ledger.settlement
+    settlement: dict[str, Any] | None = None
+    if s is not None:
+        pair = lambda t: {names[0]: t[0], names[1]: t[1]}  # noqa: E731
+        settlement = {
+            "queue_of_jetons": {
+                "winner": None if s.queue_winner is None else names[s.queue_winner],
+                "markers": pair(s.markers)},
+            "paris": s.paris,
+            "paris_payment": s.paris_payment,
+            "net": pair(s.net),
+        }
+        if ledger.ladder.final_queue:
+            settlement["final_queue"] = {
+                "winner": None if s.final_queue_winner is None else names[s.final_queue_winner],
+                "jetons": s.final_queue}
+        if ledger.ladder.fish_rounding != "off":
+            settlement["fish"] = {
+                "loser": None if s.fish_loser is None else names[s.fish_loser],
+                "fish": s.fish,
+                "die": None if s.die is None else list(s.die)}
+    return {
+        "marks": [_mark_json(r, names) for r in ledger.results],
+        "lost_marks": {names[0]: ledger.lost_marks[0], names[1]: ledger.lost_marks[1]},
+        "finished": ledger.finished,
+        "settlement": settlement,
+    }
+
+
 @_dataclass(frozen=True)
 class MarkPlay:
     """How the board play of one entry of `Ecrire.results` went (a refait has its own)."""
@@ -760,8 +809,6 @@ class EcrirePlay(Schools, Ladder):
                           "black": sum(r.holes[1] for r in ledger.results) if ledger else 0}}
 
     def result(self) -> GameResult:
-        from interpreter.io.sheet import ecrire_json
-
         g = self.game
         ledger = self.marks
         s = ledger.settlement
