@@ -342,7 +342,7 @@ def _cmd_variants(args: argparse.Namespace) -> int:
 
 
 def _cmd_validate(args: argparse.Namespace) -> int:
-    from interpreter.variant.loader import validate_paths
+    from interpreter.variant.build import validate_paths
 
     diagnostics = validate_paths([Path(p) for p in args.paths])
     for d in diagnostics:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from interpreter.analysis import legal_results
 from interpreter.variant.build import load_variant
-from interpreter.variant.loader import validate_paths
+from interpreter.variant.build import validate_paths
 
 DATA = Path(__file__).parent / "data" / "variants"
 MOULTEZIM = DATA / "moultezim.toml"

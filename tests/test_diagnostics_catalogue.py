@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 
 from interpreter.errors import Diagnostic, VariantError
-from interpreter.variant.loader import load_document, validate_paths
+from interpreter.variant.build import validate_paths
+from interpreter.variant.loader import load_document
 
 DATA = Path(__file__).parent / "data"
 BROKEN = DATA / "broken"

@@ -112,7 +112,7 @@ def _blocks(kind: str) -> list[str]:
 
 @pytest.mark.parametrize("name", ["far", "crowded"])
 def test_dsl_doc_limit_examples(tmp_path, name):
-    from interpreter.variant.loader import validate_paths
+    from interpreter.variant.build import validate_paths
 
     [rule] = [b for b in _blocks("toml") if f"[rules.{name}]" in b]
     [shown] = [b for b in _blocks("") if b.startswith(f"{name}.toml:")]

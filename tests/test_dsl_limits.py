@@ -66,7 +66,7 @@ SCRIPT = textwrap.dedent("""
     from pathlib import Path
     resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
     from interpreter.variant.build import load_variant
-    from interpreter.variant.loader import validate_paths
+    from interpreter.variant.build import validate_paths
     validate_paths([])
     load_variant("backgammon")           # imports and the parser, before the clock starts
     out = []

@@ -22,7 +22,7 @@ from interpreter.dsl.emit import run
 from interpreter.dsl.runtime import NAMESPACE
 from interpreter.dsl.safety import UnsafeCode, _name_ok, check_module
 from interpreter.variant.build import load_variant
-from interpreter.variant.loader import validate_paths
+from interpreter.variant.build import validate_paths
 
 HOOK = "def hook_1(b, a=None, x=None, d1=0, d2=0, rolls=0, ctx=None):\n    return {}\n"
 

@@ -107,7 +107,7 @@ def _variant_file_survives(source: Path, data: bytes) -> None:
     from interpreter.kernel.board import to_json
     from interpreter.sim import play_game
     from interpreter.variant.build import load_variant
-    from interpreter.variant.loader import validate_paths
+    from interpreter.variant.build import validate_paths
 
     # beside the files it may extend (`extends = "./base.toml"`)
     folder = _TMP / source.parent.name

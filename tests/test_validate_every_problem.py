@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from interpreter.variant.loader import validate_paths
+from interpreter.variant.build import validate_paths
 
 FILE = '''extends = "backgammon"
 [variant]

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from interpreter.variant.build import load_variant
-from interpreter.variant.loader import validate_paths
+from interpreter.variant.build import validate_paths
 
 BASE = '''
 [variant]

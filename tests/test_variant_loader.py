@@ -17,11 +17,11 @@ from interpreter.errors import VariantError
 from interpreter.kernel.rules import MoveRules
 from interpreter.resources import builtin_variant_path
 from interpreter.scoring.registry import LADDER_MODELS
+from interpreter.variant.build import validate_paths
 from interpreter.variant.loader import (
     VariantDoc,
     load_document,
     snippet_diagnostic,
-    validate_paths,
 )
 from interpreter.variant.locate import SourceMap, decode_string, parse_key
 from interpreter.variant.overrides import parse_override

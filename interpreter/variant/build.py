@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 from interpreter.dsl import RuleSet, SnippetError, compile_document
 from interpreter.errors import Diagnostic, VariantError
@@ -314,3 +314,28 @@ def load_variant(ref: str | Path, overrides: Sequence[str] = ()) -> Variant:
     from interpreter.variant.loader import load_document
 
     return build_variant(load_document(ref, overrides, check_rules="on-error"))
+
+
+def validate_paths(paths: Iterable[str | Path]) -> list[Diagnostic]:
+    """Every problem of every file (and of the files they extend), in file order; [] when all
+    are valid. A playable file is built as every command builds it
+    (`build_variant`): what this accepts, they load."""
+    from interpreter.variant.loader import check_snippets, load_document
+
+    out: list[Diagnostic] = []
+    seen: set[Diagnostic] = set()
+    for path in paths:
+        try:
+            doc = load_document(path, check_rules="on-error")
+            if doc.is_abstract:
+                found = check_snippets(doc)
+                if found:
+                    raise VariantError(found)
+            else:
+                build_variant(doc)
+        except VariantError as error:
+            for diagnostic in error.diagnostics:
+                if diagnostic not in seen:
+                    seen.add(diagnostic)
+                    out.append(diagnostic)
+    return out

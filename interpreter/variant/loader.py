@@ -19,7 +19,7 @@ import copy
 import os
 import re
 import tomllib
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, Protocol
@@ -182,31 +182,6 @@ def load_document(ref: str | Path, overrides: Sequence[str] = (), *,
     if session.diagnostics or doc is None:
         raise VariantError(session.sorted_diagnostics())
     return doc
-
-
-def validate_paths(paths: Iterable[str | Path]) -> list[Diagnostic]:
-    """Every problem of every file (and of the files they extend), in file order; [] when all
-    are valid. A playable file is built as every command builds it
-    (`interpreter.variant.build.build_variant`): what this accepts, they load."""
-    from interpreter.variant.build import build_variant
-
-    out: list[Diagnostic] = []
-    seen: set[Diagnostic] = set()
-    for path in paths:
-        try:
-            doc = load_document(path, check_rules="on-error")
-            if doc.is_abstract:
-                found = check_snippets(doc)
-                if found:
-                    raise VariantError(found)
-            else:
-                build_variant(doc)
-        except VariantError as error:
-            for diagnostic in error.diagnostics:
-                if diagnostic not in seen:
-                    seen.add(diagnostic)
-                    out.append(diagnostic)
-    return out
 
 
 def snippet_diagnostic(doc: VariantDoc, err: SnippetErrorLike) -> Diagnostic:
