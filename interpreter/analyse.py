@@ -172,7 +172,7 @@ def grade_games(kind: str, opponent: str, games: int, ply: int = 0, seed: int = 
     from interpreter.io.mat import read_mat, write_mat
     from interpreter.io.played import match_record
     from interpreter.players.base import capabilities_of
-    from interpreter.players.bots import make_player
+    from interpreter.players.kinds import make_player
     from interpreter.variant.build import load_variant
 
     variant = load_variant("backgammon", [f"ladder.match_length={match_length}"])

@@ -25,7 +25,7 @@ from typing import Any, Sequence
 
 from interpreter.engine.game import Game
 from interpreter.players.base import capabilities_of
-from interpreter.players.bots import make_player
+from interpreter.players.kinds import make_player
 from interpreter.sim import net_of, wilson
 
 

@@ -538,7 +538,7 @@ def _players(variant: Any, kinds: tuple[str, str], seed: Any, notation: Any,
              args: argparse.Namespace, overrides: list[str]) -> tuple[tuple, Any]:
     """The two players of `tablier play`, and the session of the persons at the board (None
     when both are bots)."""
-    from interpreter.players.bots import make_player
+    from interpreter.players.kinds import make_player
 
     gs = f"{seed}/0"
     session = None
@@ -588,7 +588,7 @@ def _check_players(args: argparse.Namespace, variants: Sequence[Any] = ()) -> No
     """A player that cannot be made (an unknown kind, weights that do not load or were trained
     on another variant, gnubg missing) is refused before any game is played: made once for
     each variant it will play."""
-    from interpreter.players.bots import make_player
+    from interpreter.players.kinds import make_player
 
     for kind in (args.white, args.black):
         for variant in variants or (None,):

@@ -15,7 +15,7 @@ from typing import IO, Any, Sequence
 from interpreter.engine.contract import SIDE_NAMES
 from interpreter.engine.game import Game, GameResult
 from interpreter.players.base import capabilities_of
-from interpreter.players.bots import make_player
+from interpreter.players.kinds import make_player
 
 def game_seed(seed: int, index: int) -> str:
     return f"{seed}/{index}"

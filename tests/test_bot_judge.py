@@ -10,7 +10,8 @@ pytest.importorskip("numpy")
 from interpreter.engine.game import Game  # noqa: E402
 from interpreter.kernel.board import PINS, POOL, OPP_POOL  # noqa: E402
 from interpreter.players.base import capabilities_of  # noqa: E402
-from interpreter.players.bots import GreedyBot, make_player  # noqa: E402
+from interpreter.players.bots import GreedyBot  # noqa: E402
+from interpreter.players.kinds import make_player  # noqa: E402
 from interpreter.players.heuristic import HeuristicJudge  # noqa: E402
 from interpreter.players.utility import of_game_end, of_outcomes  # noqa: E402
 from interpreter.variant.build import load_variant  # noqa: E402

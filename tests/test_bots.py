@@ -17,7 +17,8 @@ from interpreter.errors import TablierError  # noqa: E402
 from interpreter.kernel.board import OFF  # noqa: E402
 from interpreter.players import kinds  # noqa: E402
 from interpreter.players.base import capabilities_of  # noqa: E402
-from interpreter.players.bots import GreedyBot, make_player  # noqa: E402
+from interpreter.players.bots import GreedyBot  # noqa: E402
+from interpreter.players.kinds import make_player  # noqa: E402
 from interpreter.players.net import ValueNet, WeightsError  # noqa: E402
 from interpreter.players.utility import cubeful, match_table, of_outcomes  # noqa: E402
 from interpreter.variant.build import load_variant  # noqa: E402

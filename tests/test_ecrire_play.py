@@ -22,7 +22,8 @@ from interpreter.scoring.ecrire import QUESTIONS, ecrire_state, go_question
 from interpreter.scoring.holes import holes_state
 from interpreter.io.sheet import parse_event, sheet_data
 from interpreter.kernel.board import flip
-from interpreter.players.bots import GreedyBot, RandomBot, make_player
+from interpreter.players.bots import GreedyBot, RandomBot
+from interpreter.players.kinds import make_player
 from interpreter.scoring.ecrire import Ecrire, EcrireLadder
 from interpreter.scoring.holes import Holes
 from interpreter.sim import game_seed, play_game

@@ -13,7 +13,8 @@ from interpreter.cli import main  # noqa: E402
 from interpreter.engine.game import Game  # noqa: E402
 from interpreter.errors import TablierError  # noqa: E402
 from interpreter.io.gnubg import encode_position_id  # noqa: E402
-from interpreter.players.bots import GreedyBot, make_player  # noqa: E402
+from interpreter.players.bots import GreedyBot  # noqa: E402
+from interpreter.players.kinds import make_player  # noqa: E402
 from interpreter.players.gnubg_player import _move_text  # noqa: E402
 from interpreter.variant.build import load_variant  # noqa: E402
 

@@ -61,12 +61,3 @@ class GreedyBot:
 
 
 BOTS = {"random": RandomBot, "greedy": GreedyBot}
-
-
-def make_player(kind: str, seed: Any, variant: Any = None) -> Any:
-    """The player of `kind` (players/kinds.py: random, greedy, search:N, learned, rollout:N,
-    gnubg…); the kinds beyond random and greedy need the `variant` they play."""
-    if kind in BOTS:
-        return BOTS[kind](seed)
-    from interpreter.players.kinds import make
-    return make(kind, seed, variant)

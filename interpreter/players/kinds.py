@@ -12,7 +12,8 @@
                              relatives only
 
 `parse(kind)` checks the syntax (the command line refuses a bad kind before anything runs);
-`make(kind, seed, variant)` builds the player. Networks and judges are loaded once per variant
+`make(kind, seed, variant)` builds the player (`make_player`, the variant optional for random
+and greedy). Networks and judges are loaded once per variant
 and weights file.
 """
 from __future__ import annotations
@@ -108,3 +109,9 @@ def make(kind: str, seed: Any, variant: Any) -> Any:
                             kind=kind, judge_of=judge_of)
     return SearchPlayer(variant, judge, depth=params["depth"], seed=seed, kind=kind,
                         judge_of=judge_of)
+
+
+def make_player(kind: str, seed: Any, variant: Any = None) -> Any:
+    """The player of `kind` (random, greedy, search:N, learned, rollout:N, gnubg…); the kinds
+    beyond random and greedy need the `variant` they play."""
+    return make(kind, seed, variant)

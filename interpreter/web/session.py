@@ -94,7 +94,7 @@ def strongest_bot() -> str:
 def _player(kind: str, seed: str, variant: Any = None) -> Any:
     if kind == HUMAN:
         return Human()
-    from interpreter.players.bots import make_player
+    from interpreter.players.kinds import make_player
 
     return make_player(kind, seed, variant)
 
