@@ -3,7 +3,7 @@
 
 The games to play are `Arm`s (a variant with its `--set`s, a seed, a number of games and two
 player kinds). Game i of an arm is seeded from the arm's seed and i alone
-(`sim.game_seed`), so what a game does never depends on where, or next to what, it is played:
+(`game_seed`), so what a game does never depends on where, or next to what, it is played:
 `--jobs 4` and `--dask` give what `--jobs 1` gives. The games are cut into chunks, the chunks
 of several arms interleaved (an interrupted comparison has played about as many games in each
 arm), and at most a few chunks per worker are in flight, handed back in the order they were
@@ -22,6 +22,11 @@ from collections import deque
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Sequence
+
+from interpreter.engine.contract import SIDE_NAMES
+from interpreter.engine.game import Game, GameResult
+from interpreter.players.base import capabilities_of
+from interpreter.players.kinds import make_player
 
 #: the largest chunk handed to a worker at a time
 CHUNK = 200
@@ -72,10 +77,43 @@ def chunks(arms: Sequence[Arm], size: int, start: int = 0) -> list[tuple[int, in
     return out
 
 
+def game_seed(seed: int, index: int) -> str:
+    return f"{seed}/{index}"
+
+
+def play_game(variant: Any, seed: int, index: int, white: str = "random", black: str = "random",
+              max_turns: int = 20000, keep_record: bool = False) -> GameResult:
+    gs = game_seed(seed, index)
+    players = (make_player(white, f"{gs}:white", variant),
+               make_player(black, f"{gs}:black", variant))
+    return Game(variant, gs, max_turns=max_turns, keep_record=keep_record,
+                doubles=capabilities_of(players)).run(players)
+
+
+def game_line(index: int, seed: int, result: GameResult) -> dict[str, Any]:
+    """The line of one finished game (`--games-out`): its number and seed, who threw first,
+    the winner, the value, its length, the points each side scored by the rules, each rule's
+    firings by side (scoring, end and value rules), lead changes, and the ladder's figures."""
+    line: dict[str, Any] = {
+        "game": index, "seed": game_seed(seed, index), "first": SIDE_NAMES[result.first],
+        "finished": result.finished,
+        "winner": None if result.winner is None else SIDE_NAMES[result.winner],
+        "value": result.value, "turns": result.turns, "throws": result.turns,
+        "points": {"white": result.scored[0], "black": result.scored[1]},
+        "fired": {rule: {"white": n[0], "black": n[1]}
+                  for rule, n in sorted(result.fired.items())},
+        "rule_points": {rule: {"white": n[0], "black": n[1]}
+                        for rule, n in sorted(result.rule_points.items()) if n[0] or n[1]},
+        "won": {"white": result.points[0], "black": result.points[1]},
+        "lead_changes": result.lead_changes,
+    }
+    for key, value in result.figures.items():
+        line.setdefault(key, value)
+    return line
+
+
 def play_lines(variant: Any, arm: Arm, start: int, stop: int) -> list[dict[str, Any]]:
     """The lines of games start..stop-1 of `arm`."""
-    from interpreter.sim import game_line, play_game
-
     return [game_line(i, arm.seed, play_game(variant, arm.seed, i, arm.white, arm.black,
                                              max_turns=arm.max_turns))
             for i in range(start, stop)]

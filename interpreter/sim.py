@@ -2,8 +2,9 @@
 
 Each game's seed is derived from the run's seed and the game's index, so the results do not
 depend on how many processes share the work (`--jobs 4` gives what `--jobs 1` gives). Games are
-summed up as they finish (`Tally`): memory stays flat whatever `--games`. `game_line` is the one
-place the line of a finished game is made (`--games-out`, and what `tablier compare` reads).
+summed up as they finish (`Tally`): memory stays flat whatever `--games`. `game_line` (in
+interpreter/runner.py, where the games are played) is the one place the line of a finished game
+is made (`--games-out`, and what `tablier compare` reads).
 """
 from __future__ import annotations
 
@@ -12,44 +13,8 @@ import math
 import time
 from typing import IO, Any, Sequence
 
-from interpreter.engine.contract import SIDE_NAMES
-from interpreter.engine.game import Game, GameResult
-from interpreter.players.base import capabilities_of
-from interpreter.players.kinds import make_player
-
-def game_seed(seed: int, index: int) -> str:
-    return f"{seed}/{index}"
-
-
-def play_game(variant: Any, seed: int, index: int, white: str = "random", black: str = "random",
-              max_turns: int = 20000, keep_record: bool = False) -> GameResult:
-    gs = game_seed(seed, index)
-    players = (make_player(white, f"{gs}:white", variant),
-               make_player(black, f"{gs}:black", variant))
-    return Game(variant, gs, max_turns=max_turns, keep_record=keep_record,
-                doubles=capabilities_of(players)).run(players)
-
-
-def game_line(index: int, seed: int, result: GameResult) -> dict[str, Any]:
-    """The line of one finished game (`--games-out`): its number and seed, who threw first,
-    the winner, the value, its length, the points each side scored by the rules, each rule's
-    firings by side (scoring, end and value rules), lead changes, and the ladder's figures."""
-    line: dict[str, Any] = {
-        "game": index, "seed": game_seed(seed, index), "first": SIDE_NAMES[result.first],
-        "finished": result.finished,
-        "winner": None if result.winner is None else SIDE_NAMES[result.winner],
-        "value": result.value, "turns": result.turns, "throws": result.turns,
-        "points": {"white": result.scored[0], "black": result.scored[1]},
-        "fired": {rule: {"white": n[0], "black": n[1]}
-                  for rule, n in sorted(result.fired.items())},
-        "rule_points": {rule: {"white": n[0], "black": n[1]}
-                        for rule, n in sorted(result.rule_points.items()) if n[0] or n[1]},
-        "won": {"white": result.points[0], "black": result.points[1]},
-        "lead_changes": result.lead_changes,
-    }
-    for key, value in result.figures.items():
-        line.setdefault(key, value)
-    return line
+# one game and its line are played where every game of simulate and compare is (re-exported)
+from interpreter.runner import game_line, game_seed, play_game  # noqa: F401
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
