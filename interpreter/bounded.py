@@ -45,6 +45,8 @@ _LONG_BARE = re.compile(r"[^\s\"'#\[\]{}=,.]{%d,}" % (MAX_BARE_CHARS + 1))
 #: the largest integer a variant file or a record may hold (in absolute value): every count,
 #: score, length and option of the games fits, and no arithmetic on them gets expensive
 MAX_INT = 10**9
+#: the range of a seed (`--seed`, the web board's "seed"): any integer a 64-bit seed can hold
+SEED_RANGE = (-(2**63), 2**63 - 1)
 
 
 # -- quoting input in messages ---------------------------------------------------------------------

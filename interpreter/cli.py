@@ -13,6 +13,8 @@ import sys
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+from interpreter.bounded import SEED_RANGE
+
 BOT_KINDS = ("random", "greedy")
 #: who may sit at the board in `tablier play`: the bots, or a person at the terminal
 PLAYER_KINDS = BOT_KINDS + ("human",)
@@ -32,10 +34,6 @@ def _player_kind(text: str) -> str:
 def _play_kind(text: str) -> str:
     """An argparse type: a player of `tablier play`, a bot or "human"."""
     return text if text == "human" else _player_kind(text)
-
-
-#: the range of `--seed` (any integer a 64-bit seed can hold)
-SEED_RANGE = (-(2**63), 2**63 - 1)
 
 
 def _integer(lo: int, hi: int) -> Callable[[str], int]:
@@ -335,7 +333,7 @@ def _cmd_variants(args: argparse.Namespace) -> int:
             lines.append(f"{'':<{width}}  {r['summary']}\n")
     plain = "".join(lines)
     sys.stdout.write(as_json if args.json else plain)
-    from interpreter.launch import store_listing
+    from interpreter.listing import store_listing
 
     store_listing(plain, as_json)      # the next `tablier variants` prints it from there
     return 0

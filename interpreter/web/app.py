@@ -108,7 +108,7 @@ def _overrides(sets: Any) -> list[str]:
 
 
 def _seed(value: Any) -> int | str:
-    from interpreter.cli import SEED_RANGE
+    from interpreter.bounded import SEED_RANGE
 
     if value is None or value == "":
         return secrets.randbelow(10**9)
