@@ -52,6 +52,36 @@ def test_the_engine_imports_no_players_io_or_command_line() -> None:
     assert bad == []
 
 
+def _run_time_imports(tree: ast.Module) -> set[str]:
+    """The imports of a module that run: those under `if TYPE_CHECKING:` left out."""
+    typing_only = {id(n) for node in ast.walk(tree)
+                   if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+                   for sub in node.body for n in ast.walk(sub)}
+    out = set()
+    for node in ast.walk(tree):
+        if id(node) in typing_only:
+            continue
+        if isinstance(node, ast.Import):
+            out |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            out.add(node.module)
+    return out
+
+
+def test_the_engine_imports_no_ladder_and_no_io() -> None:
+    """The variant carries its ladder (`Variant.new_ladder`, through scoring/registry.py): no
+    module of engine/ imports scoring/ or io/ when it runs, at the top or inside a function;
+    the type checker alone reads the ladder protocol."""
+    engine = {name: tree for name, tree in _modules().items() if name.startswith("engine/")}
+    assert "engine/game.py" in engine
+    bad = [(name, imp) for name, tree in engine.items() for imp in _run_time_imports(tree)
+           if imp.startswith(("interpreter.scoring", "interpreter.io"))]
+    assert bad == []
+    typing_only = {imp for tree in engine.values() for imp in _imports(tree)
+                   if imp.startswith("interpreter.scoring")}
+    assert typing_only <= {"interpreter.scoring.protocol"}
+
+
 def test_only_players_read_a_players_name() -> None:
     """Nothing outside players/ reads `.name` of a player (capabilities say what one does)."""
     suspects = re.compile(r"player|bot|white|black|players\[")
