@@ -555,6 +555,7 @@ def _players(variant: Any, kinds: tuple[str, str], seed: Any, notation: Any,
         if kind == "human":
             from interpreter.players.human import HumanPlayer
 
+            assert session is not None      # made above when a person plays
             out.append(HumanPlayer(side, session))
         else:
             out.append(make_player(kind, f"{gs}:{('white', 'black')[side]}", variant))

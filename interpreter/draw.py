@@ -94,7 +94,9 @@ def svg_to_png(svg: str, path: str, width: int = 900) -> None:
 def on_roll_of(obj: dict) -> int:
     """The side on roll of a position: `"on_roll"` (or `"state": {"on_roll": ...}`), "white"
     unless it says "black" (for the notations that name points by colour)."""
-    state = obj.get("state") if isinstance(obj.get("state"), dict) else {}
+    state = obj.get("state")
+    if not isinstance(state, dict):
+        state = {}
     on_roll = obj.get("on_roll", state.get("on_roll", "white"))
     if on_roll not in ("white", "black"):
         raise TablierError(f"'on_roll' must be \"white\" or \"black\", not "

@@ -199,9 +199,9 @@ def _windowed(tasks: list[tuple[int, int, int]], submit: Callable[[tuple[int, in
     while pending:
         a, handle = pending.popleft()
         lines = get(handle)
-        task = next(todo, None)
-        if task is not None:
-            pending.append((task[0], submit(task)))
+        after = next(todo, None)
+        if after is not None:
+            pending.append((after[0], submit(after)))
         yield a, lines
 
 

@@ -79,8 +79,8 @@ class Tally:
             self.unfinished += 1
             return
         winner = line["winner"]
-        side = None if winner is None else ("white", "black").index(winner)
-        x = net_of(self.kind, side, (won["white"], won["black"]), line["value"], 0)
+        by = None if winner is None else ("white", "black").index(winner)
+        x = net_of(self.kind, by, (won["white"], won["black"]), line["value"], 0)
         self.net[0] += 1
         self.net[1] += x
         self.net[2] += x * x

@@ -79,7 +79,7 @@ def parse_arms(variants: Sequence[str], sets: Sequence[str] = (),
         if any(not v for v in choices):
             raise ArmError(f"--vary {vary!r}: an empty value")
         refs = [variants[0]] * len(choices)
-        extra = [(f"{key}={_toml_value(v)}",) for v in choices]
+        extra: list[tuple[str, ...]] = [(f"{key}={_toml_value(v)}",) for v in choices]
         labels = [f"{key}={v}" for v in choices]
     else:
         refs = list(variants)

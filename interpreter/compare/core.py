@@ -175,11 +175,11 @@ def compare(specs: Sequence[ArmSpec], games: int, seed: int, white: str = "rando
             with Interrupts() as guard:
                 for a, chunk in run(arms, variants, jobs, dask):
                     with guard.held():
-                        out = handles[a]
+                        fh = handles[a]
                         for line in chunk:
                             tallies[a].add(line)
-                            if out is not None:
-                                out.write(json.dumps(line, separators=(",", ":")) + "\n")
+                            if fh is not None:
+                                fh.write(json.dumps(line, separators=(",", ":")) + "\n")
                         if progress is not None:
                             progress.advance(len(chunk))
         except KeyboardInterrupt:

@@ -181,7 +181,8 @@ def plot_rules(result: dict[str, Any], what: str) -> str | None:
     ax = fig.add_subplot()
     step = 0.8 / len(arms)
     for i, (a, row) in enumerate(zip(arms, bars)):
-        ys, xs, errs = [], [], [[], []]
+        ys, xs = [], []
+        errs: list[list[float]] = [[], []]
         for k, b in enumerate(row):
             if b is None or (log and b[0] <= 0):
                 continue

@@ -15,7 +15,7 @@ from __future__ import annotations
 import difflib
 import itertools
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from interpreter.dsl import core as C
 from interpreter.dsl import syntax as S
@@ -342,7 +342,7 @@ class Checker:
     def _aggregate_shape(self, node: S.Aggregate, agg: str, elem: str, binder: Expr,
                          where: Expr | None, body: Expr | None, st) -> tuple[str, Expr]:
         """The aggregate's type, and its body made explicit (`sum(p in r)` sums p)."""
-        body_node = node.body
+        body_node = cast(S.Syntax, node.body)   # read only where `body` (its checked form) is
         if agg == "count":
             if body is not None:
                 raise self._err(body_node, st, "dsl-syntax", "`count` counts what `where` keeps; "

@@ -17,7 +17,7 @@ import json
 import os
 import sys
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import (UnexpectedCharacters, UnexpectedEOF, UnexpectedInput,
@@ -159,9 +159,10 @@ def _syntax_error(exc: UnexpectedInput, text: str, start: str) -> SnippetError:
         col = len(lines[-1]) + 1
         expected = getattr(exc, "expected", None) or getattr(exc, "accepts", set())
         return SnippetError("dsl-syntax", f"the snippet ends too early; expected "
-                            f"{_describe_expected(set(expected))}", line, col)
+                            f"{_describe_expected(set(expected or ()))}", line, col)
     if isinstance(exc, UnexpectedCharacters):
-        char = text[exc.pos_in_stream] if exc.pos_in_stream < len(text) else "?"
+        pos = cast(int, exc.pos_in_stream)
+        char = text[pos] if pos < len(text) else "?"
         return SnippetError("dsl-syntax", f"unexpected character {char!r} in "
                             f"{_KIND_NAMES[start]}", line, col)
     assert isinstance(exc, UnexpectedToken)
@@ -174,7 +175,7 @@ def _syntax_error(exc: UnexpectedInput, text: str, start: str) -> SnippetError:
 def _pos(item: Tree | Token | Any) -> Pos:
     if isinstance(item, Token):
         return Pos(item.line or 1, item.column or 1, max(1, len(str(item))))
-    meta = getattr(item, "meta", item)
+    meta: Any = getattr(item, "meta", item)
     if getattr(meta, "empty", True):
         return Pos()
     length = (meta.end_column - meta.column) if meta.end_line == meta.line else 1

@@ -25,7 +25,7 @@ Copies keep no record and never touch the live game. Copies may look ahead witho
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Iterator, Sequence, cast
 
 from pydantic import BaseModel
 
@@ -104,6 +104,23 @@ def _clone(x: Any, memo: dict[int, Any]) -> Any:
 
 class _State:
     """The state of a game at the start of a throw."""
+    board: Any
+    mover: int
+    first: int
+    rolls: tuple
+    setup: Any
+    turns: int
+    dice: tuple[int, int]
+    pending: Any
+    extra: bool
+    scored: tuple
+    leader: Any
+    lead_changes: int
+    ladder: Any
+    owner: Any
+    opening: bool
+    d1: int
+    d2: int
 
     __slots__ = ("board", "mover", "first", "rolls", "setup", "turns", "dice", "pending",
                  "extra", "scored", "leader", "lead_changes", "ladder", "owner", "opening", "d1",
@@ -280,7 +297,8 @@ def playout(node: Node, players: Sequence[Any], max_turns: int = 2000) -> Game:
         if node.how in ("end", "throw"):
             return node.game
     if node.how == "decision":
-        first = node.decision.index(players[node.decision.player].answer(node.decision))
+        d = cast(Decision, node.decision)
+        first = d.index(players[d.player].answer(d))
     else:
         first = int(node.rng.random() * 36)
     g = node.game

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import random
 from functools import partial
-from typing import TYPE_CHECKING, Any, Generator, Sequence
+from typing import TYPE_CHECKING, Any, Generator, Sequence, cast
 
 from interpreter.dsl import RollContext
 from interpreter.engine.contract import (BLACK, END, ON, RESIGN_CHOICES, SIDE_NAMES, WHITE,
@@ -193,7 +193,7 @@ class Game:
         """The kernel plays of the play decision `d`, in the order of its choices."""
         if d.kind == "play" and (self._choice_plays is None or not self.keep_record):
             self._choice_plays = self._plays_to(self.choice_base, *self.dice, d.choices)
-        return self._choice_plays
+        return cast(list, self._choice_plays)
 
     def legal_plays(self, d: Decision) -> list:
         """The kernel plays (`Play`: end board and its step paths) of the play decision `d`, in
@@ -733,8 +733,8 @@ class Game:
             if self.keep_record:
                 self._choice_plays = [options[bd][2] or Play(base, ((),)) for bd in boards]
             self._choice_items = lambda k: options[boards[k]][1]
-            d = self.ask("enter", mover, boards)
-            i = self.answered(d, (yield d))
+            asked = self.ask("enter", mover, boards)
+            i = self.answered(asked, (yield asked))
             self._choice_items = None
         chosen = boards[i]
         mine, theirs = self.count(options[chosen][1], mover)
@@ -742,7 +742,7 @@ class Game:
 
     # -- the record of plays that needed no decision -----------------------------------------------
 
-    def _plays_to(self, b: Board, d1: int, d2: int, results: list) -> list:
+    def _plays_to(self, b: Board, d1: int, d2: int, results: Sequence) -> list:
         """The kernel plays in the order of `results` (for their notation)."""
         plays, _ = self.variant.generator.plays(b, d1, d2)
         by_board = {p.board: p for p in plays}

@@ -84,7 +84,7 @@ def record_of(game: Game, seed: Any, players: Sequence[str], options: Sequence[s
     """The record of `game` (played with `keep_record`, seeded `f"{seed}/{index}"`) so far: it
     names the variant the play was started with (a rotation's, not that of its current game)."""
     v = game.root
-    return Record(v.id, seed, (players[0], players[1]), tuple(game.doubles),
+    return Record(v.id, seed, (players[0], players[1]), (game.doubles[0], game.doubles[1]),
                   tuple(options), tuple(v.files), list(game.record), index,
                   variant_source(v))
 

@@ -97,7 +97,7 @@ def _b64_key(text: str, length: int, nbytes: int, what: str) -> bytes:
     return key
 
 
-def _key_b64(key: bytes, length: int) -> str:
+def _key_b64(key: bytes | bytearray, length: int) -> str:
     return base64.b64encode(bytes(key)).decode()[:length]
 
 
@@ -310,7 +310,8 @@ class MatchInfo:
                 return "while a double is pending, `turn` must be the player who was doubled"
             if d != (0, 0):
                 return "a double is offered before the dice are rolled"
-        if _log2(self.max_cube) is None or _log2(self.max_cube) > _MAX_CUBE_LOG:
+        log = _log2(self.max_cube)
+        if log is None or log > _MAX_CUBE_LOG:
             return f"`max_cube` must be a power of two from 1 to 32768, not {self.max_cube!r}"
         return None
 

@@ -256,11 +256,12 @@ class _GameReplay:
                 raise self.fail(f"{who}'s roll {d1}{d2} has no play written, but the rules "
                                 f"allow {self._legal_text(plays, b)}")
         else:
-            after = self._match_play(steps, plays, b)
-            if after is None:
+            found = self._match_play(steps, plays, b)
+            if found is None:
                 written = move_text(steps, b)
                 raise self.fail(f"{who}'s {d1}{d2}: {written} is not a legal play; the rules "
                                 f"allow {self._legal_text(plays, b)}")
+            after = found
         if self.observer is not None:
             self.observer(self, p, b, action.dice, after, plays)
         self._played(after)

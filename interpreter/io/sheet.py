@@ -29,14 +29,14 @@ from fractions import Fraction
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from pydantic import BaseModel, ValidationError
 
 from interpreter.bounded import InputError, MAX_FILE_BYTES, MAX_INT, parse_toml, read_text, shown, shown_name
 from interpreter.errors import RecordError
 from interpreter.scoring.combine import Combine, combine_json
-from interpreter.scoring.ecrire import Ecrire, check_partie_length, ecrire_json
+from interpreter.scoring.ecrire import Ecrire, Settlement, check_partie_length, ecrire_json
 from interpreter.scoring.holes import Holes
 from interpreter.scoring.pools import Draining, Filling, PoolRules
 
@@ -320,7 +320,7 @@ def _ecrire_text(record: Record, ledger: Ecrire) -> str:
 
 def settlement_lines(ledger: Ecrire, names: tuple[str, str]) -> list[str]:
     """The settlement of a finished partie, as the readable sheet and a played partie show it."""
-    s = ledger.settlement
+    s = cast(Settlement, ledger.settlement)
     a, b = names
     lines = ["settlement"]
     if s.queue_winner is None:
@@ -388,9 +388,9 @@ def _combine_text(record: Record, game: Combine) -> str:
         e = game.ecrire
         lines.append(f"honours game {game.game} in play: {a} {game.h[0]}, {b} {game.h[1]}"
                      + ("" if game.active("honours") else
-                        f" (suspended by {names[game.suspended['honours']]})"))
+                        f" (suspended by {names[cast(int, game.suspended['honours'])]})"))
         if not game.active("ecrire"):
-            p = game.suspended["ecrire"]
+            p = cast(int, game.suspended["ecrire"])
             what = ("mark already scored, the next starts at the next pick-up"
                     if game.suspension_case == 1 else
                     f"mark {e.k} frozen at {e.holes[0]}-{e.holes[1]}")
@@ -555,7 +555,7 @@ def _pool_text(record: PoolRecord, pool: Filling | Draining) -> str:
                          + ", ".join(names[p] for p in replay.queue))
         lines.append("")
         if pool.finished:
-            lines.append(f"{names[pool.winner]} takes the pot of {pool.pot}")
+            lines.append(f"{names[cast(int, pool.winner)]} takes the pot of {pool.pot}")
         else:
             lines.append(f"not finished: {names[pool.seat]} holds the seat with "
                          f"{pool.streak} win(s) in a row; pot {pool.pot}")

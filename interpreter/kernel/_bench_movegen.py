@@ -50,7 +50,7 @@ def trictrac_positions(n: int, seed: int = 2) -> list[tuple[tuple[int, ...], int
     gen = MoveGenerator(TRICTRAC)
     rng = random.Random(seed)
     start = from_start({24: 15})
-    out = []
+    out: list = []
     b = start
     while len(out) < n:
         d1, d2 = rng.randint(1, 6), rng.randint(1, 6)

@@ -25,7 +25,7 @@ How the generated function works, and why it is fast:
 """
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable
 
 from interpreter.kernel._source import checked_choice, checked_int, compiled
 from interpreter.kernel.rules import MoveRules
@@ -194,7 +194,8 @@ def _emit_simple(e: _Emitter, n: int, BLOCK: int, HOME: int, OFFP: int, ALLHOME:
     e(n, "one = one_hi if x == dh else one_lo")
     e(n, "mkx = MK[x]")
     e(n, "mky = MK[y]")
-    common = dict(BLOCK=BLOCK, HOME=HOME, OFFP=OFFP, ALLHOME=ALLHOME, FARTHEST=FARTHEST)
+    common: dict[str, Any] = dict(BLOCK=BLOCK, HOME=HOME, OFFP=OFFP, ALLHOME=ALLHOME,
+                                  FARTHEST=FARTHEST)
     m = _emit_move(e, n, 1, "x", "s1 in (BAR if L[25] else P)", False, **common)
     _emit_apply(e, m, 1, "", "mkx", HOME, ALLHOME)
     e(m, "if t1 == 0 and L[0] == NT:")
@@ -248,7 +249,8 @@ def _emit_doublet(e: _Emitter, n: int, DM: int, BLOCK: int, HOME: int, OFFP: int
     e(n + 1, "TS[c] = C[i:]")
     for i in range(1, DM):
         e(n, f"part{i} = {{}}")
-    common = dict(BLOCK=BLOCK, HOME=HOME, OFFP=OFFP, ALLHOME=ALLHOME, FARTHEST=FARTHEST)
+    common: dict[str, Any] = dict(BLOCK=BLOCK, HOME=HOME, OFFP=OFFP, ALLHOME=ALLHOME,
+                                  FARTHEST=FARTHEST)
 
     def level(n: int, lvl: int) -> None:
         loop = f"s{lvl} in (BAR if L[25] else {'C' if lvl == 1 else f'TS[s{lvl - 1}]'})"

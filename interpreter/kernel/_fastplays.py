@@ -72,6 +72,9 @@ def _pip_or_none(name: str, v: object) -> int | None:
 class _P:
     """The switches as the source needs them, each checked."""
 
+    #: whether the source makes the moves too (`plays_source` sets it)
+    MOVES: bool
+
     def __init__(self, r: MoveRules) -> None:
         self.DM = checked_int("doublet_moves", r.doublet_moves, 1, 8)
         self.BLOCK = checked_int("block", r.block, 1, 15)

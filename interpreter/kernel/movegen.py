@@ -140,7 +140,7 @@ class MoveGenerator:
             from interpreter.kernel._fastgen import compiled_results
             self._fast = compiled_results(rules)
             # the generated function answers results() itself: no extra call on the hot path
-            self.results = self._fast  # type: ignore[method-assign]
+            setattr(self, "results", self._fast)
         self._fast_plays = None
         if fast_plays_applies(rules):
             from interpreter.kernel._fastplays import compiled_plays
@@ -317,7 +317,7 @@ class MoveGenerator:
         moves = self._move_tests
         pins = self._pins
         send = self._send
-        before = None
+        before: tuple[int, ...] = ()      # the board before the step, where `moves` read it
         for s, t, h, fl in self._steps(L, d, must, carried, frozen, last):
             if moves:
                 before = tuple(L)

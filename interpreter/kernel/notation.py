@@ -204,7 +204,7 @@ def read_play(text: str, plays: Sequence[Any], before: Sequence[int],
             return found[0]
         raise RecordError(f"{text or '-'!r} plays nothing, but a play is possible")
     written = parse_move(text)
-    found: list[Any] = []
+    found = []
     # the steps as written first (a board whose off is reached short of pip 0 writes `7/0`
     # for one number), then split over the dice as gnubg splits `23/5` for 6-6
     for steps in (written, expand_steps(written, dice, before)):

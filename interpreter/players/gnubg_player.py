@@ -20,7 +20,7 @@ databases and values those positions with backgammon's network.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 from interpreter.errors import TablierError
 from interpreter.io.gnubg import encode_position_id
@@ -238,7 +238,7 @@ class GnubgPlayer:
         # by the taker), and compare with the pass
         doubler_b = view.board if view.mover else self.variant.flip(view.board)
         from interpreter.players.search import mirror
-        ds = mirror(s) if not view.mover else s
+        ds = cast(dict, mirror(s) if not view.mover else s)
         taken = self._before_throw(doubler_b, ds, value, "opponent")
         passed = self._pass_value(ds, True)
         return "take" if taken < passed else "pass"

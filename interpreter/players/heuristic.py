@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import math
 from functools import partial
-from typing import Any, Sequence
+from typing import Any, Sequence, cast
 
 from interpreter.dsl import RollContext
 from interpreter.engine.branch import DICE
@@ -390,7 +390,7 @@ class HeuristicJudge:
                 # a finished partie or match too, in the unit of its net result
                 out[i] = self.points_value(lf)
             elif lf.over:
-                out[i] = of_result(lf.node.game.ladder.result(), me, lf.ladder or {})
+                out[i] = of_result(cast(Any, lf.node).game.ladder.result(), me, lf.ladder or {})
             elif lf.game_end is not None:
                 out[i] = of_game_end(lf.game_end[0], lf.game_end[1], lf.ladder or {})
             else:

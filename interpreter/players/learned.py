@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from importlib import resources
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Sequence, cast
 
 from interpreter.players._numpy import np
 
@@ -77,7 +77,7 @@ class NetJudge:
         open_ = []
         for i, lf in enumerate(ls):
             if lf.over:
-                out[i] = of_result(lf.node.game.ladder.result(), me, lf.ladder or {})
+                out[i] = of_result(cast(Any, lf.node).game.ladder.result(), me, lf.ladder or {})
             elif lf.game_end is not None:
                 out[i] = of_game_end(lf.game_end[0], lf.game_end[1], lf.ladder or {})
             else:
@@ -125,7 +125,7 @@ class LearnedPlayer:
         values, X, open_ = self.judge.values(ls, me)
         i = int(np.argmax(values))
         if self.learner is not None:
-            x = X[open_.index(i)] if i in open_ else None
+            x = cast("np.ndarray", X)[open_.index(i)] if i in open_ else None
             self.learner.chose(me, x)
         return i
 

@@ -25,10 +25,11 @@ copies: the ladder does not change during such a throw.
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Sequence, cast
 
 from interpreter.engine import branch
 from interpreter.engine.branch import DICE, Node
+from interpreter.engine.contract import Decision
 from interpreter.engine.game import value_of
 from interpreter.players._numpy import np
 from interpreter.players.leaves import Leaf, follow, leaf_of, leaves, quick
@@ -132,7 +133,7 @@ class SearchPlayer:
     def _inner(self, node: Node) -> int:
         """The answer to a decision met inside a throw on a copy: the player's best one throw
         ahead."""
-        d = node.decision
+        d = cast(Decision, node.decision)
         if len(d.choices) == 1:
             return 0
         ls = leaves(d, d.player, self._inner, root=node)
@@ -162,7 +163,7 @@ class SearchPlayer:
             lf = leaf_of(node, roller) if node.how != "dice" else follow(node, roller,
                                                                           self._inner)
             return self.expect(lf, roller, throws - 1)
-        d = node.decision
+        d = cast(Decision, node.decision)
         ls = leaves(d, d.player, self._inner, root=node)
         values, _x, _o = self.judge.values(ls, d.player)
         sign = 1.0 if d.player == roller else -1.0

@@ -20,7 +20,7 @@ values a game ended by its end rules before the ladder has marked it.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, Sequence
+from typing import Any, Sequence, cast
 
 from interpreter.players._numpy import np
 
@@ -88,6 +88,8 @@ def outcome_split(Y: np.ndarray, levels: Sequence[int]) -> list[tuple[int, np.nd
     out = []
     prev_w, prev_l = win, 1.0 - win
     values = [1, *levels]
+    nxt_w: Any        # an array of chances, or none left (0.0)
+    nxt_l: Any
     for i, v in enumerate(values):
         if i + 1 < len(values):
             nxt_w = Y[..., 1 + i]
@@ -170,7 +172,8 @@ def _match_sums(Y: np.ndarray, levels: Sequence[int], state: dict,
                 cube: int) -> tuple[np.ndarray, np.ndarray]:
     """The match-winning chance of the game's wins and of its losses at this cube, each
     outcome's chance times the chance after it (their sum is the dead cube's chance)."""
-    win = lose = 0.0
+    win: Any = 0.0      # the sums of arrays
+    lose: Any = 0.0
     for v, q in outcome_split(Y, levels):
         if v > 0:
             win = win + q * _after_game(state, True, cube * v)
@@ -229,7 +232,7 @@ def match_cubeful(Y: np.ndarray, levels: Sequence[int], state: dict, cube: int,
 
 
 def _equity(Y: np.ndarray, levels: Sequence[int]) -> np.ndarray:
-    return sum(v * p for v, p in outcome_split(Y, levels))
+    return cast("np.ndarray", sum(v * p for v, p in outcome_split(Y, levels)))
 
 
 def _match_chance(Y: np.ndarray, levels: Sequence[int], state: dict, cube: int) -> np.ndarray:

@@ -157,7 +157,8 @@ def _side(doc: Any, letter: str) -> str:
 def _with_words(table: str, key: str, value: Any) -> str:
     from interpreter.variant.schema import Dice, Movement
 
-    model = {"dice": Dice, "movement": Movement}[table]
+    models: dict[str, type[BaseModel]] = {"dice": Dice, "movement": Movement}
+    model = models[table]
     info = model.model_fields.get(key)
     if value is None or info is None:
         return _shown(value)

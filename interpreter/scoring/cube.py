@@ -404,9 +404,9 @@ class CubePlay(Ladder):
 
     def _new_cube(self) -> None:
         self.cube = self.match.new_game()
-        self._start_turns = self.game.turns      # type: ignore[attr-defined]
+        self._start_turns = self.game.turns
         g = self.game
-        g.event("match-game", len(self.match.games) + 1, tuple(self.match.score),  # type: ignore
+        g.event("match-game", len(self.match.games) + 1, tuple(self.match.score),
                 self.cube.crawford)
 
     def opening(self, ties: int) -> None:
@@ -415,17 +415,17 @@ class CubePlay(Ladder):
         for _ in range(ties):
             if not cube.auto_double():
                 break
-            self.game.event("cube", None, "auto", cube.value)    # type: ignore[attr-defined]
+            self.game.event("cube", None, "auto", cube.value)
 
     def before_throw(self) -> Gen:
         g = self.game
         cube = self.cube
         assert cube is not None
-        roller = g.mover                                          # type: ignore[attr-defined]
+        roller = g.mover
         if not (self.doubles[roller] and cube.may_double(roller)):
             return None
-        d = g.ask(DOUBLE, roller, DOUBLE_CHOICES)                 # type: ignore[attr-defined]
-        if DOUBLE_CHOICES[g.answered(d, (yield d))] != DOUBLE:    # type: ignore[attr-defined]
+        d = g.ask(DOUBLE, roller, DOUBLE_CHOICES)
+        if DOUBLE_CHOICES[g.answered(d, (yield d))] != DOUBLE:
             return None
         cube.offer(roller)
         g.event("cube", roller, DOUBLE, cube.pending.value)      # type: ignore
@@ -437,16 +437,16 @@ class CubePlay(Ladder):
             if not self.doubles[to]:
                 choices = tuple(c for c in choices if c not in (BEAVER, RACCOON))
             if len(choices) > 1:
-                d = g.ask("take", to, choices)                    # type: ignore[attr-defined]
-                answer = choices[g.answered(d, (yield d))]        # type: ignore[attr-defined]
+                d = g.ask("take", to, choices)
+                answer = choices[g.answered(d, (yield d))]
             else:
                 answer = choices[0]
             if answer == TAKE:
                 cube.take(to)
-                g.event("cube", to, TAKE, cube.value)             # type: ignore[attr-defined]
+                g.event("cube", to, TAKE, cube.value)
                 return None
             if answer == PASS:
-                g.event("cube", to, PASS, p.value // 2)           # type: ignore[attr-defined]
+                g.event("cube", to, PASS, p.value // 2)
                 winner, points = cube.drop(to)
                 return self._finish(winner, points, 0, "pass")
             kind = cube.instant_redouble(to)
@@ -474,8 +474,8 @@ class CubePlay(Ladder):
         cube = self.cube
         assert cube is not None
         entry = self.match.finish(cube, winner, points, k, how,
-                                  g.turns - self._start_turns)    # type: ignore[attr-defined]
-        g.event("match-end", entry.number, winner, points, entry.result,  # type: ignore
+                                  g.turns - self._start_turns)
+        g.event("match-end", entry.number, winner, points, entry.result,
                 tuple(self.match.score))
         if self.match.finished:
             return END
@@ -519,7 +519,7 @@ class CubePlay(Ladder):
         finished = match.finished
         last = match.games[-1] if match.games else None
         out = GameResult(finished, match.winner, last.points if (finished and last) else 0,
-                         g.turns, list(match.score), g.fired)  # type: ignore[attr-defined]
+                         g.turns, list(match.score), g.fired)
         out.extra = summary(match, SIDE_NAMES)
         return out
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Literal
+from typing import Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -78,7 +78,7 @@ class Filling:
 
     def match(self, winner: int, loser: int) -> None:
         if self.finished:
-            raise RecordError(f"the pool is over: {self.names[self.winner]} has taken the pot")
+            raise RecordError(f"the pool is over: {self.names[cast(int, self.winner)]} has taken the pot")
         seat, challenger = self.seat, self.queue[0]
         if {winner, loser} != {seat, challenger}:
             raise RecordError(f"the next match is {self.names[seat]} (seat) against "

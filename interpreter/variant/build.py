@@ -169,7 +169,7 @@ def build_variant(doc: Any) -> Variant:
     doublets = getattr(dice, "doublets", "four")
     bonus_throw = tuple(sorted(getattr(dice, "bonus_throw", None) or ()))
     throws = ThrowRules(doublet_rethrow=doublets in _RETHROW,
-                        bonus_throw=bonus_throw if len(bonus_throw) == 2 else None,  # type: ignore[arg-type]
+                        bonus_throw=bonus_throw if len(bonus_throw) == 2 else None,
                         bonus=tuple(getattr(dice, "bonus", None) or ()))
     variant = Variant(
         id=model.variant.id, name=model.variant.name, model=model, path=doc.path,
@@ -241,8 +241,7 @@ def _rotation_games(doc: Any, refs: Sequence[str]) -> tuple[Variant, ...]:
 
 
 def _unique(pairs: tuple) -> tuple:
-    seen: set = set()
-    return tuple(p for p in pairs if not (p in seen or seen.add(p)))
+    return tuple(dict.fromkeys(pairs))
 
 
 #: the ladders that mark a throw's points before the play (interpreter/scoring/ecrire.py)

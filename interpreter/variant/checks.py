@@ -7,7 +7,7 @@ wrong type (the schema reports that).
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, TypeGuard, cast
 
 from pydantic import ValidationError
 
@@ -56,7 +56,7 @@ def _table(data: dict[str, Any], key: str) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -408,11 +408,11 @@ def _check_option_sets(data: dict[str, Any]) -> list[Problem]:
                     continue
                 if table == "ladder":
                     ladder = data.get("ladder")
-                    model = LADDER_MODELS.get(ladder.get("kind")) if isinstance(ladder, dict) \
+                    model = LADDER_MODELS.get(ladder.get("kind", "")) if isinstance(ladder, dict) \
                         else None
                     if model is None:
                         continue                 # the ladder's own problem is reported
-                    candidate = {**ladder, **values}
+                    candidate = {**cast(dict, ladder), **values}
                 else:
                     model = Dice if table == "dice" else Movement
                     candidate = values

@@ -21,6 +21,8 @@ import tomllib
 from dataclasses import dataclass
 from typing import Any
 
+from pydantic import BaseModel
+
 from interpreter.bounded import toml_fault
 from interpreter.scoring.registry import LADDER_MODELS
 from interpreter.variant.locate import parse_key
@@ -44,7 +46,7 @@ from interpreter.variant.schema import (
 
 #: file directives, not settings
 _NOT_SETTABLE = ("extends", "remove_rules")
-_SUBTABLES = {"variant": VariantInfo, "board": Board, "dice": Dice, "movement": Movement}
+_SUBTABLES: dict[str, type[BaseModel]] = {"variant": VariantInfo, "board": Board, "dice": Dice, "movement": Movement}
 
 
 @dataclass(frozen=True)
@@ -120,9 +122,9 @@ def parse_override(arg: str, data: dict[str, Any]) -> tuple[Override | None, lis
     assert isinstance(options, dict)
     if len(path) == 1 and path[0] in options and path[0] not in VariantModel.model_fields:
         path = ("options", path[0])
-    fault = _check_key(path, written, data)
-    if fault is not None:
-        index, code, message = fault
+    key_fault = _check_key(path, written, data)
+    if key_fault is not None:
+        index, code, message = key_fault
         index = min(index - (len(path) - len(written)), len(parts) - 1)
         _, start, end = parts[max(index, 0)]
         return None, [OverrideError(start + 1, end - start, code, message)]

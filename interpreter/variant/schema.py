@@ -26,7 +26,7 @@ from interpreter.kernel.rules import MoveRules
 _DEFAULT = MoveRules()
 
 
-def says(applies_if: dict[str, Any] | None = None, **sentences: str) -> dict[str, Any]:
+def says(applies_if: dict[str, Any] | None = None, /, **sentences: str) -> dict[str, Any]:
     """The words of each value of a switch, for `Field(json_schema_extra=...)`.
 
     A sentence is keyed by the value as TOML writes it (`all_home`, `true`, `1`), `none` for an

@@ -30,7 +30,7 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
-from typing import Any
+from typing import Any, cast
 
 from interpreter.engine.contract import SIDE_NAMES, Decision, IllegalAnswer
 from interpreter.engine.game import Game
@@ -258,7 +258,7 @@ class Session:
 
     def plays(self) -> list[dict]:
         """Each legal play of the play question: its text and its step sequences."""
-        d = self.pending
+        d = cast(Decision, self.pending)     # a play is being asked
         g = self.game
         texts = d.words()
         plays = g._current_plays(d)
@@ -343,7 +343,7 @@ class Session:
             position["dice"] = list(dice)
         kind = getattr(self.variant.ladder, "kind", "game")
         sides = g.ladder.sides()
-        question = None
+        question: dict[str, Any] | None = None
         if d is not None:
             question = {"kind": "play" if d.is_play else "decision", "decision": d.kind,
                         "player": SIDE_NAMES[d.player], "choices": list(d.words())}
