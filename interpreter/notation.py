@@ -59,7 +59,8 @@ class NotationError(TablierError):
 
 
 #: a steps token of any notation: a point (the notation's own pattern), a keyword, a separator
-_KEYWORD = r"(?P<unentered>in\b)|(?P<bar>bar\b|ba\b|b(?=[/\s*(,]|$))|(?P<off>off\b|of\b|o(?=[/\s*(,]|$)|-(?=[\s,]|$))"
+_KEYWORD = (r"(?P<unentered>in\b)|(?P<bar>bar\b|ba\b|b(?=[/\s*(,]|$))"
+            r"|(?P<off>off\b|of\b|o(?=[/\s*(,]|$)|-(?=[\s,]|$))")
 _SYNTAX = r"|(?P<slash>/)|(?P<hit>\*)|\((?P<rep>[0-9]{1,2})\)|(?P<sep>[\s,]+)"
 _POINT = {
     "pips": r"(?P<point>[0-9]{1,2})",

@@ -9,7 +9,6 @@ differences with their tests and the games each figure would need.
 from __future__ import annotations
 
 import csv
-import html
 import io
 import math
 from typing import Any, Sequence

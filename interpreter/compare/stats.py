@@ -1,4 +1,4 @@
-"""The statistics of `tablier compare`: intervals, two-sample tests and games needed (docs/compare.md).
+"""The statistics of `tablier compare`: intervals, tests and games needed (docs/compare.md).
 
 Every interval is a 95 % interval with z = 1.959964. The library routines (scipy) take a
 confidence level, not a z: `CONFIDENCE` is the level whose two-sided normal quantile is exactly

@@ -20,8 +20,8 @@ from interpreter.dsl.parser import flush
 from interpreter.dsl.syntax import SnippetError
 from interpreter.dsl.runtime import RollContext
 
-__all__ = ["RuleSet", "ScoreRule", "points_by_side", "check_document", "compile_document", "SnippetError",
-           "RollContext", "HookInfo", "hook_info", "source_of"]
+__all__ = ["RuleSet", "ScoreRule", "points_by_side", "check_document", "compile_document",
+           "SnippetError", "RollContext", "HookInfo", "hook_info", "source_of"]
 
 Hook = Callable[..., Any]
 
@@ -75,8 +75,10 @@ class RuleSet:
     _roll_fn: Hook | None = field(default=None, init=False, repr=False, compare=False)
     _roll_from: tuple = field(default=(), init=False, repr=False, compare=False)
 
-    def roll_items(self, b, d1: int, d2: int, rolls: int, ctx: RollContext) -> list[tuple[str, str, int, int]]:
-        """The scoring items of a roll, from the position before the move: (rule, to, points, ways)."""
+    def roll_items(self, b, d1: int, d2: int, rolls: int, ctx: RollContext
+                   ) -> list[tuple[str, str, int, int]]:
+        """The scoring items of a roll, from the position before the move: (rule, to, points,
+        ways)."""
         score_roll = tuple(self.score_roll)
         if self._roll_from != score_roll:
             self._roll_fn = _roll_function(self.score_roll)
@@ -91,7 +93,8 @@ class RuleSet:
                 out.append((r.id, r.to, ways * (r.doublet if doublet else r.simple), ways))
         return out
 
-    def play_items(self, b, play, d1: int, d2: int, rolls: int, ctx) -> list[tuple[str, str, int, int]]:
+    def play_items(self, b, play, d1: int, d2: int, rolls: int, ctx
+                   ) -> list[tuple[str, str, int, int]]:
         """The scoring items that depend on the play chosen (rule, to, points, ways)."""
         out = []
         doublet = d1 == d2

@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import Any, Callable, ClassVar, Iterator, TypeVar, dataclass_transform
 
-INT, BOOL, STR, SET, STATE, PLAY, PATH, STEP = "int", "bool", "str", "set", "state", "play", "path", "step"
+INT, BOOL, STR, SET, STATE, PLAY, PATH, STEP = (
+    "int", "bool", "str", "set", "state", "play", "path", "step")
 LIST_INT, LIST_PLAY, LIST_PATH = "list[int]", "list[play]", "list[path]"
 #: the type of an element of each collection type
 ELEMENT = {SET: INT, LIST_INT: INT, LIST_PLAY: PLAY, LIST_PATH: PATH, PATH: STEP}

@@ -10,8 +10,8 @@ generated code shows its line.
 A hook is `hook(b, a, x, d1, d2, rolls, ctx)`. Its batch forms:
 
 - forbid rules: `filter_paths(b, cands, d1, d2, rolls)`, the (path, end board) pairs of one
-  roll the rule does not forbid, in order, the parts that read only `b` computed once at the top and the landings of a
-  path asked once per path (written out for a two-step path);
+  roll the rule does not forbid, in order, the parts that read only `b` computed once at the top
+  and the landings of a path asked once per path (written out for a two-step path);
 - prefer rules and per-play scores: `each(b, plays, d1, d2, rolls, ctx)`, its value for each play;
 - the roll's scoring rules together: `roll_function(rules)`, one function writing out every
   rule's expression in turn (`RuleSet.roll_items`).

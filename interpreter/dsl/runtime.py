@@ -173,7 +173,8 @@ class RollContext:
 #: the helpers generated code may call, by the name it calls them
 RUNTIME: dict[str, Callable[..., Any]] = {
     "_mine": mine, "_theirs": theirs, "_mine_pinned": mine_pinned,
-    "_theirs_pinned": theirs_pinned, "_their_same": their_same, "_empty": empty, "_full": full, "_div": div, "_mod": mod,
+    "_theirs_pinned": theirs_pinned, "_their_same": their_same, "_empty": empty, "_full": full,
+    "_div": div, "_mod": mod,
     "_landings": landings, "_rests": rests, "_arrivals": arrivals, "_union": union,
     "_span": span,
 }

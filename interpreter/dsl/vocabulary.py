@@ -289,8 +289,9 @@ def _compare_count(e: Emitter, node: Call, op: str, k: int) -> ast.expr | None:
         uncounted = "<=" if sign > 0 else ">="
         if sign < 0:
             op = _MIRROR[op]
-        test = cast("tuple[str, int] | bool", {"==": (uncounted, 0), "!=": (counted, 0), ">": (counted, 0),
-                    "<=": (uncounted, 0), ">=": True, "<": False}[op])
+        test = cast("tuple[str, int] | bool",
+                    {"==": (uncounted, 0), "!=": (counted, 0), ">": (counted, 0),
+                     "<=": (uncounted, 0), ">=": True, "<": False}[op])
     else:
         return None            # a count compared with a negative number: left to the call
     if isinstance(test, bool):
@@ -310,8 +311,9 @@ def _emit_full(e: Emitter, node: Call) -> ast.expr | None:
     state, region = node.args
     if not isinstance(region, Const) or not e.is_simple(state):
         return None
-    tests: list[ast.expr] = [ast.Compare(e.sub(e.expr(state), e.const(p)), [ast.GtE()], [e.const(2)])
-             for p in sorted(region.value)]
+    tests: list[ast.expr] = [
+        ast.Compare(e.sub(e.expr(state), e.const(p)), [ast.GtE()], [e.const(2)])
+        for p in sorted(region.value)]
     return tests[0] if len(tests) == 1 else ast.BoolOp(ast.And(), tests)
 
 

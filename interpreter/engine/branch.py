@@ -25,7 +25,7 @@ Copies keep no record and never touch the live game. Copies may look ahead witho
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any, Iterator, Sequence, cast
+from typing import TYPE_CHECKING, Any, Sequence, cast
 
 from pydantic import BaseModel
 

@@ -283,7 +283,8 @@ class GameResult:
 class Throw:
     """One throw of a played game, read from its log: who threw, the dice, the position before
     and after it (seen by him; after a go or a sortie, the men set up again), the scoring items
-    (rule, "mover" | "opponent", points, ways), the decisions (kind, answer) and the other events."""
+    (rule, "mover" | "opponent", points, ways), the decisions (kind, answer) and the other
+    events."""
 
     player: int
     dice: tuple[int, int]

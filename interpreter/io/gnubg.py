@@ -38,7 +38,8 @@ __all__ = [
 ]
 
 CHECKERS = 15
-"""Checkers per side in standard backgammon and nackgammon (borne-off counts are derived from it)."""
+"""Checkers per side in standard backgammon and nackgammon (borne-off counts are derived from
+it)."""
 MAX_MATCH_LENGTH = 64
 """gnubg's MAXSCORE: longer matches are refused by its Match ID and XGID readers."""
 

@@ -20,7 +20,6 @@ player resigned) is the engine's business.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal, Union
 

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import json
 import re
-import tomllib
 from fractions import Fraction
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -33,7 +32,8 @@ from typing import Any, cast
 
 from pydantic import BaseModel, ValidationError
 
-from interpreter.bounded import InputError, MAX_FILE_BYTES, MAX_INT, parse_toml, read_text, shown, shown_name
+from interpreter.bounded import (InputError, MAX_FILE_BYTES, MAX_INT, parse_toml, read_text, shown,
+                                 shown_name)
 from interpreter.errors import RecordError
 from interpreter.scoring.combine import Combine, combine_json
 from interpreter.scoring.ecrire import Ecrire, Settlement, check_partie_length, ecrire_json
@@ -349,7 +349,7 @@ def settlement_lines(ledger: Ecrire, names: tuple[str, str]) -> list[str]:
     return lines
 
 
-# -- the combiné sheet (match-scoring §4) -----------------------------------------------------------
+# -- the combiné sheet (match-scoring §4) ---------------------------------------------------------
 
 def _combine_sheet(record: Record, ladder: Any) -> tuple[dict, Combine]:
     game = _replay_marks(record, ladder, Combine)

@@ -47,7 +47,8 @@ def _params(rules: MoveRules) -> dict:
         "BLOCK": checked_int("block", rules.block, 1, 15),
         "HOME": checked_int("home_top", rules.home_top, 1, 24),
         "OFFP": checked_int("off_pip", rules.off_pip, 0, 12),
-        "ALLHOME": checked_choice("bear_off", rules.bear_off, ("all_home", "anywhere")) == "all_home",
+        "ALLHOME": checked_choice("bear_off", rules.bear_off,
+                                  ("all_home", "anywhere")) == "all_home",
         "FARTHEST": checked_choice("over_exit", rules.over_exit, ("farthest", "any")) == "farthest",
         "HIGHER": bool(rules.higher_number),
     }

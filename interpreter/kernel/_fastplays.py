@@ -88,7 +88,8 @@ class _P:
         self.ENTER = checked_choice("enter", r.enter, ("bar", "start", "none"))
         self.S = checked_int("start_pip", r.start_pip, 1, 24)
         self.FIRST = bool(r.enter_first)
-        self.ALLHOME = checked_choice("bear_off", r.bear_off, ("all_home", "anywhere")) == "all_home"
+        self.ALLHOME = checked_choice("bear_off", r.bear_off,
+                                      ("all_home", "anywhere")) == "all_home"
         self.HOME = checked_int("home_top", r.home_top, 1, 24)
         self.OFFP = checked_int("off_pip", r.off_pip, 0, 12)
         self.COMPULSORY = checked_choice("exact_exit", r.exact_exit,
@@ -435,7 +436,7 @@ def _level(e: _Emitter, n: int, p: _P, k: int, N: int, dice: tuple[str, ...]) ->
         # the per-move hooks see the position before and after this move and the path so far;
         # a move they forbid is undone and not followed
         e(n, f"A{k} = tuple(L)")
-        e(n, f"for mv in moves:")
+        e(n, "for mv in moves:")
         e(n + 1, f"if mv(B{k}, A{k}, {path}, d1, d2, rolls): break")
         e(n, "else:")
         n += 1

@@ -368,7 +368,8 @@ class HeuristicJudge:
         """The file's own features: weight × (the value on `b`, seen by the player, − the value
         on `fb`, the same board seen by his opponent)."""
         ctx = self._no_points
-        return sum(w * (int(fn(b, None, None, 0, 0, 0, ctx)) - int(fn(fb, None, None, 0, 0, 0, ctx)))
+        return sum(w * (int(fn(b, None, None, 0, 0, 0, ctx))
+                        - int(fn(fb, None, None, 0, 0, 0, ctx)))
                    for fn, w in self.own)
 
     def _gammon_share(self, loser: tuple) -> float:

@@ -1,11 +1,12 @@
 """The rulebook of a variant, generated from its file (after `extends` and `--set`).
 
 `rulebook(ref, overrides)` loads a variant (a built-in id or a path) and returns the blocks of
-`interpreter.rulebook.blocks`; `render_rulebook` writes them as Markdown or HTML. The sections, in order: about (names, family, summary), sources, the
-board, the dice, the movement switches, the rules (grouped by kind in the order the engine
-consults them), the regions and definitions the rules use, the options, the ladder. A page may
-ask for some sections only (`sections=`), with its headings at another level (`level=`): that is
-how `docs/variants/*.md` embed generated parts (`interpreter.rulebook.pages`).
+`interpreter.rulebook.blocks`; `render_rulebook` writes them as Markdown or HTML. The sections,
+in order: about (names, family, summary), sources, the board, the dice, the movement switches,
+the rules (grouped by kind in the order the engine consults them), the regions and definitions
+the rules use, the options, the ladder. A page may ask for some sections only (`sections=`),
+with its headings at another level (`level=`): that is how `docs/variants/*.md` embed generated
+parts (`interpreter.rulebook.pages`).
 """
 from __future__ import annotations
 
@@ -269,7 +270,8 @@ def _switches(ctx: Context, level: int, table: str, title: str) -> list[Block]:
     return out
 
 
-def _grouped_rules(model: VariantModel) -> list[tuple[tuple[str, str, str], list[tuple[str, Rule]]]]:
+def _grouped_rules(model: VariantModel
+                   ) -> list[tuple[tuple[str, str, str], list[tuple[str, Rule]]]]:
     ordered = sorted(model.rules.items(), key=lambda kv: kv[1].order or 0)
     groups = []
     for group in RULE_GROUPS:
@@ -320,7 +322,8 @@ def _rule_facts(rule_id: str, rule: Rule, position: int, of: int) -> list[str]:
         facts.append("points: " + _points(rule))
     if rule.kind == "end":
         facts.append("winner: " + ("the opponent of the player who made the play"
-                                   if rule.winner == "opponent" else "the player who made the play"))
+                                   if rule.winner == "opponent"
+                                   else "the player who made the play"))
     if rule.order is not None or of > 1:
         facts.append(f"order: {position} of {of} in its group"
                      + (f" (`order = {rule.order}`)" if rule.order is not None else

@@ -375,7 +375,8 @@ class Combine:
         me = self.names[player]
         if self.suspended[game] is not None:
             raise RecordError(f"the {_GAME_NAMES[game]} is already suspended (by "
-                              f"{self.names[cast(int, self.suspended[game])]}) until the next pick-up")
+                              f"{self.names[cast(int, self.suspended[game])]}) until the next "
+                              "pick-up")
         other = "honours" if game == "ecrire" else "ecrire"
         if self.suspended[other] is not None:
             raise RecordError(f"the {_GAME_NAMES[other]} is suspended: one game must go on, so "

@@ -78,7 +78,8 @@ class Filling:
 
     def match(self, winner: int, loser: int) -> None:
         if self.finished:
-            raise RecordError(f"the pool is over: {self.names[cast(int, self.winner)]} has taken the pot")
+            raise RecordError(f"the pool is over: {self.names[cast(int, self.winner)]} has taken "
+                              "the pot")
         seat, challenger = self.seat, self.queue[0]
         if {winner, loser} != {seat, challenger}:
             raise RecordError(f"the next match is {self.names[seat]} (seat) against "

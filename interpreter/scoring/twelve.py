@@ -5,9 +5,9 @@ A game is won the moment a player has `target` points (12), even partway through
 rest of the throw is still played and its points are the winner's excess. What the game is worth
 is the variant file's to say, as `value` rules over the loser's points (`their_points`): in
 `variants/tric-trac-12.toml` ×4 when the loser has no point, ×3 with 1–2, ×2 with 3–6 (3–5 under
-`options.double_threshold = "below_6"`), else ×1. After each win but the match's last, the winner goes away (a fresh game
-from the start, the excess lost) or continues from the position, keeping his excess while the
-loser starts again from 0.
+`options.double_threshold = "below_6"`), else ×1. After each win but the match's last, the
+winner goes away (a fresh game from the start, the excess lost) or continues from the position,
+keeping his excess while the loser starts again from 0.
 
 `ContinuousMatch` is the state machine the live game feeds once per throw (the mover's points of
 the throw, then the opponent's); its parameters are the `ContinuousLadder` model, the `[ladder]`

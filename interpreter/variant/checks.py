@@ -398,7 +398,8 @@ def _check_option_sets(data: dict[str, Any]) -> list[Problem]:
                 tpath = cpath + (table,)
                 if table not in _SETTABLE:
                     out.append(Problem(tpath, "unknown-key",
-                                       f"an option sets keys of {', '.join(f'`[{t}]`' for t in _SETTABLE)}"
+                                       "an option sets keys of "
+                                       f"{', '.join(f'`[{t}]`' for t in _SETTABLE)}"
                                        f", not `[{table}]`{did_you_mean(table, _SETTABLE)}",
                                        "key"))
                     continue

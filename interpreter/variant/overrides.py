@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 import tomllib
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from pydantic import BaseModel
 
@@ -46,7 +46,7 @@ from interpreter.variant.schema import (
 
 #: file directives, not settings
 _NOT_SETTABLE = ("extends", "remove_rules")
-_SUBTABLES: dict[str, type[BaseModel]] = {"variant": VariantInfo, "board": Board, "dice": Dice, "movement": Movement}
+_SUBTABLES = {"variant": VariantInfo, "board": Board, "dice": Dice, "movement": Movement}
 
 
 @dataclass(frozen=True)
@@ -167,7 +167,7 @@ def _check_key(path: KeyPath, written: KeyPath, data: dict[str, Any]) -> \
 
     second = str(path[1])
     if head in _SUBTABLES:
-        fields = list(_SUBTABLES[head].model_fields)
+        fields = list(cast("type[BaseModel]", _SUBTABLES[head]).model_fields)
         if second not in fields:
             return unknown(1, fields)
         limit = 3 if (head, second) == ("board", "start") else 2

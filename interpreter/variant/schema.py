@@ -312,8 +312,8 @@ class Movement(Strict):
             forbid="Neither of the last two checkers on the own corner may leave without the "
             "other, even while another checker arrives."))
     puissance_needs: Literal["off", "both_coins_empty", "own_coin_empty"] = Field(
-        _DEFAULT.puissance_needs, description="taking the own corner par puissance: off, or allowed "
-        "only when both corners / the own corner are empty", json_schema_extra=says(
+        _DEFAULT.puissance_needs, description="taking the own corner par puissance: off, or "
+        "allowed only when both corners / the own corner are empty", json_schema_extra=says(
             {"own_corner": "set"},
             off="The own corner cannot be taken par puissance.",
             both_coins_empty="While both corners are empty, two checkers that could reach the "

@@ -275,7 +275,7 @@ def create_app(limit: int = 64, max_idle: float = 6 * 3600) -> Starlette:
     return app
 
 
-# -- variants ---------------------------------------------------------------------------------------
+# -- variants -------------------------------------------------------------------------------------
 
 def builtin_variants() -> list[dict[str, Any]]:
     """The playable built-in variants: id, name, family and ladder kind."""
@@ -311,7 +311,7 @@ def sheet_variants() -> list[dict[str, Any]]:
     return out
 
 
-# -- score sheets -----------------------------------------------------------------------------------
+# -- score sheets ---------------------------------------------------------------------------------
 
 def sheet_json(record: Any) -> dict:
     """`tablier sheet --json` of a record given as TOML text."""

@@ -32,7 +32,7 @@ import time
 from collections import OrderedDict
 from typing import Any, cast
 
-from interpreter.engine.contract import SIDE_NAMES, Decision, IllegalAnswer
+from interpreter.engine.contract import SIDE_NAMES, Decision
 from interpreter.engine.game import Game
 from interpreter.errors import TablierError
 from interpreter.kernel.board import to_json
@@ -189,7 +189,6 @@ class Session:
     def _bots(self) -> None:
         """Let the bots answer every question asked of them, until a person is asked or the
         play is over."""
-        gen = self.gen
         while self.pending is not None:
             p = self.players[self.pending.player]
             if isinstance(p, Human):
