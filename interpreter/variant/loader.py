@@ -597,6 +597,50 @@ class _Session:
                     f"cannot remove rule `{rule_id}`: this file extends no other file"))
         return valid
 
+    def _remove_options(self, merged: dict[str, Any], data: dict[str, Any], index: int, *,
+                        has_base: bool) -> list[str]:
+        """Apply a file's `remove_options` to what it extends (the option with its choices,
+        descriptions and option sets); return the valid names."""
+        origin = self.origins[index]
+        names = data.get("remove_options")
+        if names is None:
+            return []
+        if not isinstance(names, list):
+            self.diagnostics.append(origin.diagnostic(
+                ("remove_options",), "value", "bad-type",
+                f"field `remove_options` must be an array of option names; found "
+                f"{found_str(names)}"))
+            return []
+        options = merged.get("options") if isinstance(merged.get("options"), dict) else {}
+        assert isinstance(options, dict)
+        valid: list[str] = []
+        for i, name in enumerate(names):
+            if not isinstance(name, str):
+                self.diagnostics.append(origin.diagnostic(
+                    ("remove_options", i), "value", "bad-type",
+                    f"field `remove_options[{i}]` must be an option name (a string); found "
+                    f"{found_str(name)}"))
+            elif name in options:
+                for table in ("options", "option_choices", "option_descriptions",
+                              "option_sets"):
+                    entries = merged.get(table)
+                    if isinstance(entries, dict) and name in entries:
+                        del entries[name]
+                        self._forget((table, name))
+                valid.append(name)
+            elif has_base:
+                match = closest(name, options)
+                hint = f"; did you mean `{match}`?" if match else ""
+                self.diagnostics.append(origin.diagnostic(
+                    ("remove_options", i), "value", "unknown-option",
+                    f"cannot remove option `{name}`: the extended file has no such "
+                    f"option{hint}"))
+            elif "extends" not in data:
+                self.diagnostics.append(origin.diagnostic(
+                    ("remove_options", i), "value", "unknown-option",
+                    f"cannot remove option `{name}`: this file extends no other file"))
+        return valid
+
     # -- the whole load ----------------------------------------------------------------------------
 
     def load(self, ref: str | Path, overrides: Sequence[str], *,
@@ -622,13 +666,15 @@ class _Session:
         directives: dict[str, Any] = {}
         for position, (index, data) in enumerate(reversed(files)):
             removed = self._remove_rules(merged, data, index, has_base=position > 0)
+            removed_options = self._remove_options(merged, data, index, has_base=position > 0)
             variant = merged.get("variant")
             if isinstance(variant, dict) and "abstract" in variant:
                 del variant["abstract"]
                 self._forget(("variant", "abstract"))
-            own = {k: v for k, v in data.items() if k not in ("extends", "remove_rules")}
+            own = {k: v for k, v in data.items()
+                   if k not in ("extends", "remove_rules", "remove_options")}
             self._merge(merged, own, index)
-            directives = {"remove_rules": removed}
+            directives = {"remove_rules": removed, "remove_options": removed_options}
             if isinstance(data.get("extends"), str):
                 directives["extends"] = data["extends"]
         for key in directives:
