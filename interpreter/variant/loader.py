@@ -220,8 +220,38 @@ def snippet_diagnostic(doc: VariantDoc, err: SnippetErrorLike) -> Diagnostic:
     if position is None:
         return origin.diagnostic(key_path, "value", err.code, err.message)
     line, col, length = position
+    moved = _at_overriding_definition(doc, origin, line, col, length, err)
+    if moved is not None:
+        return moved
     return Diagnostic(origin.display, line, col, err.code, err.message,
                       origin.smap.line_text(line), length)
+
+
+def _at_overriding_definition(doc: VariantDoc, origin: _Origin, line: int, col: int,
+                              length: int, err: SnippetErrorLike) -> Diagnostic | None:
+    """A rule-language error at the use of a definition that a later file of the chain (or a
+    `--set`) wrote again: the fault is that file's, so it is reported at its definition, the
+    use named in the message. None when the error is not at such a use."""
+    text = origin.smap.line_text(line)[col - 1:col - 1 + max(1, length)]
+    name = text.split("(", 1)[0].strip()
+    if not name.isidentifier():
+        return None
+    defines = getattr(doc.model, "define", None) or {}
+    key = next((k for k in defines if k.split("(", 1)[0].strip() == name), None)
+    if key is None:
+        return None
+    index = doc._provenance.get(("define", key))
+    if index is None:
+        return None
+    here = doc._origins.index(origin) if origin in doc._origins else -1
+    definer = doc._origins[index]
+    later = (definer.file is None and origin.file is not None) or (
+        definer.file is not None and origin.file is not None and index < here)
+    if definer is origin or not later:
+        return None
+    message = (f"definition `{name}` does not fit where {origin.display}:{line}:{col} uses it: "
+               f"{err.message[:1].lower()}{err.message[1:]}")
+    return definer.diagnostic(("define", key), "value", err.code, message)
 
 
 def record_variant(ref: Any) -> str:
