@@ -113,6 +113,8 @@ def legal_results(variant: Any, obj: Any) -> dict[str, Any]:
         if all(p.board[0] == variant.checkers for p in plays):
             nxt = "end"             # the last checker is off: nothing follows
         return {"count": len(results), "results": results, "next": nxt}
+    if variant.throws.stages and not (rules.prefer or rules.score_play):
+        return _staged_results(variant, pos)
     if not (rules.prefer or rules.score_play):
         gen = variant.generator
         boards = gen.results(pos.board, pos.d1, pos.d2, *((pos.rolls,) if gen.reads_rolls else ()))
@@ -160,4 +162,32 @@ def roll_score(variant: Any, obj: Any) -> dict[str, Any]:
             items = items + rules.play_items(b, chosen, d1, d2, pos.rolls, ctx)
     out: dict[str, Any] = _totals(items)
     out["items"] = [{"rule": r, "to": to, "points": p, "ways": w} for r, to, p, w in items]
+    return out
+
+
+def _staged_results(variant: Any, pos: Any) -> dict[str, Any]:
+    """The results of a throw or stage of a variant with stage rules (`[turn.stages]`), and what
+    follows them: "next" is the id of the stage rule whose stage follows (played in full), or
+    "passed" with "passed": [number, moves] (what goes to the opponent), or "end"."""
+    from functools import partial
+
+    gen = variant.generator
+    layout = variant.geometry
+    b, d1, d2 = pos.board, pos.d1, pos.d2
+    plays, unplayed = gen.plays(b, d1, d2, pos.rolls)
+    results = [layout.to_json(p.board) for p in sorted(plays, key=lambda p: layout.sort_key(p.board))]
+    out: dict[str, Any] = {"count": len(results), "results": results, "next": "end"}
+    if all(p.board[0] == variant.checkers for p in plays):
+        return out                  # the last checker is off: nothing follows
+    ctx = RollContext(partial(gen.plays, b, d1, d2, pos.rolls), pos.state)
+    rule = variant.throws.stage_rule(b, d1, d2, pos.rolls, ctx)
+    if rule is None:
+        return out
+    if unplayed:
+        if rule.to_opponent is not None and rule.to_opponent(b, None, None, d1, d2, pos.rolls, ctx):
+            out["next"] = "passed"
+            out["passed"] = [d1, unplayed]
+        return out
+    if 1 <= int(rule.next(b, None, None, d1, d2, pos.rolls, ctx)) <= 6:
+        out["next"] = rule.id
     return out

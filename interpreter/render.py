@@ -141,6 +141,9 @@ class LogWriter:
                 notes.append("all men off: the men are set up again")
             elif what == "releve":
                 notes.append(f"relevé, {SIDES[e[1]]} throws")
+            elif what == "passed":
+                notes.append(f"{SIDES[e[1]]} cannot play {e[3]} × {e[2]}: passed to "
+                             f"{SIDES[1 - e[1]]}")
             elif what == "restack":
                 notes.append(f"{SIDES[e[1]]}'s men are all off: restacked")
             elif what == "resigned":

@@ -68,6 +68,8 @@ class RuleSet:
     #: `[bot] features`: (name, hook) read like a value rule on a board seen by one side
     bot_features: list[tuple[str, Hook]] = field(default_factory=list)
     regions: dict[str, frozenset[int]] = field(default_factory=dict)
+    #: `[turn.stages]`: (id, when, next, to_opponent or None), in order
+    stages: list[tuple[str, Hook, Hook, Hook | None]] = field(default_factory=list)
 
     # -- what the engine calls ------------------------------------------------------------------
 
@@ -215,7 +217,8 @@ def _build_rules(model: Any, emit: bool) -> tuple[RuleSet, list[SnippetError]]:
     reported = {(e.key_path, e.line, e.col, e.code) for e in errors}
 
     def compile_one(rule_id: str, key: str, text: Any, context: str, want: tuple[str, ...],
-                    runs: int | None = None) -> Hook | None:
+                    runs: int | None = None, table: tuple[str, ...] = ("rules",)
+                    ) -> Hook | None:
         if text is None:
             return None         # a missing snippet is the schema's to report
         if isinstance(text, int) and not isinstance(text, bool):
@@ -224,12 +227,12 @@ def _build_rules(model: Any, emit: bool) -> tuple[RuleSet, list[SnippetError]]:
             return None         # the schema reports it
         try:
             # the rule's id is data: it names the snippet in diagnostics, never generated code
-            value = compiler.compile_expr(text, context, want, ("rules", rule_id, key), runs)
+            value = compiler.compile_expr(text, context, want, table + (rule_id, key), runs)
             if key in ("when", "ways") and value.is_const and not value.const:
                 return NEVER        # switched off by the file's options: no hook at all
             return compiler.function(value) if emit else NEVER
         except SnippetError as err:
-            err = err if err.key_path else err.at(("rules", rule_id, key))
+            err = err if err.key_path else err.at(table + (rule_id, key))
             mark = (err.key_path, err.line, err.col, err.code)
             if mark not in reported:
                 reported.add(mark)
@@ -289,6 +292,19 @@ def _build_rules(model: Any, emit: bool) -> tuple[RuleSet, list[SnippetError]]:
             value = compile_one(rule_id, "value", r.value, END, (INT,))
             if when is not None and value is not None:
                 rules.value.append((rule_id, when, value))
+    # the stage rules of the turn (`[turn.stages]`): asked once after a throw or stage
+    stages_table = ("turn", "stages")
+    for stage_id, st in (getattr(getattr(model, "turn", None), "stages", None) or {}).items():
+        if not getattr(st, "enabled", True):
+            continue
+        when = compile_one(stage_id, "when", st.when, ROLL, (BOOL,), 1, stages_table)
+        after = compile_one(stage_id, "next", st.next, ROLL, (INT,), 1, stages_table)
+        to_opponent = None
+        if getattr(st, "to_opponent", None) is not None:
+            to_opponent = compile_one(stage_id, "to_opponent", st.to_opponent, ROLL, (BOOL,), 1,
+                                      stages_table)
+        if when is not None and when is not NEVER and after is not None:
+            rules.stages.append((stage_id, when, after, to_opponent))
     # the search player's features of the file's own (`[bot] features`): board snippets
     # checked, priced and emitted like the value rules they read like
     bot = getattr(model, "bot", None)

@@ -12,7 +12,7 @@ import difflib
 from typing import Any
 
 from interpreter.dsl import NEVER, RuleSet
-from interpreter.dsl.compiler import FORBID, HookInfo, hook_info
+from interpreter.dsl.compiler import FORBID, MOVE, HookInfo, hook_info
 from interpreter.dsl.limits import COST_BUDGET
 from interpreter.errors import TablierError
 
@@ -23,7 +23,10 @@ class UnknownRuleError(TablierError):
 
 _KEYS = ("when", "ways", "value", "minimize", "maximize")
 #: the settings of each kind of rule shown with it
-_SHOWN = {"score": ("on", "to", "simple", "doublet"), "prefer": ("order",), "end": ("winner",)}
+_SHOWN = {"score": ("on", "to", "simple", "doublet"), "forbid": ("on", "waive"),
+          "prefer": ("order",), "end": ("winner",)}
+#: the snippets of a stage rule of `[turn.stages]`
+_STAGE_KEYS = ("when", "next", "to_opponent")
 
 
 def _hooks_of(rules: RuleSet, rule_id: str) -> list[Any]:
@@ -32,6 +35,7 @@ def _hooks_of(rules: RuleSet, rule_id: str) -> list[Any]:
         if r.id == rule_id:
             out.append(r.fn)
     out += [fn for i, fn in rules.forbid if i == rule_id]
+    out += [fn for i, fn in rules.forbid_move if i == rule_id]
     out += [fn for i, _m, fn in rules.prefer if i == rule_id]
     out += [fn for i, _w, fn in rules.end if i == rule_id]
     for i, when, value in rules.value:
@@ -52,7 +56,11 @@ def explain_rule(model: Any, rules: RuleSet, rule_id: str) -> str:
     """The explanation of one rule of a loaded variant (its model and compiled rule set)."""
     table = getattr(model, "rules", None) or {}
     rule = table.get(rule_id)
+    stages = getattr(getattr(model, "turn", None), "stages", None) or {}
+    if rule is None and rule_id in stages:
+        return _explain_stage(model, rules, rule_id, stages[rule_id])
     if rule is None:
+        table = {**table, **stages}
         close = difflib.get_close_matches(rule_id, list(table), n=1)
         hint = f"; did you mean {close[0]!r}?" if close else ""
         raise UnknownRuleError(f"the variant has no rule {rule_id!r}{hint} (its rules: "
@@ -79,7 +87,29 @@ def explain_rule(model: Any, rules: RuleSet, rule_id: str) -> str:
     return "\n".join(lines)
 
 
-def _describe(model: Any, fn: Any, info: HookInfo) -> list[str]:
+def _explain_stage(model: Any, rules: RuleSet, stage_id: str, stage: Any) -> str:
+    """A stage rule of `[turn.stages]`: its snippets, each with what it uses, its cost and the
+    Python generated for it."""
+    lines = [f"stage rule {stage_id}: {getattr(stage, 'name', '')}", "kind: stage ([turn.stages])"]
+    compiled = next((hooks for hooks in rules.stages if hooks[0] == stage_id), None)
+    by_key = dict(zip(_STAGE_KEYS, compiled[1:])) if compiled is not None else {}
+    for key in _STAGE_KEYS:
+        text = getattr(stage, key, None)
+        if text is None:
+            continue
+        lines += ["", f"{key} (as written):", _indent(_snippet_text(text))]
+        fn = by_key.get(key)
+        info = hook_info(fn) if fn is not None else None
+        if info is not None:
+            lines += _describe(model, fn, info, stage=True)
+    if not getattr(stage, "enabled", True):
+        lines += ["", "disabled (`enabled = false`): nothing is compiled for it"]
+    elif compiled is None:
+        lines += ["", "the file's options make `when` always false: no hook is compiled for it"]
+    return "\n".join(lines)
+
+
+def _describe(model: Any, fn: Any, info: HookInfo, stage: bool = False) -> list[str]:
     out: list[str] = []
     defines = getattr(model, "define", None) or {}
     regions = getattr(model, "regions", None) or {}
@@ -92,13 +122,13 @@ def _describe(model: Any, fn: Any, info: HookInfo) -> list[str]:
         out += [_indent(f"{name} = {regions.get(name, '')}") for name in info.regions]
     runs = ""
     if info.candidates > 1:
-        what = "path" if info.context == FORBID else "play"
+        what = "path" if info.context == FORBID else "move" if info.context == MOVE else "play"
         runs = f", run once per {what} (up to {info.candidates:,} a roll)"
     steps = "step" if info.cost == 1 else "steps"
     out.append(f"cost: at most {info.cost:,} {steps} a roll{runs}; the limit is {COST_BUDGET:,}")
     batch = info.emitted.batch_name
     names = f"hook_{info.index}" + (f", with {batch}" if batch else "")
-    if info.context == "roll" and info.emitted.expr is not None:
+    if info.context == "roll" and info.emitted.expr is not None and not stage:
         names += "; also written out in the rule set's roll_items"
     out += [f"generated Python ({names}):", _indent(info.source.rstrip("\n"))]
     return out

@@ -124,10 +124,11 @@ class _State:
 
     __slots__ = ("board", "mover", "first", "rolls", "setup", "turns", "dice", "pending",
                  "extra", "scored", "leader", "lead_changes", "ladder", "owner", "opening", "d1",
-                 "d2")
+                 "d2", "passed")
 
 
-def _state(game: Game, opening: bool, d1: int, d2: int, copy: bool = True) -> _State:
+def _state(game: Game, opening: bool, d1: int, d2: int, copy: bool = True,
+           passed: tuple | None = None) -> _State:
     """The state of `game` now; its ladder copied (a checkpoint), or the game's own when the
     game is a copy that stands between throws for good (`copy=False`)."""
     s = _State()
@@ -140,17 +141,19 @@ def _state(game: Game, opening: bool, d1: int, d2: int, copy: bool = True) -> _S
     else:
         s.ladder, s.owner = game.ladder, game
     s.opening, s.d1, s.d2 = opening, d1, d2
+    s.passed = passed
     return s
 
 
-def checkpoint(game: Game, opening: bool, d1: int, d2: int) -> _State:
+def checkpoint(game: Game, opening: bool, d1: int, d2: int,
+               passed: tuple | None = None) -> _State:
     """The checkpoint of `game` at the start of a throw (the turn loop calls it when the game's
     `branching` is on). A copy that starts from a checkpoint reuses it."""
     given = game._cp_next
     if given is not None:
         game._cp_next = None
         return given
-    return _state(game, opening, d1, d2)
+    return _state(game, opening, d1, d2, passed=passed)
 
 
 def _copy(game: Game, s: _State, rng: random.Random, cube: bool) -> Game:
@@ -257,7 +260,7 @@ def answer(node: Node, a: int) -> Node:
     g = node.game
     s = g._cp
     c = _copy(g, s, node.rng, node.cube)
-    gen = c._throws(s.d1, s.d2, s.opening, s.turns + 1)
+    gen = c._throws(s.d1, s.d2, s.opening, s.turns + 1, s.passed)
     return _advance(c, gen, [*g._answers, a], node.rng, node.cube)
 
 
@@ -269,9 +272,9 @@ def start(node: Node) -> Node:
         raise ValueError(f"start() needs a node between two throws, not {node.how!r}")
     g = node.game
     opening, o1, o2 = g.between or (False, 0, 0)
-    s = _state(g, opening, o1, o2, copy=False)
+    s = _state(g, opening, o1, o2, copy=False, passed=g.between_passed)
     c = _copy(g, s, node.rng, node.cube)
-    gen = c._throws(o1, o2, opening, s.turns + 1)
+    gen = c._throws(o1, o2, opening, s.turns + 1, s.passed)
     return _advance(c, gen, [], node.rng, node.cube)
 
 
@@ -304,7 +307,7 @@ def playout(node: Node, players: Sequence[Any], max_turns: int = 2000) -> Game:
     g = node.game
     s = g._cp
     c = _copy(g, s, node.rng, True)
-    gen = c._throws(s.d1, s.d2, s.opening, s.turns + max_turns)
+    gen = c._throws(s.d1, s.d2, s.opening, s.turns + max_turns, s.passed)
     answer_of = (players[0].answer, players[1].answer)
     random_ = node.rng.random
     try:

@@ -71,6 +71,26 @@ Gen = Generator[Decision, Any, Any]
 DICE36: tuple[tuple[int, int], ...] = tuple((a, b) for a in range(1, 7) for b in range(1, 7))
 
 
+class ThrowState:
+    """Where the throws stand between two passes of the turn loop: the dice of the next throw
+    when they are set rather than thrown (`opening`: an opening throw's, a stage's; `d1`, `d2`
+    are otherwise the dice last thrown), the stage of a roll event being played (`stage`, with
+    the doublet named, `named`), and numbers passed on to the player on roll by a stage rule
+    (`passed`: the rule and how many single moves of `d1`). What the ladder says between two
+    throws (`Game._carried`) ends the stages and may set an opening throw."""
+
+    __slots__ = ("opening", "d1", "d2", "stage", "named", "passed")
+
+    def __init__(self, opening: bool, d1: int, d2: int, passed: tuple | None = None):
+        self.opening = opening
+        self.d1 = d1
+        self.d2 = d2
+        #: the stage of a roll event being played ("doublet", "complement"; None: thrown dice)
+        self.stage: str | None = None
+        self.named = 0
+        self.passed = passed
+
+
 class Game:
     """One `play` of a variant — a game, a partie or a match, as its ladder says — between two
     players whose capabilities are `doubles` (whether each ever doubles: a player who never does
@@ -116,6 +136,8 @@ class Game:
         self.choice_base: Board = self.board
         self._choice_plays: list | None = []
         self._choice_items: Any = None
+        #: `_choice_plays` are the decision's own (a stage of passed numbers), not the dice's
+        self._plays_fixed = False
         #: whether the player on roll throws again (a doublet's extra throw)
         self.extra = False
         self.ladder: Ladder = variant.new_ladder(self)
@@ -138,8 +160,10 @@ class Game:
         self._cp_next: Any = None
         #: copies ask their dice as a "dice" decision instead of drawing them
         self.ask_dice = False
-        #: between two throws after `_throws` stopped at its limit: (opening, d1, d2)
+        #: between two throws after `_throws` stopped at its limit: (opening, d1, d2), and the
+        #: numbers passed on to the player on roll (`ThrowState.passed`)
         self.between: tuple[bool, int, int] | None = None
+        self.between_passed: tuple | None = None
 
     # -- the driver -----------------------------------------------------------------------------
 
@@ -170,12 +194,13 @@ class Game:
             self._recorded(d, i)
         return i
 
-    def _checkpoint(self, opening: bool, d1: int, d2: int) -> list[int]:
+    def _checkpoint(self, opening: bool, d1: int, d2: int, passed: tuple | None = None
+                    ) -> list[int]:
         """The state at the start of a throw, kept for copies (engine/branch.py); the list the
         throw's answers go to."""
         from interpreter.engine.branch import checkpoint
 
-        self._cp = checkpoint(self, opening, d1, d2)
+        self._cp = checkpoint(self, opening, d1, d2, passed)
         self._answers = []
         return self._answers
 
@@ -191,7 +216,8 @@ class Game:
 
     def _current_plays(self, d: Decision) -> list:
         """The kernel plays of the play decision `d`, in the order of its choices."""
-        if d.kind == "play" and (self._choice_plays is None or not self.keep_record):
+        if d.kind == "play" and not self._plays_fixed and (
+                self._choice_plays is None or not self.keep_record):
             self._choice_plays = self._plays_to(self.choice_base, *self.dice, d.choices)
         return cast(list, self._choice_plays)
 
@@ -378,12 +404,14 @@ class Game:
         d1, d2 = self._opening()
         return d1, d2, True
 
-    def _throws(self, d1: int, d2: int, opening: bool, max_turns: int) -> Gen:
+    def _throws(self, d1: int, d2: int, opening: bool, max_turns: int,
+                passed: tuple | None = None) -> Gen:
         """The throws from the state the game is in until the play ends ("end"), the next game
         is another variant's ("swap": the caller starts again with its rules), or the game's
-        throw count reaches `max_turns` ("limit"); `opening`: (d1, d2) are an opening throw's.
-        Stopped by the limit, the game is between two throws (`between` says what the next one
-        starts with), so that a copy of it can go on (engine/branch.py)."""
+        throw count reaches `max_turns` ("limit"); `opening`: (d1, d2) are set, not thrown (an
+        opening throw's, a stage's); `passed`: they are numbers passed on by the opponent
+        (`ThrowState.passed`). Stopped by the limit, the game is between two throws (`between`
+        says what the next one starts with), so that a copy of it can go on (engine/branch.py)."""
         v = self.variant
         L = self.ladder
         rules = v.rules
@@ -407,9 +435,10 @@ class Game:
         optional_extra = rethrow and v.extra_throw == "optional"
         throws = v.throws
         events = throws.bonus_throw is not None
-        #: the stage of a roll event being played ("doublet", "complement"; None: thrown dice)
-        stage: str | None = None
-        named = 0
+        #: the file's stage rules (`[turn.stages]`)
+        staged = bool(throws.stages)
+        #: where the throws stand: the dice set for the next throw, the stage being played
+        t = ThrowState(opening, d1, d2, passed)
         checkers = v.checkers
         offers = L.offers_before_throw and self.offers
         ask = self.ask
@@ -423,20 +452,19 @@ class Game:
                 self._snapshot()
             branching = self.branching
             if branching:
-                answers = self._checkpoint(opening, d1, d2)
-            if not opening:
+                answers = self._checkpoint(t.opening, t.d1, t.d2, t.passed)
+            if t.opening:
+                d1 = t.d1
+                d2 = t.d2
+                t.opening = False
+            else:
                 if offers:
                     nxt = yield from L.before_throw()
                     if nxt is not None:
-                        stage = None
-                        c = self._carry(nxt)
-                        if c == 0:
-                            how = "end"
-                            break
-                        if c == 2:
-                            d1, d2 = self._opening()
-                            opening = True
-                        continue
+                        if self._carried(nxt, t):
+                            continue
+                        how = "end"
+                        break
                 if self.ask_dice:
                     # a copy of a search: the throw is a chance node, the dice its answer
                     k = yield Decision("dice", self.mover, DICE36, self)
@@ -448,7 +476,8 @@ class Game:
                     d2 = int(rng() * 6) + 1
                     if branching:
                         answers.append(6 * d1 + d2 - 7)
-            opening = False
+                t.d1 = d1
+                t.d2 = d2
             mover = self.mover
             b = self.board
             turns += 1
@@ -459,7 +488,13 @@ class Game:
                 record.append(("throw", mover, d1, d2))
                 log.append(("throw", mover, d1, d2, b))
             # -- the roll's points, the ladder's questions, the play ----------------------------
-            if not hooks:
+            passing = t.passed
+            if passing is not None:
+                # numbers the opponent passed on: a stage of their own, scored by no rule
+                after, unplayed = yield from self._passed_stage(b, d1, passing[1])
+                play_mine = play_theirs = 0
+                self.board = after
+            elif not hooks:
                 # the fast path: the distinct end positions are all a throw needs
                 results = gen.results(b, d1, d2)
                 if len(results) > 1:
@@ -495,15 +530,10 @@ class Game:
                 self.pending = (mine, theirs)
                 nxt = yield from L.on_roll(mine, theirs)
                 if nxt is not None:
-                    stage = None
-                    c = self._carry(nxt)
-                    if c == 0:
-                        how = "end"
-                        break
-                    if c == 2:
-                        d1, d2 = self._opening()
-                        opening = True
-                    continue
+                    if self._carried(nxt, t):
+                        continue
+                    how = "end"
+                    break
                 if not (prefer or score_play):
                     results = gen.results(b, d1, d2)
                     plays = None
@@ -558,15 +588,10 @@ class Game:
                     # counted with the side whose play made it hold (no side wins it)
                     self.fire(end_id, mover)
                     self.event("tie", end_id)
-                    stage = None
-                    c = self._carry(L.game_tied())
-                    if c == 0:
-                        how = "end"
-                        break
-                    if c == 2:
-                        d1, d2 = self._opening()
-                        opening = True
-                    continue
+                    if self._carried(L.game_tied(), t):
+                        continue
+                    how = "end"
+                    break
                 if ended is not None:
                     self.board = after
                     winner = mover if ended == "mover" else 1 - mover
@@ -577,53 +602,56 @@ class Game:
                     self.fire(end_id, winner)
                     self.fire(rule_id, winner)
                     self.event("end", winner, k, end_id, rule_id)
-                    stage = None
-                    c = self._carry(L.game_end(winner, k))
-                    if c == 0:
-                        how = "end"
-                        break
-                    if c == 2:
-                        d1, d2 = self._opening()
-                        opening = True
-                    continue
+                    if self._carried(L.game_end(winner, k), t):
+                        continue
+                    how = "end"
+                    break
             # -- the ladder's marking and what happens next ------------------------------------
             if hooks:
                 nxt = yield from L.on_play(play_mine, play_theirs)
                 if nxt is not ON:
-                    stage = None
-                    c = self._carry(nxt)
-                    if c == 0:
-                        how = "end"
-                        break
-                    if c == 2:
-                        d1, d2 = self._opening()
-                        opening = True
-                    continue
+                    if self._carried(nxt, t):
+                        continue
+                    how = "end"
+                    break
                 if all_off == "releve" and after[0] == checkers:
                     L.on_all_off()
                     self._relevé(mover)
                     continue
-            # -- a roll event's next stage ------------------------------------------------------
+            # -- the stages of the throw: passed numbers, a stage rule's, a roll event's ----------
+            if passing is not None:
+                self._after_passed(t, b, d1, unplayed, passing[0])
+                self.board = after
+                continue
+            if staged and self._next_stage(t, b, d1, d2, mover):
+                self.board = after
+                if t.passed is None:
+                    continue
+                # the rest goes to the opponent, who plays it before his own throw
+                self.board = flip(after)
+                self.mover = 1 - mover
+                self.rolls[1 - mover] -= 1
+                continue
             if events:
-                if stage is not None or throws.is_bonus_throw(d1, d2):
-                    following = throws.next(stage, d1, d2, gen.plays(b, d1, d2)[1])
+                if t.stage is not None or throws.is_bonus_throw(d1, d2):
+                    following = throws.next(t.stage, d1, d2, gen.plays(b, d1, d2)[1])
                     if following != "end":
                         if following == "doublet":
                             d = ask("doublet", mover, DOUBLET_CHOICES)
-                            named = answered(d, (yield d)) + 1
+                            t.named = answered(d, (yield d)) + 1
                         if following == "reroll":
-                            stage = None
+                            t.stage = None
                             self.extra = True
                         else:
                             # the stage's dice are set, not thrown (as an opening's), and the
                             # stage is no throw of its own: the count of throws is kept
-                            stage = following
-                            d1, d2 = throws.stage_dice(following, named)
-                            opening = True
+                            t.stage = following
+                            t.d1, t.d2 = throws.stage_dice(following, t.named)
+                            t.opening = True
                             self.rolls[mover] -= 1
                         self.board = after
                         continue
-                    stage = None
+                    t.stage = None
                 self.extra = False
             if rethrow:
                 if d1 == d2:
@@ -641,8 +669,87 @@ class Game:
         if self._swapping:
             self._swapping = False
             return "swap"
-        self.between = (opening, d1, d2)
+        self.between = (t.opening, t.d1, t.d2)
+        self.between_passed = t.passed
         return how
+
+    def _carried(self, nxt: Next, t: ThrowState) -> bool:
+        """Carry out what a ladder said in the middle of a throw (`_carry`): the throw's stages
+        are over; False when the play is over, True when the throws go on (a new game's opening
+        throw drawn into `t`)."""
+        t.stage = None
+        t.passed = None
+        c = self._carry(nxt)
+        if c == 0:
+            return False
+        if c == 2:
+            t.d1, t.d2 = self._opening()
+            t.opening = True
+        return True
+
+    def _next_stage(self, t: ThrowState, b: Board, d1: int, d2: int, mover: int) -> bool:
+        """After a throw or stage (d1, d2) played from `b`: whether a stage rule of the file
+        (`[turn.stages]`) gives a stage to follow, set in `t`, by the same player (`t.opening`,
+        the count of throws kept) or, passed on, by the opponent (`t.passed`)."""
+        throws = self.variant.throws
+        gen = self.variant.generator
+        rolls = self.rolls[mover]
+        ctx = RollContext(partial(gen.plays, b, d1, d2, rolls), setup=self.setup)
+        rule = throws.stage_rule(b, d1, d2, rolls, ctx)
+        if rule is None:
+            return False
+        unplayed = ctx.unplayed
+        if unplayed:
+            if rule.to_opponent is None or not rule.to_opponent(b, None, None, d1, d2, rolls, ctx):
+                return False
+            t.passed = (rule, unplayed)
+            t.d1 = t.d2 = d1
+            t.opening = True
+            self.event("passed", mover, d1, unplayed)
+            return True
+        e = int(rule.next(b, None, None, d1, d2, rolls, ctx))
+        if not 1 <= e <= 6:
+            return False
+        t.d1 = t.d2 = e
+        t.opening = True
+        self.rolls[mover] -= 1
+        return True
+
+    def _passed_stage(self, b: Board, d: int, moves: int) -> Gen:
+        """The play of `moves` single moves of `d` passed on by the opponent (as many as can be
+        played): (board after, how many could not be played)."""
+        gen = self.variant.generator
+        mover = self.mover
+        plays, unplayed = gen.stage_plays(b, d, moves, self.rolls[mover])
+        results = [p.board for p in plays]
+        if len(results) > 1:
+            self.choice_base = b
+            self._choice_plays = plays
+            self._plays_fixed = True
+            try:
+                i = self.answered((dec := self.ask("play", mover, results)), (yield dec))
+            finally:
+                self._plays_fixed = False
+        else:
+            i = 0
+            if self.keep_record:
+                self._log_forced(b, d, d, results[0], plays)
+        return results[i], unplayed
+
+    def _after_passed(self, t: ThrowState, b: Board, d: int, unplayed: int, rule: Any) -> None:
+        """After a stage of passed numbers: the next higher one, four moves, when it was played
+        in full and the stage rule gives one; else the player's own throw follows."""
+        t.passed = None
+        if unplayed:
+            return
+        mover = self.mover
+        ctx = RollContext(lambda: ([], 0), setup=self.setup)
+        e = int(rule.next(b, None, None, d, d, self.rolls[mover], ctx))
+        if 1 <= e <= 6:
+            t.passed = (rule, self.variant.move_rules.doublet_moves)
+            t.d1 = t.d2 = e
+            t.opening = True
+            self.rolls[mover] -= 1      # a stage of passed numbers is no throw of his
 
     def _finish(self) -> GameResult:
         """The result of the play, once it is over (or stopped by `max_turns`)."""

@@ -171,11 +171,19 @@ class MoveGenerator:
         `interpreter.kernel._fastplays` generates for the switches (same answer, same order)."""
         return self._walk_plays(b, d1, d2, rolls)
 
-    def _walk_plays(self, b: Board, d1: int, d2: int, rolls: int = 1
+    def stage_plays(self, b: Board, d: int, moves: int, rolls: int = 1
                     ) -> tuple[list[Play], int]:
-        """`plays()` by the generic walk of every step sequence."""
+        """The legal plays of `moves` single moves of the number `d` (a stage of a throw made of
+        numbers passed on by the opponent, fewer than a doublet's), judged as a throw of its own:
+        as many moves as can be played; and how many cannot."""
+        return self._walk_plays(b, d, d, rolls, moves)
+
+    def _walk_plays(self, b: Board, d1: int, d2: int, rolls: int = 1,
+                    total: int = 0) -> tuple[list[Play], int]:
+        """`plays()` by the generic walk of every step sequence (`total`: the single moves of a
+        doublet, when not the variant's own count)."""
         r = self.rules
-        total = self._total_dbl if d1 == d2 else 2
+        total = total or (self._total_dbl if d1 == d2 else 2)
         cands = self._explore(b, d1, d2, total, rolls)
         pu = self._puissance(b, d1, d2)
         if pu is not None:

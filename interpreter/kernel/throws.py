@@ -19,11 +19,28 @@ follows a position as "next": "doublet", "complement", "reroll" (the same player
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, Callable
 
 #: a stage of `dice.bonus` → the name of its position stage (None: a throw of the dice)
 STAGE_OF = {"chosen_doublet": "doublet", "complement_doublet": "complement",
             "throw_again": "reroll"}
 STAGES = ("doublet", "complement")
+
+
+@dataclass(frozen=True)
+class StageRule:
+    """A `[turn.stages.ID]` rule of the variant file: after a throw or a stage that `when`
+    holds of (a rule-language condition, asked with the dice just played, the throw number and
+    what of them was left unplayed), played in full, a stage follows: the doublet `next` (a
+    number above 6: none; the same player, not a throw of its own); what such a stage leaves
+    unplayed goes to the opponent where `to_opponent` holds (he plays it, then the stages
+    after it, before his own throw), else it is lost. The three are compiled hooks
+    `(before, None, None, d1, d2, rolls, ctx)`."""
+
+    id: str
+    when: Callable[..., Any]
+    next: Callable[..., Any]
+    to_opponent: Callable[..., Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -34,6 +51,15 @@ class ThrowRules:
     bonus_throw: tuple[int, int] | None = None
     #: the event's stages after the throw, each only when the previous was played in full
     bonus: tuple[str, ...] = ()
+    #: the stage rules of `[turn.stages]`, in order (the first whose `when` holds governs)
+    stages: tuple[StageRule, ...] = ()
+
+    def stage_rule(self, b: Any, d1: int, d2: int, rolls: int, ctx: Any) -> StageRule | None:
+        """The stage rule governing the throw or stage (d1, d2) just played from `b`."""
+        for rule in self.stages:
+            if rule.when(b, None, None, d1, d2, rolls, ctx):
+                return rule
+        return None
 
     def is_bonus_throw(self, d1: int, d2: int) -> bool:
         return self.bonus_throw is not None and (min(d1, d2), max(d1, d2)) == self.bonus_throw

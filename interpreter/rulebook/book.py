@@ -74,17 +74,29 @@ def _load_context(ref: str | Path, overrides: Sequence[str]) -> Context:
     from interpreter.resources import builtin_variant_path
     from interpreter.variant.loader import load_document
 
-    doc = load_document(ref, overrides)
-    plain = load_document(ref).model if overrides else None
+    # the values in effect: what the options' `[option_sets]` write, after `extends` and `--set`
+    doc = effective(load_document(ref, overrides))
+    plain = effective(load_document(ref)).model if overrides else None
     family_id = doc.model.variant.family
     family = None
     if family_id:
         path = builtin_variant_path(family_id)
         if path is not None and path.resolve() != doc.path:
-            family = load_document(family_id).model
+            family = effective(load_document(family_id)).model
         elif path is not None and overrides:
             family = plain
     return Context(doc, plain, family, family_id if family is not None else None)
+
+
+def effective(doc: Any) -> Any:
+    """The document with each option's `[option_sets]` entry for its value written into the
+    tables it sets, as the variant is played (interpreter.variant.build.apply_option_sets)."""
+    import dataclasses
+
+    from interpreter.variant.build import apply_option_sets
+
+    model = apply_option_sets(doc.model)
+    return doc if model is doc.model else dataclasses.replace(doc, model=model)
 
 
 # -- small helpers -------------------------------------------------------------------------------

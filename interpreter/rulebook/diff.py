@@ -123,11 +123,12 @@ def split_overrides(sets: Sequence[str], a_ref: str, b_ref: str) -> tuple[list[s
 def diff_variants(a_ref: str | Path, b_ref: str | Path, sets: Sequence[str] = ()) -> \
         tuple[Any, Any, dict[str, Any]]:
     """Load both variants with their `--set` arguments and compare them."""
+    from interpreter.rulebook.book import effective
     from interpreter.variant.loader import load_document
 
     set_a, set_b = split_overrides(sets, str(a_ref), str(b_ref))
-    a = load_document(a_ref, set_a)
-    b = load_document(b_ref, set_b)
+    a = effective(load_document(a_ref, set_a))
+    b = effective(load_document(b_ref, set_b))
     return a, b, diff_documents(a, b)
 
 

@@ -17,7 +17,7 @@ from interpreter.errors import Diagnostic, VariantError
 from interpreter.kernel.board import Board, Geometry, flip
 from interpreter.kernel.movegen import MoveGenerator
 from interpreter.kernel.rules import MoveRules
-from interpreter.kernel.throws import ThrowRules
+from interpreter.kernel.throws import StageRule, ThrowRules
 from interpreter.variant.schema import choice_key
 
 _DOUBLET_MOVES = {"four": 4, "twice": 2, "twice_and_throw_again": 2, "four_and_throw_again": 4}
@@ -170,7 +170,8 @@ def build_variant(doc: Any) -> Variant:
     bonus_throw = tuple(sorted(getattr(dice, "bonus_throw", None) or ()))
     throws = ThrowRules(doublet_rethrow=doublets in _RETHROW,
                         bonus_throw=bonus_throw if len(bonus_throw) == 2 else None,
-                        bonus=tuple(getattr(dice, "bonus", None) or ()))
+                        bonus=tuple(getattr(dice, "bonus", None) or ()),
+                        stages=tuple(StageRule(i, w, n, o) for i, w, n, o in rules.stages))
     variant = Variant(
         id=model.variant.id, name=model.variant.name, model=model, path=doc.path,
         move_rules=move_rules, rules=rules, start=start,

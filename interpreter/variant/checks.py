@@ -7,6 +7,7 @@ wrong type (the schema reports that).
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any, TypeGuard, cast
 
 from pydantic import ValidationError
@@ -420,9 +421,18 @@ def _check_option_sets(data: dict[str, Any]) -> list[Problem]:
                 try:
                     model.model_validate(candidate)
                 except ValidationError as error:
-                    out += [p for p in problems_from_validation(error, model, tpath)
-                            if p.key_path[len(tpath):len(tpath) + 1] and
-                            p.key_path[len(tpath)] in values]
+                    found = [p for p in problems_from_validation(error, model, tpath)
+                             if p.key_path[len(tpath):len(tpath) + 1] and
+                             p.key_path[len(tpath)] in values]
+                    if table == "ladder":
+                        # the option set may be right for the ladder of the file it is in and
+                        # wrong for the kind a file extending it chose: the fault then goes
+                        # to whichever of the two was written last
+                        kind = ladder.get("kind")    # type: ignore[union-attr]
+                        found = [replace(p, message=f"{p.message} (the ladder in effect is "
+                                         f"`kind = {toml_repr(kind)}`)",
+                                         alternatives=(("ladder", "kind"),)) for p in found]
+                    out += found
     return out
 
 

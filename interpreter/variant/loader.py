@@ -195,8 +195,38 @@ def snippet_diagnostic(doc: VariantDoc, err: SnippetErrorLike) -> Diagnostic:
     if position is None:
         return origin.diagnostic(key_path, "value", err.code, err.message)
     line, col, length = position
+    moved = _at_overriding_definition(doc, origin, line, col, length, err)
+    if moved is not None:
+        return moved
     return Diagnostic(origin.display, line, col, err.code, err.message,
                       origin.smap.line_text(line), length)
+
+
+def _at_overriding_definition(doc: VariantDoc, origin: _Origin, line: int, col: int,
+                              length: int, err: SnippetErrorLike) -> Diagnostic | None:
+    """A rule-language error at the use of a definition that a later file of the chain (or a
+    `--set`) wrote again: the fault is that file's, so it is reported at its definition, the
+    use named in the message. None when the error is not at such a use."""
+    text = origin.smap.line_text(line)[col - 1:col - 1 + max(1, length)]
+    name = text.split("(", 1)[0].strip()
+    if not name.isidentifier():
+        return None
+    defines = getattr(doc.model, "define", None) or {}
+    key = next((k for k in defines if k.split("(", 1)[0].strip() == name), None)
+    if key is None:
+        return None
+    index = doc._provenance.get(("define", key))
+    if index is None:
+        return None
+    here = doc._origins.index(origin) if origin in doc._origins else -1
+    definer = doc._origins[index]
+    later = (definer.file is None and origin.file is not None) or (
+        definer.file is not None and origin.file is not None and index < here)
+    if definer is origin or not later:
+        return None
+    message = (f"definition `{name}` does not fit where {origin.display}:{line}:{col} uses it: "
+               f"{err.message[:1].lower()}{err.message[1:]}")
+    return definer.diagnostic(("define", key), "value", err.code, message)
 
 
 def record_variant(ref: Any) -> str:
@@ -572,6 +602,50 @@ class _Session:
                     f"cannot remove rule `{rule_id}`: this file extends no other file"))
         return valid
 
+    def _remove_options(self, merged: dict[str, Any], data: dict[str, Any], index: int, *,
+                        has_base: bool) -> list[str]:
+        """Apply a file's `remove_options` to what it extends (the option with its choices,
+        descriptions and option sets); return the valid names."""
+        origin = self.origins[index]
+        names = data.get("remove_options")
+        if names is None:
+            return []
+        if not isinstance(names, list):
+            self.diagnostics.append(origin.diagnostic(
+                ("remove_options",), "value", "bad-type",
+                f"field `remove_options` must be an array of option names; found "
+                f"{found_str(names)}"))
+            return []
+        options = merged.get("options") if isinstance(merged.get("options"), dict) else {}
+        assert isinstance(options, dict)
+        valid: list[str] = []
+        for i, name in enumerate(names):
+            if not isinstance(name, str):
+                self.diagnostics.append(origin.diagnostic(
+                    ("remove_options", i), "value", "bad-type",
+                    f"field `remove_options[{i}]` must be an option name (a string); found "
+                    f"{found_str(name)}"))
+            elif name in options:
+                for table in ("options", "option_choices", "option_descriptions",
+                              "option_sets"):
+                    entries = merged.get(table)
+                    if isinstance(entries, dict) and name in entries:
+                        del entries[name]
+                        self._forget((table, name))
+                valid.append(name)
+            elif has_base:
+                match = closest(name, options)
+                hint = f"; did you mean `{match}`?" if match else ""
+                self.diagnostics.append(origin.diagnostic(
+                    ("remove_options", i), "value", "unknown-option",
+                    f"cannot remove option `{name}`: the extended file has no such "
+                    f"option{hint}"))
+            elif "extends" not in data:
+                self.diagnostics.append(origin.diagnostic(
+                    ("remove_options", i), "value", "unknown-option",
+                    f"cannot remove option `{name}`: this file extends no other file"))
+        return valid
+
     # -- the whole load ----------------------------------------------------------------------------
 
     def load(self, ref: str | Path, overrides: Sequence[str], *,
@@ -597,13 +671,15 @@ class _Session:
         directives: dict[str, Any] = {}
         for position, (index, data) in enumerate(reversed(files)):
             removed = self._remove_rules(merged, data, index, has_base=position > 0)
+            removed_options = self._remove_options(merged, data, index, has_base=position > 0)
             variant = merged.get("variant")
             if isinstance(variant, dict) and "abstract" in variant:
                 del variant["abstract"]
                 self._forget(("variant", "abstract"))
-            own = {k: v for k, v in data.items() if k not in ("extends", "remove_rules")}
+            own = {k: v for k, v in data.items()
+                   if k not in ("extends", "remove_rules", "remove_options")}
             self._merge(merged, own, index)
-            directives = {"remove_rules": removed}
+            directives = {"remove_rules": removed, "remove_options": removed_options}
             if isinstance(data.get("extends"), str):
                 directives["extends"] = data["extends"]
         for key in directives:

@@ -45,7 +45,7 @@ from interpreter.variant.schema import (
 )
 
 #: file directives, not settings
-_NOT_SETTABLE = ("extends", "remove_rules")
+_NOT_SETTABLE = ("extends", "remove_rules", "remove_options")
 _SUBTABLES = {"variant": VariantInfo, "board": Board, "dice": Dice, "movement": Movement}
 
 

@@ -389,6 +389,38 @@ class Rule(Strict):
         "ends with no winner and no points)")
 
 
+class Stage(Strict):
+    """`[turn.stages.<id>]`: a stage rule. After a throw, or a stage, of which `when` holds is
+    played in full, the same player plays a stage of the doublet `next` (judged as a throw of
+    its own; a number above 6 or below 1: none, the throw is over); the stage is no throw of
+    his (`rolls` does not change). What such a throw or stage leaves unplayed is lost, or, where
+    `to_opponent` holds, played by the opponent before his own throw, with the stages after it
+    (what he cannot play is lost). The id is the table key."""
+
+    name: str = Field(description="the stage rule's name, for people (e.g. \"The doubles "
+                      "progression\")")
+    description: str | None = Field(None, description="the rule in words")
+    source: str | None = Field(None, description="where the rule is stated")
+    enabled: bool = Field(True, description="false switches the rule off (a house rule)")
+    when: str = Field(description="rule-language condition, asked of the throw or stage just "
+                      "played (its dice, `rolls`, `unplayed`, the position before it): whether "
+                      "this rule governs it")
+    next: str = Field(description="rule-language number: the doublet of the stage that follows "
+                      "one played in full (outside 1..6: none)")
+    to_opponent: str | None = Field(
+        None, description="rule-language condition: the numbers a governed throw or stage "
+        "leaves unplayed go to the opponent, who plays them and the stages after them before "
+        "his own throw (default: they are lost)")
+
+
+class Turn(Strict):
+    """`[turn]`: how a turn unfolds beyond one throw and its play (the doublets and the throw
+    after a doublet are `[dice]`'s)."""
+
+    stages: dict[str, Stage] = Field(default_factory=dict, description="the stage rules, by id, "
+                                     "in order: the first whose `when` holds governs a throw")
+
+
 class NotationTable(Strict):
     """`[notation]`: how the players of the game name its points, for `--notation` (the log, the
     board, move entry; interpreter/notation.py)."""
@@ -518,6 +550,9 @@ class VariantModel(Strict):
                                 "id or a path relative to this file")
     remove_rules: list[str] = Field(default_factory=list, description="ids of rules of the "
                                     "extended file that this file removes")
+    remove_options: list[str] = Field(default_factory=list, description="names of options "
+                                      "of the extended file that this file removes, with their "
+                                      "choices, descriptions and option sets")
     variant: VariantInfo = Field(default_factory=VariantInfo, description="provenance")
     board: Board = Field(default_factory=Board, description="checkers and starting position")
     regions: dict[str, str] = Field(default_factory=dict, description="named sets of pips, as "
@@ -539,6 +574,7 @@ class VariantModel(Strict):
     dice: Dice = Field(default_factory=Dice, description="doublets and opening throw")
     movement: Movement = Field(default_factory=Movement, description="movement switches")
     rules: dict[str, Rule] = Field(default_factory=dict, description="the rules, by id")
+    turn: Turn = Field(default_factory=Turn, description="how a turn unfolds: stage rules")
     bot: BotTable = Field(default_factory=BotTable, description="how the search player "
                           "judges positions of the game (weights of its features)")
     notation: NotationTable = Field(default_factory=NotationTable, description="the game's "
