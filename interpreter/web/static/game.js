@@ -9,6 +9,7 @@ let state = null;
 let entered = [];     // the steps of the play being entered: [[from, to], ...]
 let picked = null;    // the point whose checker was chosen
 let busy = false;
+const POLL_MS = 150;  // while a bot is to move, the state is asked again (one bot turn each)
 
 async function call(url, body) {
   const r = await fetch(url, body === undefined ? {} :
@@ -75,7 +76,7 @@ async function drawEntry() {
 }
 
 function onBoardClick(ev) {
-  if (busy || !state || !state.question || state.question.kind !== "play") return;
+  if (busy || !state || state.bot_to_move || !state.question || state.question.kind !== "play") return;
   const node = ev.target.closest("[data-pip]");
   if (!node) return;
   let pip = Number(node.getAttribute("data-pip"));
@@ -109,6 +110,7 @@ function drawQuestion() {
   if (!q) {
     box.append(el("h3", {}, state.finished ? "The game is over" : "Stopped"));
     if (state.result) box.append(el("p", {id: "result"}, resultText(state)));
+    if (state.stopped) box.append(el("p", {id: "stopped"}, state.stopped));
     return;
   }
   const who = q.player;
@@ -197,7 +199,19 @@ function show(s) {
   if (!s.items.length) items.append(el("li", {}, "nothing scored"));
   $("log").textContent = s.log.join("\n");
   $("log").scrollTop = $("log").scrollHeight;
+  if (s.bot_to_move) {
+    // the bot plays one turn a request: show its move, then ask again
+    $("question").replaceChildren(el("h3", {}, `${q.player} (${s.players[q.player]}) is playing…`));
+    $("typed").hidden = true;
+    setBusy(true);
+    setTimeout(poll, POLL_MS);
+    return;
+  }
   if (q && q.kind === "play") drawEntry(); else { drawQuestion(); setBusy(false); }
+}
+
+function poll() {
+  call(API).then((r) => show(r.state)).catch((e) => { $("error").textContent = e.message; setBusy(false); });
 }
 
 $("board").addEventListener("click", onBoardClick);
