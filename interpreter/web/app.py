@@ -177,8 +177,8 @@ def create_app(limit: int = 100, max_idle: float = 6 * 3600, *, host: str = "127
                 raise WebError(f"{variant.id!r} is an abstract base; play a variant that "
                                f"extends it")
             s = Session.new(variant, _seed(body.get("seed")), (kinds[0], kinds[1]), options)
+        # a bot asked first plays at the page's next request
         with s.lock:
-            s.bot_turn(until())
             state = s.state()
         games.add(s)
         return {"id": s.id, "state": state}
