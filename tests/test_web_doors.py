@@ -458,6 +458,28 @@ def test_the_store_drops_the_oldest_finished_game_first() -> None:
     assert len(games) == 3
 
 
+def test_the_store_holds_a_bounded_number_of_throws() -> None:
+    """Games of thousands of throws (a resumed save of 20,000) cannot fill the memory: past
+    `max_turns` throws in all, the oldest finished games go, then the longest idle."""
+    from types import SimpleNamespace
+
+    from interpreter.web.session import Sessions
+
+    def game(name: str, turns: int, finished: bool) -> SimpleNamespace:
+        return SimpleNamespace(id=name, finished=finished, used=time.monotonic(),
+                               game=SimpleNamespace(turns=turns))
+    store = Sessions(limit=100, max_turns=50_000)
+    for i in range(4):
+        store.add(game(f"idle{i}", 10_000, False))
+    store.add(game("done", 10_000, True))
+    store.add(game("new", 20_000, False))
+    kept = list(store._games)
+    assert "done" not in kept and "idle0" not in kept and "new" in kept
+    assert sum(g.game.turns for g in store._games.values()) <= 50_000
+    store.add(game("huge", 90_000, False))          # alone over the budget: it stays alone
+    assert list(store._games) == ["huge"]
+
+
 # -- a real server --------------------------------------------------------------------------------
 
 def _free_port() -> int:

@@ -52,7 +52,15 @@ STATIC = Path(__file__).parent / "static"
 MAX_SETS = 64
 
 
+#: the most lines of an error an answer quotes
+MAX_ERROR_LINES = 60
+
+
 def _error(message: str, status: int = 400) -> JSONResponse:
+    lines = message.splitlines()
+    if len(lines) > MAX_ERROR_LINES or len(message) > 20_000:
+        kept = "\n".join(lines[:MAX_ERROR_LINES])[:20_000]
+        message = f"{kept}\n... ({len(lines) - kept.count(chr(10)) - 1} more lines)"
     return JSONResponse({"error": message}, status_code=status)
 
 

@@ -23,6 +23,8 @@ from interpreter.resources import builtin_variant_path, variants_dir
 
 #: the most files of the folder looked at
 MAX_FILES = 1000
+#: the most settings (`set` keys, a save's or a record's options) a request may give
+MAX_SETTINGS = 64
 
 
 class UnknownVariant(RecordError):
@@ -184,6 +186,8 @@ def check_settings(args: Any, where: str = "\"set\"") -> None:
     name a `.toml` file: a rotation's `ladder.games` would open it. Built-in ids stay allowed."""
     from interpreter.bounded import parse_toml
 
+    if len(args or ()) > MAX_SETTINGS:
+        raise RecordError(f"{where}: {len(args)} settings (at most {MAX_SETTINGS})")
     items = args.items() if isinstance(args, dict) else enumerate(args or ())
     for key, arg in items:
         if isinstance(args, dict):

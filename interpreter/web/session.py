@@ -440,29 +440,45 @@ class Session:
 
 class Sessions:
     """The games of the server, at most `limit`, each forgotten after `max_idle` seconds
-    without a request. When the store is full, the finished game used least recently goes
-    first, else the game idle the longest."""
+    without a request, and together at most `max_turns` throws (a game holds its record and
+    its checkpoints: about 1 KB a throw). When the store is full, the finished game used least
+    recently goes first, else the game idle the longest."""
 
-    def __init__(self, limit: int = 100, max_idle: float = 6 * 3600):
+    def __init__(self, limit: int = 100, max_idle: float = 6 * 3600,
+                 max_turns: int = 400_000):
         self.limit = limit
         self.max_idle = max_idle
+        self.max_turns = max_turns
         self._games: OrderedDict[str, Session] = OrderedDict()
         self._lock = threading.Lock()
+
+    def _drop_one(self, keep: str | None = None) -> bool:
+        """Forget the finished game used least recently, else the one idle the longest (never
+        `keep`); False when there is none."""
+        others = [k for k in self._games if k != keep]
+        if not others:
+            return False
+        finished = next((k for k in others if self._games[k].finished), None)
+        del self._games[finished if finished is not None else others[0]]
+        return True
+
+    def _trim(self, keep: str | None = None) -> None:
+        while sum(g.game.turns for g in self._games.values()) > self.max_turns:
+            if not self._drop_one(keep):
+                return
 
     def add(self, s: Session) -> None:
         with self._lock:
             self._expire()
-            while len(self._games) >= self.limit:
-                oldest = next((k for k, g in self._games.items() if g.finished), None)
-                if oldest is None:
-                    self._games.popitem(last=False)
-                else:
-                    del self._games[oldest]
+            while len(self._games) >= self.limit and self._drop_one():
+                pass
             self._games[s.id] = s
+            self._trim(s.id)
 
     def get(self, game_id: str) -> Session:
         with self._lock:
             self._expire()
+            self._trim(game_id)
             s = self._games.get(game_id)
             if s is None:
                 raise WebError(f"no game {game_id[:40]!r} (games are kept while the server "
