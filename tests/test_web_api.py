@@ -137,8 +137,8 @@ def test_bots_answer_their_own_questions(client: TestClient) -> None:
     state, polls = poll(client, made["id"])
     assert state["question"] is None and state["finished"] and polls > 3
     made = new(client, variant="backgammon", white="human", black="greedy", seed=4)
-    q = made["state"]["question"]
-    assert q["player"] == "white" and not made["state"]["bot_to_move"]
+    state = settled(client, made["id"], made["state"])
+    assert state["question"]["player"] == "white" and not state["bot_to_move"]
 
 
 def to_play(client: TestClient, made: dict) -> dict:

@@ -149,13 +149,17 @@ def create_app(limit: int = 100, max_idle: float = 6 * 3600, *, host: str = "127
 
     @contextlib.contextmanager
     def locked(s: Session) -> Any:
-        # a request waits for the game's other request no longer than its own time
-        if not s.lock.acquire(timeout=request_seconds):
-            raise WebError("the game is busy with another request: try again", 503)
+        # a request waits for the game's other request no longer than its own time; the lock
+        # is released even when the request is stopped as it takes it
+        held = False
         try:
+            held = s.lock.acquire(timeout=request_seconds)
+            if not held:
+                raise WebError("the game is busy with another request: try again", 503)
             yield s
         finally:
-            s.lock.release()
+            if held:
+                s.lock.release()
 
     def new_game(body: dict[str, Any]) -> dict:
         from interpreter.variant.build import load_variant

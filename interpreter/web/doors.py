@@ -27,7 +27,8 @@ import ctypes
 import json
 import threading
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 #: the largest request body, in bytes (a saved game or a record as JSON text)
 MAX_BODY = 1_000_000
@@ -178,7 +179,7 @@ class _Worker(threading.Thread):
                 outcome: tuple[bool, Any] = (True, self.fn())
             except Overrun:
                 outcome = (False, Busy("the request's time was up: its work was stopped"))
-            except BaseException as exc:
+            except BaseException as exc:  # noqa: BLE001 - handed to the request, as raised
                 outcome = (False, exc)
             self.ended.set()
             try:
@@ -227,7 +228,7 @@ class Works:
             worker.start()
             try:
                 return await asyncio.wait_for(asyncio.shield(future), self.seconds)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 await self._stop(worker)
                 if future.done() and not future.cancelled() and future.exception() is None:
                     return future.result()       # it ended as the time ran out
