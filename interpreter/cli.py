@@ -257,7 +257,7 @@ def _parser() -> argparse.ArgumentParser:
                    help="the address to listen on (default 127.0.0.1: this machine only)")
     p.add_argument("--port", type=PORT, default=8000)
     p.add_argument("--max-games", "--games", dest="games", type=_integer(1, 10_000),
-                   default=100, help="the most games kept at once (default 100; the oldest "
+                   default=100, metavar="N", help="the most games kept at once (default 100; the oldest "
                                      "finished game goes first)")
     p.add_argument("--variants", metavar="DIR", default=None,
                    help="a folder whose .toml files the pages may play, by their file names "
@@ -766,8 +766,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         raise TablierError(f"serve needs the web extra ({exc.name} is missing): "
                            f"pip install 'tablier[web]'") from None
     if args.port == 0:
-        raise TablierError("serve needs its port (1 to 65535): the pages check the Host "
-                           "header against it")
+        raise TablierError("--port 0: give the port (1 to 65535), which every request's "
+                           "Host header must name")
     app = create_app(limit=args.games, host=args.host, port=args.port, variants=args.variants,
                      request_seconds=args.request_seconds)
     print(f"tablier serve: http://{args.host}:{args.port}/ (Ctrl-C stops)", file=sys.stderr)

@@ -403,6 +403,10 @@ def test_a_request_past_its_time_is_503_and_the_work_stops() -> None:
     works.seconds = 60
     again = c.get(f"/api/games/{gid}").json()["state"]
     assert again["question"] == state["question"] and again["stopped"] is None
+    # ...and it plays on
+    after = post(c, f"/api/games/{gid}/answer", {"answer": state["question"]["choices"][0]})
+    assert after["turns"] == state["turns"] and after["question"]["player"] != \
+        state["question"]["player"]
 
 
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")

@@ -11,7 +11,7 @@ CSS, no build step and nothing fetched from elsewhere) and the JSON API of the p
     POST /api/games/{id}/hint                                         → STATE with the hint
     GET  /api/games/{id}/save                                         → the saved game (TOML)
     GET  /api/games/{id}/board.svg                                    → the board
-    GET  /api/variants                                                → the built-in variants
+    GET  /api/variants                         → the built-in variants and the served files
     POST /api/sheets               {"record": TOML}   → the `tablier sheet --json` object, or 400
     POST /api/sheets/view          {"record": TOML} or {"fields": {...}}
                                    → {"sheet", "text", "fields", "toml", "kind"}
