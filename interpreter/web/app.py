@@ -134,12 +134,13 @@ def _seed(value: Any) -> int | str:
 
 def create_app(limit: int = 100, max_idle: float = 6 * 3600, *, host: str = "127.0.0.1",
                port: int = 8000, variants: str | Path | None = None,
-               request_seconds: float = 10.0) -> Any:
+               request_seconds: float = 10.0, max_games: int | None = None) -> Any:
     """The application, behind its doors (`interpreter.web.doors.Doors`: the `Host`, `Origin`,
     `Content-Type` and size checks for `host` and `port`): `limit` games at most, each kept
     `max_idle` seconds without a request; the variants of `tablier variants` and the `.toml`
-    files of the folder `variants`; each request's work stopped after `request_seconds`."""
-    games = Sessions(limit, max_idle)
+    files of the folder `variants`; each request's work stopped after `request_seconds`.
+    `max_games` is `limit` under the name of `serve --max-games`."""
+    games = Sessions(max_games if max_games is not None else limit, max_idle)
     catalogue = Catalogue(variants)
     works = Works(request_seconds)
 
