@@ -15,7 +15,7 @@ async function call(url, body) {
   const r = await fetch(url, body === undefined ? {} :
     {method: "POST", headers: {"content-type": "application/json"}, body: JSON.stringify(body)});
   const data = await r.json().catch(() => ({error: "the server's answer is not JSON"}));
-  if (!r.ok) throw new Error(data.error || r.statusText);
+  if (!r.ok) throw Object.assign(new Error(data.error || r.statusText), {status: r.status});
   return data;
 }
 
@@ -180,6 +180,7 @@ async function send(answer) {
   } catch (e) {
     $("error").textContent = e.message;
     setBusy(false);
+    if (e.status === 503) poll();   // out of time: the game may have moved on, or stopped
   } finally { busy = false; }
 }
 
@@ -210,8 +211,12 @@ function show(s) {
   if (q && q.kind === "play") drawEntry(); else { drawQuestion(); setBusy(false); }
 }
 
+let pollErrors = 0;
 function poll() {
-  call(API).then((r) => show(r.state)).catch((e) => { $("error").textContent = e.message; setBusy(false); });
+  call(API).then((r) => { pollErrors = 0; show(r.state); }).catch((e) => {
+    $("error").textContent = e.message;
+    if (++pollErrors < 3) setTimeout(poll, 1000); else setBusy(false);
+  });
 }
 
 $("board").addEventListener("click", onBoardClick);
