@@ -171,6 +171,25 @@ def test_a_whole_triktrak_partie_by_clicks(page, server: str, tmp_path: Path) ->
     assert "holes" in page.locator("#score").text_content()
 
 
+def test_a_game_of_two_bots_plays_turn_by_turn_to_its_end(page, server: str) -> None:
+    """Each request plays one bot turn: the page asks again while a bot is to move, and the
+    moves come one by one until the end."""
+    page.goto(server + "/")
+    page.select_option("#variant", "hypergammon")
+    page.select_option("#white", "random")
+    page.select_option("#black", "random")
+    page.fill("#seed", "5")
+    seen = []
+    page.on("response", lambda r: seen.append(r.url) if r.request.method == "GET"
+            and "/api/games/" in r.url else None)
+    page.click("#start")
+    page.wait_for_url("**/game/**")
+    page.wait_for_selector("#result", timeout=60000)
+    assert "wins" in page.locator("#result").text_content()
+    turns = page.locator("#log").text_content().count("\n")
+    assert len(seen) > 10 and turns > 10
+
+
 def test_a_typed_play_and_a_refused_one(page, server: str) -> None:
     start(page, server, "backgammon", 11)
     if page.locator("button.answer").count():
