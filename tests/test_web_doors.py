@@ -426,9 +426,13 @@ def test_a_bot_past_its_time_stops_its_game() -> None:
             break
     assert codes[-1] == 503, codes
     assert _cpu_after(1.0) < 0.3
+    # the bot is given a second request, then its game is stopped
+    assert not c.app.state.games.get(gid).stopped
+    assert c.get(f"/api/games/{gid}").status_code == 503
     works.seconds = 60
     state = c.get(f"/api/games/{gid}").json()["state"]
     assert state["stopped"] and not state["bot_to_move"] and state["question"] is None
+    assert "bot needed more time" in state["stopped"]
 
 
 def test_a_bot_game_advances_one_turn_a_request(plain: TestClient) -> None:

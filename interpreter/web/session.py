@@ -49,6 +49,8 @@ HUMAN = "human"
 MAX_TURNS = 20000
 #: the most answers a bot gives in one request (one turn: the cube, the play, go or stay)
 MAX_BOT_ANSWERS = 8
+#: the requests in a row in which a bot may run out of time before its game is stopped
+BOT_OVERRUNS = 2
 
 
 class WebError(TablierError):
@@ -142,6 +144,8 @@ class Session:
         self.stopped: str | None = None
         #: whether the turn loop itself was interrupted (the game cannot be saved)
         self.broken = False
+        #: the requests in a row whose time ran out while a bot was thinking
+        self.overruns = 0
 
     @property
     def finished(self) -> bool:
@@ -228,9 +232,13 @@ class Session:
             try:
                 answer = p.answer(d)
             except Overrun:
-                self.stopped = (f"the {self.kinds[d.player]} bot needed more time for its "
-                                f"{d.kind} than a request may take")
+                # the game is as it was: the next request tries again, once
+                self.overruns += 1
+                if self.overruns >= BOT_OVERRUNS:
+                    self.stopped = (f"the {self.kinds[d.player]} bot needed more time for its "
+                                    f"{d.kind} than a request may take, twice")
                 raise
+            self.overruns = 0
             self._send(answer)
             n += 1
             if d.is_play:
