@@ -52,6 +52,17 @@ def _integer(lo: int, hi: int) -> Callable[[str], int]:
     return parse
 
 
+def _seconds(text: str) -> float:
+    """An argparse type: a number of seconds from 0.05 to 3600."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text[:40]!r}") from None
+    if not 0.05 <= value <= 3600:
+        raise argparse.ArgumentTypeError(f"must be from 0.05 to 3600 seconds, not {text[:40]}")
+    return value
+
+
 def _fraction(text: str) -> float:
     """An argparse type: a number from 0 to 1."""
     try:
@@ -243,8 +254,14 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--host", default="127.0.0.1",
                    help="the address to listen on (default 127.0.0.1: this machine only)")
     p.add_argument("--port", type=PORT, default=8000)
-    p.add_argument("--games", type=_integer(1, 10_000), default=64,
-                   help="the most games kept at once (default 64)")
+    p.add_argument("--max-games", "--games", dest="games", type=_integer(1, 10_000),
+                   default=100, metavar="N", help="the most games kept at once (default 100; the oldest "
+                                     "finished game goes first)")
+    p.add_argument("--variants", metavar="DIR", default=None,
+                   help="a folder whose .toml files the pages may play, by their file names "
+                        "(requests name no path)")
+    p.add_argument("--request-seconds", type=_seconds, default=10.0, metavar="S",
+                   help="the most work a request may do, in seconds (default 10): then 503")
 
     p = sub.add_parser("id", help="backgammon identifiers: gnubg Position ID, Match ID, "
                        "GNUbg ID, XGID")
@@ -747,9 +764,16 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     except ImportError as exc:
         raise TablierError(f"serve needs the web extra ({exc.name} is missing): "
                            f"pip install 'tablier[web]'") from None
+    if args.port == 0:
+        raise TablierError("--port 0: give the port (1 to 65535), which every request's "
+                           "Host header must name")
+    app = create_app(limit=args.games, host=args.host, port=args.port, variants=args.variants,
+                     request_seconds=args.request_seconds)
     print(f"tablier serve: http://{args.host}:{args.port}/ (Ctrl-C stops)", file=sys.stderr)
-    uvicorn.run(create_app(limit=args.games), host=args.host, port=args.port,
-                log_level="warning")
+    # a stop (SIGTERM, Ctrl-C) waits at most 2 s for the requests at work, whose threads are
+    # stopped (interpreter/web/doors.py) and never hold the process back
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning",
+                timeout_graceful_shutdown=2)
     return 0
 
 

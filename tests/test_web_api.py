@@ -1,6 +1,7 @@
 """The JSON API of `tablier serve` (interpreter/web/), through starlette's TestClient: games of
 every shipped variant played to their end with plays in notation, refused answers and bodies,
-saves resumed, and the score sheet agreeing with `tablier sheet --json`."""
+saves resumed, bots playing one turn a request, and the score sheet agreeing with `tablier
+sheet --json`. (What the server refuses at its doors: tests/test_web_doors.py.)"""
 from __future__ import annotations
 
 import json
@@ -45,11 +46,37 @@ SHORT = {
 }
 
 
-@pytest.fixture(scope="module")
-def client() -> TestClient:
+BASE = "http://127.0.0.1:8000"
+
+
+def make_client(**kw) -> TestClient:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return TestClient(create_app())
+        return TestClient(create_app(**kw), base_url=BASE)
+
+
+@pytest.fixture(scope="module")
+def client() -> TestClient:
+    return make_client()
+
+
+@pytest.fixture
+def house(tmp_path: Path) -> tuple[TestClient, Path]:
+    """A server whose `--variants` folder is `tmp_path`."""
+    return make_client(variants=tmp_path), tmp_path
+
+
+def poll(client: TestClient, gid: str, limit: int = 5000) -> tuple[dict, int]:
+    """The state once no bot is to move, asked again as the page does; and how many times."""
+    n = 0
+    while True:
+        r = client.get(f"/api/games/{gid}")
+        assert r.status_code == 200, r.json()
+        state = r.json()["state"]
+        n += 1
+        if not state["bot_to_move"]:
+            return state, n
+        assert n < limit
 
 
 def new(client: TestClient, **body) -> dict:
@@ -106,10 +133,12 @@ def test_a_whole_game_of_each_variant_with_plays_in_notation(client: TestClient,
 def test_bots_answer_their_own_questions(client: TestClient) -> None:
     made = new(client, variant="triktrak", white="greedy", black="random", seed=2,
                set={"ladder.holes_to_win": 1})
-    assert made["state"]["question"] is None and made["state"]["finished"]
+    assert made["state"]["bot_to_move"] and not made["state"]["finished"]
+    state, polls = poll(client, made["id"])
+    assert state["question"] is None and state["finished"] and polls > 3
     made = new(client, variant="backgammon", white="human", black="greedy", seed=4)
-    q = made["state"]["question"]
-    assert q["player"] == "white"
+    state = settled(client, made["id"], made["state"])
+    assert state["question"]["player"] == "white" and not state["bot_to_move"]
 
 
 def to_play(client: TestClient, made: dict) -> dict:
@@ -119,6 +148,11 @@ def to_play(client: TestClient, made: dict) -> dict:
         assert state["question"]["decision"] == "double"
         state = client.post(f"/api/games/{made['id']}/answer", json={"answer": "roll"}).json()
     return state
+
+
+def settled(client: TestClient, gid: str, state: dict) -> dict:
+    """`state`, or once a bot is to move, the state after its turns (as the page asks)."""
+    return poll(client, gid)[0] if state["bot_to_move"] else state
 
 
 def refused(client: TestClient, url: str, body, status: int = 400) -> str:
@@ -142,7 +176,7 @@ def test_refused_answers_name_the_reason_and_play_nothing(client: TestClient) ->
     assert "not a JSON object" in refused(client, url, "{nope")
     assert "nests" in refused(client, url, "[" * 100 + "]" * 100)
     assert "must be a JSON object" in refused(client, url, "[1]")
-    assert "larger than" in refused(client, url, b"x" * (3 << 20))
+    assert "larger than" in refused(client, url, b"x" * (3 << 20), 413)
     after = client.get(f"/api/games/{gid}").json()["state"]
     assert after["position"] == before["position"] and after["log"] == before["log"]
     # a decision's word that is not one of its words
@@ -155,9 +189,9 @@ def test_refused_answers_name_the_reason_and_play_nothing(client: TestClient) ->
 
 def test_refused_games(client: TestClient, tmp_path: Path) -> None:
     url = "/api/games"
-    assert "no built-in variant" in refused(client, url, {"variant": "chess"})
-    assert "ends in `.toml`" in refused(client, url, {"variant": "/etc/passwd"})
-    assert "no such file" in refused(client, url, {"variant": str(tmp_path / "none.toml")})
+    assert "unknown variant 'chess'" in refused(client, url, {"variant": "chess"})
+    assert "unknown variant '/etc/passwd'" in refused(client, url, {"variant": "/etc/passwd"})
+    assert "unknown variant" in refused(client, url, {"variant": str(tmp_path / "none.toml")})
     assert "abstract" in refused(client, url, {"variant": "trictrac"})
     assert "unknown player kind" in refused(client, url, {"variant": "backgammon",
                                                           "white": "wizard"})
@@ -169,12 +203,20 @@ def test_refused_games(client: TestClient, tmp_path: Path) -> None:
     assert "unknown key" in refused(client, url, {"variant": "backgammon", "colour": 1})
     assert "no game" in client.get("/api/games/nothing").json()["error"]
     assert client.get("/api/games/nothing").status_code == 404
-    # a variant file of the server's machine plays
-    house = tmp_path / "quick.toml"
-    house.write_text('extends = "triktrak"\n[variant]\nid = "quick"\nname = "Quick"\n'
-                     '[ladder]\nholes_to_win = 1\n', encoding="utf-8")
-    made = new(client, variant=str(house), white="random", black="random", seed=1)
-    assert made["state"]["variant"] == "quick" and made["state"]["finished"]
+    # a variant file of the served folder plays, named by its file name; never by its path
+    folder = tmp_path / "served"
+    folder.mkdir()
+    (folder / "quick.toml").write_text('extends = "triktrak"\n[variant]\nid = "quick"\n'
+                                       'name = "Quick"\n[ladder]\nholes_to_win = 1\n',
+                                       encoding="utf-8")
+    served = make_client(variants=folder)
+    for name in ("quick.toml", "quick"):
+        made = new(served, variant=name, white="random", black="random", seed=1)
+        assert made["state"]["variant"] == "quick"
+        assert poll(served, made["id"])[0]["finished"]
+    assert "unknown variant" in refused(client, url, {"variant": "quick.toml"})
+    assert "unknown variant" in refused(served, url, {"variant": str(folder / "quick.toml")})
+    assert any(row["id"] == "quick.toml" for row in served.get("/api/variants").json())
 
 
 def test_a_saved_game_resumes_as_the_uninterrupted_game(client: TestClient) -> None:
@@ -185,9 +227,9 @@ def test_a_saved_game_resumes_as_the_uninterrupted_game(client: TestClient) -> N
             q = state["question"]
             if q is None:
                 break
-            state = client.post(f"/api/games/{gid}/answer",
-                                json={"answer": q["choices"][rng.randrange(len(q["choices"]))]}
-                                ).json()
+            state = settled(client, gid, client.post(
+                f"/api/games/{gid}/answer",
+                json={"answer": q["choices"][rng.randrange(len(q["choices"]))]}).json())
         return state
 
     body = {"variant": "trictrac-ecrire", "white": "human", "black": "greedy", "seed": 8,
@@ -196,7 +238,8 @@ def test_a_saved_game_resumes_as_the_uninterrupted_game(client: TestClient) -> N
     state = play(made["id"], made["state"], 15)
     text = client.get(f"/api/games/{made['id']}/save").text
     assert "checksum" in text and "human" in text
-    resumed = new(client, resume=text)["state"]
+    made_again = new(client, resume=text)
+    resumed = settled(client, made_again["id"], made_again["state"])
     for key in ("position", "on_roll", "dice", "question", "score", "log", "turns"):
         assert resumed[key] == state[key], key
     # the same answers from here give the same game
@@ -207,25 +250,30 @@ def test_a_saved_game_resumes_as_the_uninterrupted_game(client: TestClient) -> N
             break
         pick = rng_a.randrange(len(a["question"]["choices"]))
         assert pick == rng_b.randrange(len(b["question"]["choices"]))
-        a = client.post(f"/api/games/{made['id']}/answer",
-                        json={"answer": a["question"]["choices"][pick]}).json()
-        b = client.post(f"/api/games/{resumed['id']}/answer",
-                        json={"answer": b["question"]["choices"][pick]}).json()
+        a = settled(client, made["id"], client.post(
+            f"/api/games/{made['id']}/answer",
+            json={"answer": a["question"]["choices"][pick]}).json())
+        b = settled(client, resumed["id"], client.post(
+            f"/api/games/{resumed['id']}/answer",
+            json={"answer": b["question"]["choices"][pick]}).json())
         assert a["log"] == b["log"] and a["position"] == b["position"]
 
 
-def test_a_saved_game_of_a_variant_file_resumes(client: TestClient, tmp_path: Path) -> None:
-    house = tmp_path / "longer.toml"
+def test_a_saved_game_of_a_variant_file_resumes(house) -> None:
+    client, folder = house
+    house = folder / "longer.toml"
     house.write_text('extends = "triktrak"\n[variant]\nid = "longer"\nname = "Longer"\n'
                      '[ladder]\nholes_to_win = 2\n', encoding="utf-8")
-    made = new(client, variant=str(house), white="human", black="greedy", seed=4)
+    made = new(client, variant="longer.toml", white="human", black="greedy", seed=4)
     gid, state = made["id"], made["state"]
     for _ in range(6):
         q = state["question"]
-        state = client.post(f"/api/games/{gid}/answer", json={"answer": q["choices"][0]}).json()
+        client.post(f"/api/games/{gid}/answer", json={"answer": q["choices"][0]}).json()
+        state, _ = poll(client, gid)
     text = client.get(f"/api/games/{gid}/save").text
     assert str(house.resolve()) in text
-    resumed = new(client, resume=text)["state"]
+    made_again = new(client, resume=text)
+    resumed = settled(client, made_again["id"], made_again["state"])
     assert resumed["variant"] == "longer"
     for key in ("position", "on_roll", "dice", "question", "score", "log", "turns"):
         assert resumed[key] == state[key], key
@@ -238,7 +286,7 @@ def test_an_edited_save_is_refused_naming_the_fault(client: TestClient) -> None:
     made = new(client, variant="backgammon", white="human", black="greedy", seed=6)
     gid = made["id"]
     for _ in range(6):
-        q = client.get(f"/api/games/{gid}").json()["state"]["question"]
+        q = poll(client, gid)[0]["question"]
         client.post(f"/api/games/{gid}/answer", json={"answer": q["choices"][0]})
     text = client.get(f"/api/games/{gid}/save").text
     m = re.search(r'"(white|black) throws (\d)-(\d)"', text)
@@ -254,9 +302,7 @@ def test_an_edited_save_is_refused_naming_the_fault(client: TestClient) -> None:
 
 
 def test_the_store_keeps_a_bounded_number_of_games() -> None:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        small = TestClient(create_app(limit=2))
+    small = make_client(limit=2)
     ids = [new(small, variant="backgammon", white="human", black="human", seed=i)["id"]
            for i in range(3)]
     assert small.get(f"/api/games/{ids[0]}").status_code == 404
@@ -288,7 +334,10 @@ def test_hint_names_a_legal_answer(client: TestClient) -> None:
 
 def test_a_page_may_seat_the_search_player(client: TestClient) -> None:
     made = new(client, variant="backgammon", white="search:1", black="greedy", seed=2)
-    assert made["state"]["finished"] or made["state"]["question"] is None
+    state = made["state"]
+    assert state["bot_to_move"] and state["turns"] <= 1
+    state = client.get(f"/api/games/{made['id']}").json()["state"]
+    assert state["turns"] >= 1 and state["players"]["white"] == "search:1"
 
 
 @pytest.mark.parametrize("path", SHEETS, ids=[p.stem for p in SHEETS])
@@ -304,7 +353,7 @@ def test_api_sheets_refuses_a_forbidden_event(client: TestClient) -> None:
               'events = ["Bob +1 on Alice", "Alice go"]\n')
     msg = refused(client, "/api/sheets", {"record": record})
     assert msg.startswith("event 1 'Alice go'")
-    assert "ends in `.toml`" in refused(client, "/api/sheets", {
+    assert "unknown variant '/dev/zero'" in refused(client, "/api/sheets", {
         "record": 'variant = "/dev/zero"\nplayers = ["A", "B"]\n'})
     assert "invalid toml" in refused(client, "/api/sheets", {"record": "variant = "})
     assert "record" in refused(client, "/api/sheets", {"record": 5})

@@ -43,7 +43,8 @@ def _free_port() -> int:
 @pytest.fixture(scope="module")
 def server() -> str:
     port = _free_port()
-    config = uvicorn.Config(create_app(), host="127.0.0.1", port=port, log_level="warning")
+    config = uvicorn.Config(create_app(port=port), host="127.0.0.1", port=port,
+                            log_level="warning")
     srv = uvicorn.Server(config)
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
@@ -168,6 +169,25 @@ def test_a_whole_triktrak_partie_by_clicks(page, server: str, tmp_path: Path) ->
     play_out(page, limit=600)
     assert "wins" in page.locator("#result").text_content()
     assert "holes" in page.locator("#score").text_content()
+
+
+def test_a_game_of_two_bots_plays_turn_by_turn_to_its_end(page, server: str) -> None:
+    """Each request plays one bot turn: the page asks again while a bot is to move, and the
+    moves come one by one until the end."""
+    page.goto(server + "/")
+    page.select_option("#variant", "hypergammon")
+    page.select_option("#white", "random")
+    page.select_option("#black", "random")
+    page.fill("#seed", "5")
+    seen = []
+    page.on("response", lambda r: seen.append(r.url) if r.request.method == "GET"
+            and "/api/games/" in r.url else None)
+    page.click("#start")
+    page.wait_for_url("**/game/**")
+    page.wait_for_selector("#result", timeout=60000)
+    assert "wins" in page.locator("#result").text_content()
+    turns = page.locator("#log").text_content().count("\n")
+    assert len(seen) > 10 and turns > 10
 
 
 def test_a_typed_play_and_a_refused_one(page, server: str) -> None:

@@ -19,7 +19,7 @@ import json
 import os
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from interpreter.engine.contract import SIDE_NAMES
 from interpreter.engine.record import Record, entry_text, parse_entry
@@ -174,12 +174,17 @@ def save_record(data: dict[str, Any]) -> tuple[dict[str, Any], Record]:
     return data, record
 
 
-def variant_ref(record: Record, save_path: str | Path | None = None) -> str:
+def variant_ref(record: Record, save_path: str | Path | None = None,
+                lookup: Callable[[Record], str] | None = None) -> str:
     """What `--resume` loads: the built-in id, or the variant file the game was played from —
     at the path it was saved with, or else the file of that name beside the save (a save and its
-    variant file moved together). The name must end in `.toml`, as any record's variant file."""
+    variant file moved together). The name must end in `.toml`, as any record's variant file.
+    With `lookup` (the web board's catalogue: `interpreter.web.catalogue.Catalogue.for_save`),
+    the variant is what `lookup(record)` finds, and the path the save names is never opened."""
     from interpreter.variant.loader import record_variant
 
+    if lookup is not None:
+        return lookup(record)
     if not record.source:
         return record.variant
     ref = record_variant(record.source)

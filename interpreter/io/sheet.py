@@ -720,17 +720,19 @@ def render_sheet_text(text: str, ladder_for: LadderFor, json_output: bool = Fals
     return _render(Path(name), _record_text(text, name), ladder_for, json_output)
 
 
-def record_ladder(variant: str, options: dict) -> Any:
+def record_ladder(variant: str, options: dict,
+                  resolve: Callable[[Any], str] | None = None) -> Any:
     """The ladder of a record's variant with the record's `[options]` applied: a key of the
     ladder (`lurch_rates`) sets `ladder.KEY`; any other key is a `--set` key of the file. The
     variant is named by a record, so it is a built-in id or a `.toml` file (`record_variant`),
-    and it is loaded as every command loads it."""
+    or what `resolve(variant)` finds (the web board's catalogue), and it is loaded as every
+    command loads it."""
     import tomli_w
 
     from interpreter.variant.build import load_variant
     from interpreter.variant.loader import load_document, record_variant
 
-    ref = record_variant(variant)
+    ref = (resolve or record_variant)(variant)
     doc = load_document(ref, check_rules=False)
     ladder_keys = set(type(doc.model.ladder).model_fields) if doc.model.ladder else set()
     overrides = []

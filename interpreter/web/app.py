@@ -11,43 +11,56 @@ CSS, no build step and nothing fetched from elsewhere) and the JSON API of the p
     POST /api/games/{id}/hint                                         → STATE with the hint
     GET  /api/games/{id}/save                                         → the saved game (TOML)
     GET  /api/games/{id}/board.svg                                    → the board
-    GET  /api/variants                                                → the built-in variants
+    GET  /api/variants                         → the built-in variants and the served files
     POST /api/sheets               {"record": TOML}   → the `tablier sheet --json` object, or 400
     POST /api/sheets/view          {"record": TOML} or {"fields": {...}}
                                    → {"sheet", "text", "fields", "toml", "kind"}
 
-Every request body is read within bounds (`MAX_BODY` bytes, JSON through
-`interpreter.bounded.parse_json`); saves and records go through the checks of `--resume` and
-`tablier sheet`; a variant named by a request is a built-in id or a `.toml` file of the server's
-machine (`record_variant`). Bad input is a 400 (404 for an unknown game) with `{"error": ...}`.
+Every request first passes the doors of `interpreter.web.doors` (the `Host` is the server's
+own, no `Origin` of another site, POST bodies typed `application/json` and of at most
+`MAX_BODY` bytes), and its work runs in a thread of its own stopped after `request_seconds`
+(503). Bodies are read as JSON through `interpreter.bounded.parse_json`; saves and records go
+through the checks of `--resume` and `tablier sheet`; a variant named by a request, a save or
+a record is a built-in id or a file of the folder given at start (`interpreter.web.catalogue`),
+never a path. Bots play one turn a request (`bot_to_move` in the state: the page asks again).
+Bad input is a 400 (404 for an unknown game) with `{"error": ...}`.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import secrets
+import time
 from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
-from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from interpreter.bounded import MAX_FILE_BYTES, parse_json, shown
+from interpreter.bounded import parse_json, shown
 from interpreter.errors import TablierError
 from interpreter.web import pages
+from interpreter.web.catalogue import Catalogue, check_settings
+from interpreter.web.doors import MAX_BODY, Busy, Doors, Works, server_hosts
 from interpreter.web.session import (HUMAN, Session, Sessions, WebError, player_kinds)
 
 STATIC = Path(__file__).parent / "static"
-#: the largest request body: a saved game or a record of 1 MiB, escaped in JSON
-MAX_BODY = 2 * MAX_FILE_BYTES + 4096
 #: the most `--set` keys a request may give
 MAX_SETS = 64
 
 
+#: the most lines of an error an answer quotes
+MAX_ERROR_LINES = 60
+
+
 def _error(message: str, status: int = 400) -> JSONResponse:
+    lines = message.splitlines()
+    if len(lines) > MAX_ERROR_LINES or len(message) > 20_000:
+        kept = "\n".join(lines[:MAX_ERROR_LINES])[:20_000]
+        message = f"{kept}\n... ({len(lines) - kept.count(chr(10)) - 1} more lines)"
     return JSONResponse({"error": message}, status_code=status)
 
 
@@ -55,13 +68,13 @@ async def _body(request: Request) -> dict[str, Any]:
     """The JSON object of the request, read within `MAX_BODY` bytes."""
     length = request.headers.get("content-length")
     if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
-        raise WebError(f"the request body is larger than {MAX_BODY:,} bytes")
+        raise WebError(f"the request body is larger than {MAX_BODY:,} bytes", 413)
     chunks: list[bytes] = []
     total = 0
     async for chunk in request.stream():
         total += len(chunk)
         if total > MAX_BODY:
-            raise WebError(f"the request body is larger than {MAX_BODY:,} bytes")
+            raise WebError(f"the request body is larger than {MAX_BODY:,} bytes", 413)
         chunks.append(chunk)
     try:
         text = b"".join(chunks).decode("utf-8")
@@ -74,11 +87,12 @@ async def _body(request: Request) -> dict[str, Any]:
 
 
 def _handle(fn: Any) -> Any:
-    """An endpoint whose TablierErrors are answered 400 (or the WebError's status)."""
+    """An endpoint whose TablierErrors are answered 400 (or the WebError's status), and whose
+    work out of time is answered 503."""
     async def endpoint(request: Request) -> Response:
         try:
             return await fn(request)
-        except WebError as exc:
+        except (WebError, Busy) as exc:
             return _error(str(exc), exc.status)
         except TablierError as exc:
             return _error(str(exc))
@@ -118,20 +132,44 @@ def _seed(value: Any) -> int | str:
     return value
 
 
-def create_app(limit: int = 64, max_idle: float = 6 * 3600) -> Starlette:
-    """The application; `limit` games at most, each kept `max_idle` seconds without a
-    request."""
-    games = Sessions(limit, max_idle)
+def create_app(limit: int = 100, max_idle: float = 6 * 3600, *, host: str = "127.0.0.1",
+               port: int = 8000, variants: str | Path | None = None,
+               request_seconds: float = 10.0, max_games: int | None = None) -> Any:
+    """The application, behind its doors (`interpreter.web.doors.Doors`: the `Host`, `Origin`,
+    `Content-Type` and size checks for `host` and `port`): `limit` games at most, each kept
+    `max_idle` seconds without a request; the variants of `tablier variants` and the `.toml`
+    files of the folder `variants`; each request's work stopped after `request_seconds`.
+    `max_games` is `limit` under the name of `serve --max-games`."""
+    games = Sessions(max_games if max_games is not None else limit, max_idle)
+    catalogue = Catalogue(variants)
+    works = Works(request_seconds)
 
-    def new_game(body: dict[str, Any]) -> Session:
+    def until() -> float:
+        # the bots begin no new answer once half of the request's time is spent
+        return time.monotonic() + request_seconds / 2
+
+    @contextlib.contextmanager
+    def locked(s: Session) -> Any:
+        # a request waits for the game's other request no longer than its own time; the lock
+        # is released even when the request is stopped as it takes it
+        held = False
+        try:
+            held = s.lock.acquire(timeout=request_seconds)
+            if not held:
+                raise WebError("the game is busy with another request: try again", 503)
+            yield s
+        finally:
+            if held:
+                s.lock.release()
+
+    def new_game(body: dict[str, Any]) -> dict:
         from interpreter.variant.build import load_variant
-        from interpreter.variant.loader import record_variant
 
         if "resume" in body:
             unknown = sorted(set(body) - {"resume"})
             if unknown:
                 raise WebError(f"\"resume\" comes alone: {unknown[0]!r} is taken from the save")
-            s = Session.resume(body["resume"])
+            s = Session.resume(body["resume"], catalogue)
         else:
             unknown = sorted(set(body) - {"variant", "white", "black", "seed", "set"})
             if unknown:
@@ -144,29 +182,37 @@ def create_app(limit: int = 64, max_idle: float = 6 * 3600) -> Starlette:
                     raise WebError(f"\"{side}\": unknown player kind {shown(kind)}; the kinds "
                                    f"are {', '.join(player_kinds())}")
                 kinds.append(kind)
-            ref = record_variant(body.get("variant"))
+            ref = catalogue.resolve(body.get("variant"))
             options = _overrides(body.get("set"))
+            check_settings(options)
             variant = load_variant(ref, options)
             if variant.abstract:
                 raise WebError(f"{variant.id!r} is an abstract base; play a variant that "
                                f"extends it")
             s = Session.new(variant, _seed(body.get("seed")), (kinds[0], kinds[1]), options)
+        # a bot asked first plays at the page's next request
+        with s.lock:
+            state = s.state()
         games.add(s)
-        return s
+        return {"id": s.id, "state": state}
 
     async def create(request: Request) -> Response:
         body = await _body(request)
-        s = await run_in_threadpool(new_game, body)
-        return JSONResponse({"id": s.id, "state": s.state()})
+        return JSONResponse(await works.run(lambda: new_game(body)))
+
+    def _poll(s: Session) -> dict:
+        with locked(s):
+            s.bot_turn(until())
+            return {"id": s.id, "state": s.state()}
 
     async def get_game(request: Request) -> Response:
         s = games.get(request.path_params["id"])
-        with s.lock:
-            return JSONResponse({"id": s.id, "state": s.state()})
+        return JSONResponse(await works.run(lambda: _poll(s)))
 
     def _answer(s: Session, answer: Any) -> dict:
-        with s.lock:
+        with locked(s):
             s.answer(answer)
+            s.bot_turn(until())
             return s.state()
 
     async def answer(request: Request) -> Response:
@@ -174,12 +220,10 @@ def create_app(limit: int = 64, max_idle: float = 6 * 3600) -> Starlette:
         body = await _body(request)
         if "answer" not in body:
             raise WebError("the body is {\"answer\": string}")
-        return JSONResponse(await run_in_threadpool(_answer, s, body["answer"]))
+        return JSONResponse(await works.run(lambda: _answer(s, body["answer"])))
 
-    async def preview(request: Request) -> Response:
-        s = games.get(request.path_params["id"])
-        body = await _body(request)
-        with s.lock:
+    def _preview(s: Session, body: dict[str, Any]) -> dict:
+        with locked(s):
             steps = body.get("steps", [])
             board = s.preview(steps)
             picked = body.get("picked")
@@ -192,51 +236,74 @@ def create_app(limit: int = 64, max_idle: float = 6 * 3600) -> Starlette:
                 kw["picked"] = picked
             used = [abs(a - b) for a, b in steps] if s.game.dice[0] != s.game.dice[1] else \
                 [s.game.dice[0]] * len(steps)
-            return JSONResponse({"svg": s.svg(board, used_dice=used, **kw)})
+            return {"svg": s.svg(board, used_dice=used, **kw)}
+
+    async def preview(request: Request) -> Response:
+        s = games.get(request.path_params["id"])
+        body = await _body(request)
+        return JSONResponse(await works.run(lambda: _preview(s, body)))
 
     async def hint(request: Request) -> Response:
         s = games.get(request.path_params["id"])
+        await _body(request)
 
         def run() -> dict:
-            with s.lock:
+            with locked(s):
                 s.ask_hint()
                 return s.state()
-        return JSONResponse(await run_in_threadpool(run))
+        return JSONResponse(await works.run(run))
 
     async def save(request: Request) -> Response:
         s = games.get(request.path_params["id"])
-        with s.lock:
-            text = s.save_text()
+
+        def run() -> str:
+            with locked(s):
+                return s.save_text()
+        text = await works.run(run)
         name = f"{s.variant.id}-{s.seed}.toml"
         return Response(text, media_type="application/toml",
                         headers={"content-disposition": f'attachment; filename="{name}"'})
 
     async def board_svg(request: Request) -> Response:
         s = games.get(request.path_params["id"])
-        with s.lock:
-            return Response(s.svg(), media_type="image/svg+xml")
 
-    async def variants(request: Request) -> Response:
-        return JSONResponse(builtin_variants())
+        def run() -> str:
+            with locked(s):
+                return s.svg()
+        return Response(await works.run(run), media_type="image/svg+xml")
+
+    def all_variants() -> list[dict[str, Any]]:
+        return builtin_variants() + catalogue.served()
+
+    async def variants_list(request: Request) -> Response:
+        return JSONResponse(await works.run(all_variants))
+
+    def ladder_for(variant: Any, options: dict) -> Any:
+        from interpreter.io.sheet import record_ladder
+
+        check_settings(options, "the record's options")
+        return record_ladder(variant, options, catalogue.resolve)
 
     async def sheets(request: Request) -> Response:
         body = await _body(request)
         record = body.get("record")
-        return JSONResponse(await run_in_threadpool(sheet_json, record))
+        return JSONResponse(await works.run(lambda: sheet_json(record, ladder_for)))
 
     async def sheets_view(request: Request) -> Response:
         body = await _body(request)
-        return JSONResponse(await run_in_threadpool(sheet_view, body))
+        return JSONResponse(await works.run(lambda: sheet_view(body, ladder_for)))
 
     async def index(request: Request) -> Response:
-        return HTMLResponse(pages.index_page(builtin_variants(), player_kinds()))
+        rows = await works.run(all_variants)
+        return HTMLResponse(pages.index_page(rows, player_kinds(),
+                                             served=catalogue.folder is not None))
 
     async def game_page(request: Request) -> Response:
         s = games.get(request.path_params["id"])
         return HTMLResponse(pages.game_page(s.id, s.variant.name))
 
     async def sheet_page(request: Request) -> Response:
-        return HTMLResponse(pages.sheet_page(sheet_variants()))
+        return HTMLResponse(pages.sheet_page(await works.run(sheet_variants)))
 
     async def not_found_page(request: Request, exc: Exception) -> Response:
         if request.url.path.startswith("/api/"):
@@ -254,11 +321,11 @@ def create_app(limit: int = 64, max_idle: float = 6 * 3600) -> Starlette:
                         media_type="image/svg+xml")
 
     routes = [
-        Route("/", index),
+        Route("/", _handle(index)),
         Route("/favicon.ico", favicon),
         Route("/game/{id}", game_not_found),
-        Route("/sheet", sheet_page),
-        Route("/api/variants", _handle(variants)),
+        Route("/sheet", _handle(sheet_page)),
+        Route("/api/variants", _handle(variants_list)),
         Route("/api/games", _handle(create), methods=["POST"]),
         Route("/api/games/{id}", _handle(get_game)),
         Route("/api/games/{id}/answer", _handle(answer), methods=["POST"]),
@@ -270,9 +337,19 @@ def create_app(limit: int = 64, max_idle: float = 6 * 3600) -> Starlette:
         Route("/api/sheets/view", _handle(sheets_view), methods=["POST"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    app = Starlette(routes=routes, exception_handlers={404: not_found_page})
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> Any:
+        yield
+        works.stop_all()          # the server is stopping: no work goes on
+
+    app = Starlette(routes=routes, exception_handlers={404: not_found_page}, lifespan=lifespan)
     app.state.games = games
-    return app
+    app.state.catalogue = catalogue
+    app.state.works = works
+    doors = Doors(app, server_hosts(host, port))
+    doors.state = app.state       # type: ignore[attr-defined]
+    return doors
 
 
 # -- variants -------------------------------------------------------------------------------------
@@ -313,19 +390,20 @@ def sheet_variants() -> list[dict[str, Any]]:
 
 # -- score sheets ---------------------------------------------------------------------------------
 
-def sheet_json(record: Any) -> dict:
-    """`tablier sheet --json` of a record given as TOML text."""
+def sheet_json(record: Any, ladder_for: Any = None) -> dict:
+    """`tablier sheet --json` of a record given as TOML text; `ladder_for(variant, options)`
+    loads the record's variant (by default as `tablier sheet` does)."""
     from interpreter.io.sheet import record_ladder, sheet_data_text
 
     if not isinstance(record, str):
         raise WebError("the body is {\"record\": TOML text}")
-    return sheet_data_text(record, record_ladder)
+    return sheet_data_text(record, ladder_for or record_ladder)
 
 
 SHEET_FIELDS = ("variant", "players", "marks", "leader", "events", "options", "pool", "ante")
 
 
-def sheet_view(body: dict[str, Any]) -> dict:
+def sheet_view(body: dict[str, Any], ladder_of: Any = None) -> dict:
     """The live score keeper's view of a record: the sheet (`tablier sheet --json`), the
     readable sheet, the record's fields and its TOML (for download)."""
     import tomli_w
@@ -355,7 +433,7 @@ def sheet_view(body: dict[str, Any]) -> dict:
         # one load of the record's variant for the three readings of this request
         key = json.dumps([variant, options], sort_keys=True, default=str)
         if key not in ladders:
-            ladders[key] = record_ladder(variant, options)
+            ladders[key] = (ladder_of or record_ladder)(variant, options)
         return ladders[key]
 
     sheet = sheet_data_text(text, ladder_for)

@@ -35,7 +35,9 @@ def message_page(title: str, message: str) -> str:
                  '<p><a href="/">Start a game</a></p>')
 
 
-def index_page(variants: list[dict], kinds: list[str]) -> str:
+def index_page(variants: list[dict], kinds: list[str], served: bool = False) -> str:
+    """The start page: `variants` are the built-in ones and the files of the served folder
+    (`serve --variants DIR`, named by their file names), which `served` says there is."""
     options = "".join(f'<option value="{escape(v["id"])}">{escape(v["name"])} '
                       f'({escape(v["id"])})</option>' for v in variants)
     players = "".join(f'<option value="{escape(k)}">{escape(k)}</option>' for k in kinds)
@@ -43,9 +45,10 @@ def index_page(variants: list[dict], kinds: list[str]) -> str:
 <h1>Play a game</h1>
 <form id="new-game" class="panel">
   <label>Variant <select name="variant" id="variant">{options}
-    <option value="">a variant file…</option></select></label>
-  <label id="path-label" hidden>Variant file (a path on the server's machine, ending in .toml)
-    <input name="path" id="variant-path" placeholder="/home/me/quick-trictrac.toml"></label>
+    {'<option value="">a variant file…</option>' if served else ''}</select></label>
+  <label id="path-label" hidden>Variant file (the name of a file in the folder given to
+    <code>serve --variants</code>)
+    <input name="path" id="variant-path" placeholder="quick-trictrac.toml"></label>
   <div class="row">
     <label>White <select name="white" id="white">{players}</select></label>
     <label>Black <select name="black" id="black">{players}</select></label>

@@ -1,9 +1,12 @@
 """Games played in the browser: one `Session` per game, its turn loop suspended at the decision
-it waits for (engine/game.py), bots answering their own questions at once.
+it waits for (engine/game.py), bots answering their own questions one turn a request.
 
 A session keeps the generator of `Game.play()` suspended between requests: answering a decision
 is one `gen.send`, whatever the length of the game (replaying the record at each request would
-cost the whole game so far). `Sessions` holds them, bounded in number and idle age.
+cost the whole game so far). A bot plays at most one turn in a request (`bot_turn`): the page
+asks again while `bot_to_move` is true, so that no request plays a whole game. A turn stopped
+because the request's time was up (`interpreter.web.doors.Overrun`) stops the game. `Sessions`
+holds the games, bounded in number (the oldest finished ones go first) and idle age.
 
 STATE, the JSON the API returns (docs/play.md):
 
@@ -22,6 +25,9 @@ STATE, the JSON the API returns (docs/play.md):
     finished, winner      whether the play is over, its winner (null: none, or a draw)
     result                the summary of `tablier play --json` once finished
     log                   the lines of the game's log, as `tablier play` prints them
+    bot_to_move           true while a bot is asked: the page asks for the state again
+    stopped               null, or why the game was stopped (a turn took more than a request's
+                          time)
     svg                   the board as SVG, from the side of `view` (the human's, else white's)
 """
 from __future__ import annotations
@@ -36,10 +42,15 @@ from interpreter.engine.contract import SIDE_NAMES, Decision
 from interpreter.engine.game import Game
 from interpreter.errors import TablierError
 from interpreter.kernel.board import to_json
+from interpreter.web.doors import Overrun
 
 HUMAN = "human"
 #: the longest game a session plays (throws): `tablier play`'s default
 MAX_TURNS = 20000
+#: the most answers a bot gives in one request (one turn: the cube, the play, go or stay)
+MAX_BOT_ANSWERS = 8
+#: the requests in a row in which a bot may run out of time before its game is stopped
+BOT_OVERRUNS = 2
 
 
 class WebError(TablierError):
@@ -129,6 +140,24 @@ class Session:
         self.used = time.monotonic()
         self.hint: str | None = None
         self.hint_detail: dict[str, Any] | None = None
+        #: why the game was stopped (its turn loop interrupted, or a bot out of time)
+        self.stopped: str | None = None
+        #: whether the turn loop itself was interrupted (the game cannot be saved)
+        self.broken = False
+        #: the requests in a row whose time ran out while a bot was thinking
+        self.overruns = 0
+
+    @property
+    def finished(self) -> bool:
+        """Over: finished, stopped, or at the turn cap."""
+        return self.pending is None or self.stopped is not None
+
+    @property
+    def bot_to_move(self) -> bool:
+        """Whether a bot is asked (and plays at the next request)."""
+        d = self.pending
+        return d is not None and self.stopped is None and \
+            not isinstance(self.players[d.player], Human)
 
     @property
     def playing(self) -> Any:
@@ -157,22 +186,26 @@ class Session:
             s.pending = next(gen)
         except StopIteration as stop:
             s.result = stop.value
-        s._bots()
         return s
 
     @classmethod
-    def resume(cls, text: str) -> Session:
-        """A saved game (TOML text) through every check of `tablier play --resume`."""
+    def resume(cls, text: str, catalogue: Any = None) -> Session:
+        """A saved game (TOML text) through every check of `tablier play --resume`; its variant
+        is found in `catalogue` (`interpreter.web.catalogue.Catalogue`: a built-in id, or a file
+        of the served folder of the same name and sha256), never at the path the save names."""
         from interpreter.io import save
         from interpreter.variant.build import load_variant
+        from interpreter.web.catalogue import Catalogue, check_settings
 
+        catalogue = catalogue if catalogue is not None else Catalogue()
         data, record = save.read_save_text(text)
         for kind in record.players:
             if kind not in player_kinds():
                 raise save.SaveError(f"unknown player kind {kind!r} in the save; the kinds are "
                                      f"{', '.join(player_kinds())}")
-        # a game of a variant file resumes from that file, at the path the save names
-        variant = load_variant(save.variant_ref(record), list(record.options))
+        check_settings(record.options, "the save's options")
+        variant = load_variant(save.variant_ref(record, lookup=catalogue.for_save),
+                               list(record.options))
         gs = f"{record.seed}/0"
         players = tuple(_player(k, f"{gs}:{SIDE_NAMES[i]}", variant)
                         for i, k in enumerate(record.players))
@@ -181,19 +214,36 @@ class Session:
         s = cls(variant, record.seed, record.players, list(record.options), run.game, run._gen,
                 run.pending, run.result)
         s.players = players
-        s._bots()
         return s
 
     # -- answering -------------------------------------------------------------------------------
 
-    def _bots(self) -> None:
-        """Let the bots answer every question asked of them, until a person is asked or the
-        play is over."""
-        while self.pending is not None:
-            p = self.players[self.pending.player]
-            if isinstance(p, Human):
-                return
-            self._send(p.answer(self.pending))
+    def bot_turn(self, until: float | None = None) -> int:
+        """One turn of the bot asked, if a bot is asked: its answers while it is asked, up to
+        and including its play (at most `MAX_BOT_ANSWERS`), none begun after the monotonic time
+        `until`. The number of answers given."""
+        n = 0
+        side = None if self.pending is None else self.pending.player
+        while self.bot_to_move and self.pending.player == side and n < MAX_BOT_ANSWERS:
+            if n and until is not None and time.monotonic() > until:
+                break
+            d = self.pending
+            p = self.players[d.player]
+            try:
+                answer = p.answer(d)
+            except Overrun:
+                # the game is as it was: the next request tries again, once
+                self.overruns += 1
+                if self.overruns >= BOT_OVERRUNS:
+                    self.stopped = (f"the {self.kinds[d.player]} bot needed more time for its "
+                                    f"{d.kind} than a request may take, twice")
+                raise
+            self.overruns = 0
+            self._send(answer)
+            n += 1
+            if d.is_play:
+                break
+        return n
 
     def _send(self, answer: Any) -> None:
         self.hint = None
@@ -203,15 +253,21 @@ class Session:
         except StopIteration as stop:
             self.pending = None
             self.result = stop.value
+        except Overrun:
+            self.stopped = "the next turn needed more work than a request may take"
+            self.broken = True
+            raise
 
     def answer(self, text: Any) -> None:
         """A person's answer to the question asked: a play in notation (or exactly one of the
         listed texts), or a decision's word. IllegalAnswer (nothing played) otherwise."""
         d = self.pending
+        if self.stopped is not None:
+            raise WebError(f"the game is stopped: {self.stopped}")
         if d is None:
             raise WebError("the game is over: there is nothing to answer")
         if not isinstance(self.players[d.player], Human):
-            raise WebError("the question is not a person's")   # pragma: no cover - bots ran
+            raise WebError("the question is a bot's: it answers at the next request")
         if not isinstance(text, str) or len(text) > 200:
             raise WebError("an answer is a string of at most 200 characters")
         words = d.words()
@@ -220,11 +276,12 @@ class Session:
         else:
             i = d.index(text.strip())
         self._send(i)
-        self._bots()
 
     def ask_hint(self) -> str:
         """What the strongest bot would answer to the question asked (nothing is played)."""
         d = self.pending
+        if self.stopped is not None:
+            raise WebError(f"the game is stopped: {self.stopped}")
         if d is None:
             raise WebError("the game is over: there is nothing to answer")
         from interpreter.players.hint import hint
@@ -343,7 +400,7 @@ class Session:
         kind = getattr(self.variant.ladder, "kind", "game")
         sides = g.ladder.sides()
         question: dict[str, Any] | None = None
-        if d is not None:
+        if d is not None and self.stopped is None:
             question = {"kind": "play" if d.is_play else "decision", "decision": d.kind,
                         "player": SIDE_NAMES[d.player], "choices": list(d.words())}
             if d.is_play:
@@ -365,6 +422,8 @@ class Session:
             "result": None,
             "log": log_lines(self.variant, g.log),
             "view": SIDE_NAMES[self.view_side()],
+            "bot_to_move": self.bot_to_move,
+            "stopped": self.stopped,
         }
         if res is not None:
             summary = res.summary(self.variant.id)
@@ -380,30 +439,54 @@ class Session:
         from interpreter.engine.record import record_of
         from interpreter.io import save
 
+        if self.broken:
+            raise WebError(f"the game is stopped ({self.stopped}) in the middle of a turn: it "
+                           f"cannot be saved")
         record = record_of(self.game, self.seed, self.kinds, self.options)
         return tomli_w.dumps(save.save_data(record, save.state_of(self.game, self.pending)))
 
 
 class Sessions:
     """The games of the server, at most `limit`, each forgotten after `max_idle` seconds
-    without a request (the least recently used goes first when the store is full)."""
+    without a request, and together at most `max_turns` throws (a game holds its record and
+    its checkpoints: about 1 KB a throw). When the store is full, the finished game used least
+    recently goes first, else the game idle the longest."""
 
-    def __init__(self, limit: int = 64, max_idle: float = 6 * 3600):
+    def __init__(self, limit: int = 100, max_idle: float = 6 * 3600,
+                 max_turns: int = 400_000):
         self.limit = limit
         self.max_idle = max_idle
+        self.max_turns = max_turns
         self._games: OrderedDict[str, Session] = OrderedDict()
         self._lock = threading.Lock()
+
+    def _drop_one(self, keep: str | None = None) -> bool:
+        """Forget the finished game used least recently, else the one idle the longest (never
+        `keep`); False when there is none."""
+        others = [k for k in self._games if k != keep]
+        if not others:
+            return False
+        finished = next((k for k in others if self._games[k].finished), None)
+        del self._games[finished if finished is not None else others[0]]
+        return True
+
+    def _trim(self, keep: str | None = None) -> None:
+        while sum(g.game.turns for g in self._games.values()) > self.max_turns:
+            if not self._drop_one(keep):
+                return
 
     def add(self, s: Session) -> None:
         with self._lock:
             self._expire()
-            while len(self._games) >= self.limit:
-                self._games.popitem(last=False)
+            while len(self._games) >= self.limit and self._drop_one():
+                pass
             self._games[s.id] = s
+            self._trim(s.id)
 
     def get(self, game_id: str) -> Session:
         with self._lock:
             self._expire()
+            self._trim(game_id)
             s = self._games.get(game_id)
             if s is None:
                 raise WebError(f"no game {game_id[:40]!r} (games are kept while the server "

@@ -9,12 +9,13 @@ let state = null;
 let entered = [];     // the steps of the play being entered: [[from, to], ...]
 let picked = null;    // the point whose checker was chosen
 let busy = false;
+const POLL_MS = 150;  // while a bot is to move, the state is asked again (one bot turn each)
 
 async function call(url, body) {
   const r = await fetch(url, body === undefined ? {} :
     {method: "POST", headers: {"content-type": "application/json"}, body: JSON.stringify(body)});
   const data = await r.json().catch(() => ({error: "the server's answer is not JSON"}));
-  if (!r.ok) throw new Error(data.error || r.statusText);
+  if (!r.ok) throw Object.assign(new Error(data.error || r.statusText), {status: r.status});
   return data;
 }
 
@@ -75,7 +76,7 @@ async function drawEntry() {
 }
 
 function onBoardClick(ev) {
-  if (busy || !state || !state.question || state.question.kind !== "play") return;
+  if (busy || !state || state.bot_to_move || !state.question || state.question.kind !== "play") return;
   const node = ev.target.closest("[data-pip]");
   if (!node) return;
   let pip = Number(node.getAttribute("data-pip"));
@@ -109,6 +110,7 @@ function drawQuestion() {
   if (!q) {
     box.append(el("h3", {}, state.finished ? "The game is over" : "Stopped"));
     if (state.result) box.append(el("p", {id: "result"}, resultText(state)));
+    if (state.stopped) box.append(el("p", {id: "stopped"}, state.stopped));
     return;
   }
   const who = q.player;
@@ -178,6 +180,7 @@ async function send(answer) {
   } catch (e) {
     $("error").textContent = e.message;
     setBusy(false);
+    if (e.status === 503) poll();   // out of time: the game may have moved on, or stopped
   } finally { busy = false; }
 }
 
@@ -197,7 +200,23 @@ function show(s) {
   if (!s.items.length) items.append(el("li", {}, "nothing scored"));
   $("log").textContent = s.log.join("\n");
   $("log").scrollTop = $("log").scrollHeight;
+  if (s.bot_to_move) {
+    // the bot plays one turn a request: show its move, then ask again
+    $("question").replaceChildren(el("h3", {}, `${q.player} (${s.players[q.player]}) is playing…`));
+    $("typed").hidden = true;
+    setBusy(true);
+    setTimeout(poll, POLL_MS);
+    return;
+  }
   if (q && q.kind === "play") drawEntry(); else { drawQuestion(); setBusy(false); }
+}
+
+let pollErrors = 0;
+function poll() {
+  call(API).then((r) => { pollErrors = 0; show(r.state); }).catch((e) => {
+    $("error").textContent = e.message;
+    if (++pollErrors < 3) setTimeout(poll, 1000); else setBusy(false);
+  });
 }
 
 $("board").addEventListener("click", onBoardClick);
