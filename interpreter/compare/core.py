@@ -362,7 +362,7 @@ def compare(specs: Sequence[ArmSpec], games: int, seed: int, white: str = "rando
         "paired": paired, "jobs": None if dask else jobs,
         "seconds": round(seconds, 3), "confidence": 0.95, "z": stats.Z,
         "against": "the first arm", "tests": tests, "adjustment": "Holm",
-        "arms": arm_objs, "differences": diffs, "caveat": CAVEAT,
+        "arms": arm_objs, "differences": diffs, "caveat": caveat(players),
     }
     if dask is not None:
         out["dask"] = dask
@@ -371,8 +371,19 @@ def compare(specs: Sequence[ArmSpec], games: int, seed: int, white: str = "rando
     return out
 
 
-#: what the report says of the players, whatever they are
-CAVEAT = ("These figures describe the game as these players play it. Under weak players "
-          "(random, greedy) they say little about the game as people play it: a rule's "
-          "effect, the first player's edge or the length can change, even reverse, under "
-          "strong play; compare the players as arms (--vary players=...) before concluding.")
+#: the players whose games say little about the game as people play it
+WEAK = ("random", "greedy")
+
+
+def caveat(players: Sequence[dict[str, str]]) -> str:
+    """What the report says of its players: every figure is of the game as they play it."""
+    weak = sorted({k for pl in players for k in pl.values() if k in WEAK})
+    if weak:
+        return (f"Weak players ({', '.join(weak)}) play some of these games: their figures "
+                f"describe the game as those players play it and say little about the game "
+                f"as people play it. A rule's effect, the first player's edge or the length "
+                f"can change, even reverse, under strong play: compare the players as arms "
+                f"(--vary players=...) before concluding.")
+    return ("These figures describe the game as these players play it (search and learned "
+            "players are not masters either): a rule's effect measured here is evidence "
+            "about the game under this play, not about the game as its masters played it.")
