@@ -87,7 +87,7 @@ def arm_json(spec: ArmSpec, variant_id: str, tally: ArmTally, figures: list[Figu
         "first_player_win_rate": first,
         "win_rate": {s: ev[f"win_rate.{s}"] for s in ("white", "black")},
         "draw_rate": ev["draw_rate"], "unfinished_rate": ev["unfinished_rate"],
-        "length_throws": ev["length_throws"],
+        "length_throws": ev["length_throws"], "value_points": ev["value_points"],
         "length": {}, "lead_changes": ev.get("lead_changes"),
         "branching_factor": ev["branching_factor"], "forced_rate": ev["forced_rate"],
         "completion": ev["completion"], "balance": ev["balance"],

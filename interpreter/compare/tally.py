@@ -122,6 +122,9 @@ class ArmTally:
     wins: dict[str, int] = field(default_factory=lambda: dict.fromkeys(SIDES, 0))
     first: dict[str, int] = field(default_factory=lambda: dict.fromkeys(SIDES, 0))
     throws: Histogram = field(default_factory=Histogram)
+    #: what each play was worth to its winner (`value`: points at the cube's stake, the
+    #: partie's value; 0 for a draw or an unfinished play)
+    worth: Histogram = field(default_factory=Histogram)
     #: the legal plays summed over the play decisions, the forced decisions (at most one
     #: play), the decisions, each as running sums over games (a ratio estimator each)
     plays: _Ratio = field(default_factory=lambda: _Ratio())
@@ -156,6 +159,7 @@ class ArmTally:
         self.games += 1
         t = int(line["throws"])
         self.throws.add(t)
+        self.worth.add(int(line.get("value") or 0) if line.get("winner") is not None else 0)
         self.lead_changes.add(int(line.get("lead_changes", 0)))
         self.first[line["first"]] += 1
         winner = line.get("winner")
@@ -280,6 +284,9 @@ class ArmTally:
                           self.finished, n, tested=False))
         out.append(Figure("length_throws", "mean", "length in throws",
                           moments=self.throws.moments(), histogram=self.throws))
+        out.append(Figure("value_points", "mean",
+                          "worth of a play to its winner (points at stake)",
+                          moments=self.worth.moments(), histogram=self.worth))
         d = self.decisions.moments()
         out.append(Figure("branching_factor", "ratio",
                           "branching factor: legal plays a throw",
