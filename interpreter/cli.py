@@ -197,10 +197,14 @@ def _parser() -> argparse.ArgumentParser:
                    help="override a key in every arm; `V:KEY=VALUE` in the arm(s) of variant "
                         "V, `N:KEY=VALUE` in the N-th arm (repeatable)")
     p.add_argument("--vary", default=None, metavar="KEY=A,B,...",
-                   help="one arm per value of KEY, of a single variant")
+                   help="one arm per value of KEY, of a single variant; players=KIND,..., "
+                        "white=KIND,... or black=KIND,... make the players the arms")
     p.add_argument("--games", type=GAMES, default=1000, help="games of each arm")
     p.add_argument("--seed", type=SEED, default=1,
                    help="arm i (from 0) plays the games of `simulate --seed SEED+i`")
+    p.add_argument("--paired", action="store_true",
+                   help="every arm plays the games of `simulate --seed SEED` (the same seed and "
+                        "dice for game i of each arm); the differences are paired")
     _add_runs(p)
     p.add_argument("--json", action="store_true")
     p.add_argument("--html", metavar="FILE", default=None, help="write the HTML report")
@@ -600,13 +604,14 @@ def _write_mat(variant: Any, result: Any, seed: Any, kinds: tuple[str, str], pat
         raise TablierError(f"cannot write {path!r}: {exc.strerror}") from None
 
 
-def _check_players(args: argparse.Namespace, variants: Sequence[Any] = ()) -> None:
+def _check_players(args: argparse.Namespace, variants: Sequence[Any] = (),
+                   kinds: Sequence[str] = ()) -> None:
     """A player that cannot be made (an unknown kind, weights that do not load or were trained
     on another variant, gnubg missing) is refused before any game is played: made once for
     each variant it will play."""
     from interpreter.players.kinds import make_player
 
-    for kind in (args.white, args.black):
+    for kind in kinds or (args.white, args.black):
         for variant in variants or (None,):
             make_player(kind, "0/0:check", variant)
 
@@ -662,11 +667,19 @@ def _cmd_compare(args: argparse.Namespace) -> int:
         raise TablierError("compare computes its intervals and tests with scipy: pip install "
                            "'tablier[stats]'") from None
     specs = parse_arms(args.variants, args.overrides, args.vary)
-    if all(kind in BOT_KINDS for kind in (args.white, args.black)):
+    kinds = {k for s in specs for k in s.players(args.white, args.black).values()}
+    from interpreter.players.kinds import PlayerKindError, parse as parse_kind
+    for kind in kinds:
+        try:
+            parse_kind(kind)
+        except PlayerKindError as exc:
+            raise TablierError(f"--vary {args.vary}: {exc}") from None
+    if all(kind in BOT_KINDS for kind in kinds):
         _check_players(args)
     else:
         from interpreter.variant.build import load_variant
-        _check_players(args, [load_variant(s.ref, list(s.overrides)) for s in specs])
+        _check_players(args, [load_variant(s.ref, list(s.overrides)) for s in specs],
+                       sorted(kinds))
     figures: list = []
     if args.html is not None:
         from interpreter.compare.html import check_available
@@ -682,7 +695,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
             as bar:
         result = compare(specs, args.games, args.seed, args.white or "random",
                          args.black or "random", _jobs(args), args.dask, args.games_out, bar,
-                         keep_figures=figures)
+                         keep_figures=figures, paired=args.paired)
     for path, render in ((args.csv, lambda: render_csv(result, figures)),
                          (args.html, lambda: _html(specs, result, figures))):
         if path is not None:

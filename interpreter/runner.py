@@ -93,7 +93,9 @@ def play_game(variant: Any, seed: int, index: int, white: str = "random", black:
 def game_line(index: int, seed: int, result: GameResult) -> dict[str, Any]:
     """The line of one finished game (`--games-out`): its number and seed, who threw first,
     the winner, the value, its length, the points each side scored by the rules, each rule's
-    firings by side (scoring, end and value rules), lead changes, and the ladder's figures."""
+    firings by side (scoring, end and value rules) and the points each scoring rule gave by
+    side (`rule_points`), lead changes, the legal plays counted over its play decisions, and
+    the ladder's figures."""
     line: dict[str, Any] = {
         "game": index, "seed": game_seed(seed, index), "first": SIDE_NAMES[result.first],
         "finished": result.finished,
@@ -106,6 +108,10 @@ def game_line(index: int, seed: int, result: GameResult) -> dict[str, Any]:
                         for rule, n in sorted(result.rule_points.items()) if n[0] or n[1]},
         "won": {"white": result.points[0], "black": result.points[1]},
         "lead_changes": result.lead_changes,
+        # the playout's own counts: legal plays summed over the play decisions, the decisions
+        # with at most one play, and the play decisions
+        "legal_plays": result.play_counts[0], "forced": result.play_counts[1],
+        "decisions": result.play_counts[2],
     }
     for key, value in result.figures.items():
         line.setdefault(key, value)

@@ -62,6 +62,8 @@ class Tally:
         self.fired: dict[str, dict[str, int]] = {}
         self.points = {"white": 0, "black": 0}
         self.won = {"white": 0, "black": 0}
+        #: the points each scoring rule gave, by side
+        self.rule_points: dict[str, dict[str, int]] = {}
 
     def add(self, line: dict[str, Any]) -> None:
         self.games += 1
@@ -73,6 +75,10 @@ class Tally:
             self.won[side] += won[side]
         for rule, by_side in line["fired"].items():
             acc = self.fired.setdefault(rule, {"white": 0, "black": 0})
+            acc["white"] += by_side["white"]
+            acc["black"] += by_side["black"]
+        for rule, by_side in (line.get("rule_points") or {}).items():
+            acc = self.rule_points.setdefault(rule, {"white": 0, "black": 0})
             acc["white"] += by_side["white"]
             acc["black"] += by_side["black"]
         if not line["finished"]:
@@ -107,10 +113,19 @@ class Tally:
             "first": dict(self.first),
             "first_player_wins": self.first_wins,
             "second_player_wins": decided - self.first_wins,
+            "decided": decided,
             "first_player_win_rate": round(self.first_wins / decided, 4) if decided else None,
             "mean_turns": round(self.turns / self.games, 2) if self.games else 0.0,
             "values": dict(sorted(self.values.items(), key=lambda kv: -kv[1])),
         }
+        # the first to throw over the decided games, draws and unfinished games apart; the
+        # draws over all the games; each with its 95 % Wilson interval
+        if decided:
+            out["first_player_win_interval"] = [round(x, 4)
+                                                for x in wilson(self.first_wins, decided)]
+        if self.games:
+            out["draw_rate"] = round(self.draws / self.games, 4)
+            out["draw_interval"] = [round(x, 4) for x in wilson(self.draws, self.games)]
         if decided or self.draws:
             # white's share of the finished plays (a draw counts half), with its 95 % interval
             score = self.wins["white"] + 0.5 * self.draws
@@ -137,9 +152,16 @@ class Tally:
         if self.points["white"] or self.points["black"]:
             out["points_scored"] = dict(self.points)
         if self.fired:
-            out["rule_firings"] = {rule: {"white": n["white"], "black": n["black"],
-                                          "total": n["white"] + n["black"]}
-                                   for rule, n in sorted(self.fired.items())}
+            scored = self.points["white"] + self.points["black"]
+            out["rule_firings"] = {}
+            for rule, n in sorted(self.fired.items()):
+                entry = out["rule_firings"][rule] = {"white": n["white"], "black": n["black"],
+                                                     "total": n["white"] + n["black"]}
+                if scored:
+                    # the points the rule gave and its share of all the points scored
+                    pts = self.rule_points.get(rule) or {"white": 0, "black": 0}
+                    entry["points"] = pts["white"] + pts["black"]
+                    entry["share"] = round(entry["points"] / scored, 6)
         return out
 
 
@@ -207,7 +229,8 @@ def summary_text(summary: dict[str, Any]) -> str:
     """`simulate`'s summary as a readable table."""
     lines: list[str] = []
     head = ("variant", "games", "seed", "white", "black", "jobs", "dask", "seconds",
-            "games_per_second", "draws", "unfinished", "mean_turns", "first_player_win_rate")
+            "games_per_second", "decided", "draws", "unfinished", "mean_turns",
+            "first_player_win_rate")
     if summary.get("interrupted"):
         lines.append(f"interrupted: {summary['games']} of {summary['games_asked']} games "
                      f"finished; the figures are over those")
@@ -238,15 +261,27 @@ def summary_text(summary: dict[str, Any]) -> str:
             total = sum(summary[key].values()) or 1
             lines.append(f"{title:>22}  " + ", ".join(
                 f"{name} {n} ({100 * n / total:.1f} %)" for name, n in summary[key].items()))
+    if "first_player_win_interval" in summary:
+        lo, hi = summary["first_player_win_interval"]
+        lines.append(f"{'first player, decided':>22}  {summary['first_player_win_rate']:.3f} "
+                     f"(95 % interval {lo:.3f}-{hi:.3f})")
+    if "draw_interval" in summary:
+        lo, hi = summary["draw_interval"]
+        lines.append(f"{'draw rate':>22}  {summary['draw_rate']:.3f} "
+                     f"(95 % interval {lo:.3f}-{hi:.3f})")
     for key, value in summary.items():
-        if key.endswith("_rate") and key not in ("first_player_win_rate", "white_win_rate"):
+        if key.endswith("_rate") and key not in ("first_player_win_rate", "white_win_rate",
+                                                 "draw_rate"):
             lines.append(f"{key.replace('_', ' '):>22}  {value}")
     firings = summary.get("rule_firings")
     if firings:
         width = max(len(r) for r in firings)
-        lines += ["", f"{'rule':<{width}}  {'white':>9}  {'black':>9}  {'total':>9}  per game"]
+        shares = any("share" in n for n in firings.values())
+        lines += ["", f"{'rule':<{width}}  {'white':>9}  {'black':>9}  {'total':>9}  per game"
+                  + ("  share" if shares else "")]
         games = summary.get("games") or 1
         for rule, n in firings.items():
             lines.append(f"{rule:<{width}}  {n['white']:>9}  {n['black']:>9}  {n['total']:>9}  "
-                         f"{n['total'] / games:.3f}")
+                         f"{n['total'] / games:8.3f}" +
+                         (f"  {100 * n['share']:.2f} %" if "share" in n else ""))
     return "\n".join(lines)

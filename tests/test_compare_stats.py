@@ -94,9 +94,14 @@ def test_welch_test_and_interval_of_two_means() -> None:
     b = [rng.randint(70, 170) for _ in range(45)]
     d = stats.diff_means(moments(a), moments(b))
     assert d.p == pytest.approx(st.ttest_ind(b, a, equal_var=False).pvalue, rel=1e-9)
-    se = math.sqrt(np.var(a, ddof=1) / len(a) + np.var(b, ddof=1) / len(b))
+    va, vb = np.var(a, ddof=1) / len(a), np.var(b, ddof=1) / len(b)
+    se = math.sqrt(va + vb)
     diff = np.mean(b) - np.mean(a)
-    assert d.ci == pytest.approx((diff - Z * se, diff + Z * se), abs=1e-9)
+    # the interval is the test's own statistic: t at Welch's degrees of freedom, not z
+    df = (va + vb) ** 2 / (va ** 2 / (len(a) - 1) + vb ** 2 / (len(b) - 1))
+    t = st.t.ppf(0.5 + stats.CONFIDENCE / 2, df)
+    assert d.ci == pytest.approx((diff - t * se, diff + t * se), abs=1e-9)
+    assert (d.ci[0] > 0) == (d.p < 0.05)
 
 
 def test_quartiles_are_numpys_default() -> None:

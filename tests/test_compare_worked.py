@@ -86,18 +86,21 @@ def test_worked_example_differences() -> None:
     assert first["ci"] == pytest.approx([diff - math.sqrt((u1 - 0.8) ** 2 + (0.7 - l2) ** 2),
                                          diff + math.sqrt((0.8 - l1) ** 2 + (u2 - 0.7) ** 2)],
                                         abs=1e-12)
-    pooled = 15 / 20
-    zstat = diff / math.sqrt(pooled * (1 - pooled) * (1 / 10 + 1 / 10))
-    assert first["p"] == pytest.approx(2 * st.norm.sf(abs(zstat)), rel=1e-9)
-    assert round(first["p"], 3) == 0.606
-    # the length: 136.9 − 79.4 throws, Welch's t
+    # 5 losses of the first player in 20 games: an expected count of 2.5 in each arm, below
+    # 5, so Fisher's exact test of the 2×2 table, not the χ² approximation
+    assert first["test"] == "Fisher's exact"
+    assert first["p"] == pytest.approx(st.fisher_exact([[8, 2], [7, 3]]).pvalue, rel=1e-12)
+    assert first["p"] == 1.0
+    # the length: 136.9 − 79.4 throws, Welch's t, and its interval with the same t
     length = d["length_throws"]
     s1, s2 = 24.971984302413773, 48.82497084256966
     se = math.sqrt(s1**2 / 10 + s2**2 / 10)
-    assert length["difference"] == pytest.approx(57.5)
-    assert length["ci"] == pytest.approx([57.5 - Z * se, 57.5 + Z * se], abs=1e-9)
-    t = 57.5 / se
     df = se**4 / ((s1**2 / 10) ** 2 / 9 + (s2**2 / 10) ** 2 / 9)
+    q = st.t.ppf(0.5 + (1 - 2 * st.norm.sf(Z)) / 2, df)               # 2.1537 at 13.4 df
+    assert round(df, 2) == 13.41 and round(q, 4) == 2.1537
+    assert length["difference"] == pytest.approx(57.5)
+    assert length["ci"] == pytest.approx([57.5 - q * se, 57.5 + q * se], abs=1e-9)
+    t = 57.5 / se
     assert length["p"] == pytest.approx(2 * st.t.sf(t, df), rel=1e-9)
     assert round(length["p"], 4) == 0.0054
 

@@ -14,6 +14,7 @@ import pytest
 
 from interpreter.cli import main
 from interpreter.rulebook.diff import diff_documents, render_diff, split_overrides
+from interpreter.variant.build import apply_option_sets
 from interpreter.variant.loader import load_document
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -37,17 +38,32 @@ PAIRS = [
 ]
 
 
+#: the tables of the diff, in order
+TABLES = ["rules", "options", "movement", "dice", "ladder", "board", "option_sets", "regions",
+          "define", "variant", "bot"]
+
+
 def _flat(model: Any) -> dict[str, dict[str, Any]]:
-    """Each compared table of a merged document as {key: value}, defaults filled in."""
+    """Each compared table of a merged document as {key: value}, defaults filled in; the
+    movement, dice and ladder with the options' `[option_sets]` applied (the values in
+    effect)."""
     dump = model.model_dump()
-    ladder = model.ladder.model_dump() if model.ladder is not None else {}
+    effect = apply_option_sets(model)
+    ladder = effect.ladder.model_dump() if effect.ladder is not None else {}
     options = dict(dump["options"])
     options.update({f"{k}.choices": v for k, v in dump["option_choices"].items()})
     board = dump["board"]
     rules = {f"{rid}.{field}": value for rid, rule in dump["rules"].items()
              for field, value in rule.items()}
-    return {"movement": dump["movement"], "dice": dump["dice"], "ladder": ladder,
-            "board": board, "options": options, "rules": rules}
+    sets = {f"{o}.{c}.{t}.{k}": v for o, per in dump["option_sets"].items()
+            for c, tables in per.items() for t, values in tables.items()
+            for k, v in values.items()}
+    bot = {f"weights.{k}": v for k, v in dump["bot"]["weights"].items()}
+    bot.update({f"features.{k}": v for k, v in dump["bot"]["features"].items()})
+    return {"movement": effect.movement.model_dump(), "dice": effect.dice.model_dump(),
+            "ladder": ladder, "board": board, "options": options, "rules": rules,
+            "option_sets": sets, "regions": dump["regions"], "define": dump["define"],
+            "variant": dump["variant"], "bot": bot}
 
 
 def _expected(a: Any, b: Any) -> dict[str, set[tuple[str, Any, Any]]]:
@@ -66,9 +82,10 @@ def test_diff_names_exactly_the_keys_that_differ(a: str, b: str, sets: tuple[str
     da, db = load_document(a, set_a), load_document(b, set_b)
     got = diff_documents(da, db)
     want = _expected(da.model, db.model)
-    assert list(got) == ["rules", "options", "movement", "dice", "ladder", "board"]
-    for table in ("movement", "dice", "ladder", "board", "options"):
-        assert all(set(e) == {"key", "a", "b"} for e in got[table])
+    assert list(got) == TABLES
+    for table in TABLES[1:]:
+        assert all({"key", "a", "b"} <= set(e) <= {"key", "a", "b", "set_by"}
+                   for e in got[table])
         assert {(e["key"], json.dumps(e["a"]), json.dumps(e["b"])) for e in got[table]} == \
             want[table], table
     rules = got["rules"]
@@ -97,7 +114,7 @@ def test_the_diff_of_b_and_a_is_the_mirror_of_a_and_b() -> None:
     da, db = load_document("backgammon"), load_document("tric-trac-12")
     ab, ba = diff_documents(da, db), diff_documents(db, da)
     assert ab["rules"]["added"] == ba["rules"]["removed"]
-    for table in ("options", "movement", "dice", "ladder", "board"):
+    for table in TABLES[1:]:
         assert {(e["key"], json.dumps(e["b"])) for e in ab[table]} == \
             {(e["key"], json.dumps(e["a"])) for e in ba[table]}
 
@@ -112,7 +129,8 @@ def test_per_arm_and_global_sets() -> None:
 
 def test_markdown_gives_the_words_of_each_value() -> None:
     text = render_diff("triktrak", MMAI)
-    assert "No difference in the rules, the dice and the board." in text
+    assert "No difference in the rules, the dice, the board, the regions and definitions, " \
+        "what the options' choices set and the search player's judgement." in text
     assert "`\"zero_if_possible\"`: Plays that bear off with a number higher than needed are " \
         "refused only when some play needs none." in text
     assert "`\"per_combination\"`: One way per filling combination" in text
@@ -132,3 +150,26 @@ def test_bad_input_exits_1(capsys) -> None:
     assert main(["diff", "backgammon", "no-such-variant"]) == 1
     assert main(["diff", "backgammon", "backgammon", "--set", "b:movement.blok=1"]) == 1
     assert "Traceback" not in capsys.readouterr().err
+
+
+def test_option_set_values_in_effect_bot_and_variant_fields() -> None:
+    """An option's choice that sets a switch shows as the switch's value in effect, with the
+    option that set it; `[bot]` weights and features and `[variant]` fields are compared."""
+    da = load_document("acey-deucey")
+    db = load_document("acey-deucey", ['options.ad_hit="rejoin_unentered"'])
+    got = diff_documents(da, db)
+    assert got["options"] == [{"key": "ad_hit", "a": "bar_first", "b": "rejoin_unentered"}]
+    assert got["movement"] == [{"key": "hit", "a": "bar", "b": "unentered",
+                                "set_by": {"a": "ad_hit", "b": "ad_hit"}}]
+    got = diff_documents(load_document("backgammon"), load_document("plakoto"))
+    bot = {e["key"]: (e["a"], e["b"]) for e in got["bot"]}
+    assert bot["weights.mother"] == (None, 40.0)
+    assert bot["features.mother"] == (None, "their_mother_pinned")
+    assert {"key": "id", "a": "backgammon", "b": "plakoto"} in got["variant"]
+    assert any(e["key"].startswith("opening_roll.") for e in got["option_sets"])
+    text = render_diff("backgammon", "plakoto")
+    assert "| `weights.mother` | — | `40.0` |" in text
+    assert "## The search player's judgement ([bot])" in text
+    changed = diff_documents(load_document("backgammon"),
+                             load_document("backgammon", ["bot.weights.blot=-9"]))
+    assert changed["bot"] == [{"key": "weights.blot", "a": None, "b": -9.0}]

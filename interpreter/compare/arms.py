@@ -3,11 +3,15 @@
     tablier compare backgammon nackgammon                 two arms
     tablier compare triktrak triktrak --set 2:sortie_obligation='"optional"'
     tablier compare triktrak --vary sortie_obligation=compulsory,optional
+    tablier compare triktrak --vary players=random,search:1   both sides, one arm per kind
+    tablier compare triktrak --vary white=greedy,learned       one side (and --black for the other)
 
 A `--set KEY=VALUE` sets every arm; `V:KEY=VALUE` sets the arm(s) whose variant is written V,
 and `N:KEY=VALUE` the N-th arm (from 1). `--vary KEY=A,B,...` takes one variant and makes one arm
 per value, in the order given; a value that is not a TOML value (a bare word) is read as a
-string, so `--vary sortie_obligation=compulsory,optional` needs no quotes.
+string, so `--vary sortie_obligation=compulsory,optional` needs no quotes. The players are arms
+too: `--vary players=KIND,...` gives both sides each kind in turn, `--vary white=KIND,...` and
+`--vary black=KIND,...` one side (the other playing `--black` or `--white`).
 """
 from __future__ import annotations
 
@@ -33,6 +37,17 @@ class ArmSpec:
     overrides: tuple[str, ...]
     #: what tells this arm from the others in tables and file names
     label: str
+    #: the arm's own players (None: the comparison's `--white` / `--black`)
+    white: str | None = None
+    black: str | None = None
+
+    def players(self, white: str, black: str) -> dict[str, str]:
+        """{"white", "black"}: who plays this arm's games."""
+        return {"white": self.white or white, "black": self.black or black}
+
+
+#: `--vary` keys that make arms of players instead of option values
+PLAYER_KEYS = ("players", "white", "black")
 
 
 def _toml_value(text: str) -> str:
@@ -79,12 +94,19 @@ def parse_arms(variants: Sequence[str], sets: Sequence[str] = (),
         if any(not v for v in choices):
             raise ArmError(f"--vary {vary!r}: an empty value")
         refs = [variants[0]] * len(choices)
-        extra: list[tuple[str, ...]] = [(f"{key}={_toml_value(v)}",) for v in choices]
         labels = [f"{key}={v}" for v in choices]
+        if key in PLAYER_KEYS:
+            extra: list[tuple[str, ...]] = [() for _ in choices]
+            sides = [(v if key != "black" else None, v if key != "white" else None)
+                     for v in choices]
+        else:
+            extra = [(f"{key}={_toml_value(v)}",) for v in choices]
+            sides = [(None, None)] * len(choices)
     else:
         refs = list(variants)
         extra = [() for _ in refs]
         labels = list(refs)
+        sides = [(None, None)] * len(refs)
     if len(refs) < 2:
         raise ArmError("compare needs two arms or more: two variants, or --vary KEY=A,B")
     if len(refs) > MAX_ARMS:
@@ -101,11 +123,12 @@ def parse_arms(variants: Sequence[str], sets: Sequence[str] = (),
         mine = [s for s in own[i] if sum(s in o for o in own) < len(refs)]
         if mine:
             label += " " + " ".join(mine)
-        specs.append(ArmSpec(ref, overrides, label))
+        specs.append(ArmSpec(ref, overrides, label, *sides[i]))
     seen: dict[str, int] = {}
     for s in specs:
         seen[s.label] = seen.get(s.label, 0) + 1
-    return [ArmSpec(s.ref, s.overrides, f"{i + 1}:{s.label}" if seen[s.label] > 1 else s.label)
+    return [ArmSpec(s.ref, s.overrides, f"{i + 1}:{s.label}" if seen[s.label] > 1 else s.label,
+                    s.white, s.black)
             for i, s in enumerate(specs)]
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import time
+from dataclasses import replace
 from typing import IO, Any, Sequence
 
 from interpreter.compare import stats
@@ -23,16 +24,28 @@ def _ci(ci: tuple[float, float] | None) -> list[float] | None:
 
 
 def evaluate(f: Figure) -> dict[str, Any]:
-    """The value of a figure, its interval, its n and the games it would need (±1 point)."""
+    """The value of a figure, its interval (within the figure's range), how the interval was
+    made, its n and the games it would need (±1 point)."""
     if f.kind == "proportion":
         value = f.k / f.n if f.n else None
         return {"value": value, "ci": _ci(stats.wilson(f.k, f.n)), "k": f.k, "n": f.n,
-                "games_needed": stats.needed_proportion(value)}
+                "method": "wilson", "games_needed": stats.needed_proportion(value)}
+    if f.kind == "balance":
+        # |2p − 1| with p white's share of the decided games: the image of p's Wilson interval
+        p = f.k / f.n if f.n else None
+        w = stats.wilson(f.k, f.n)
+        if p is None or w is None:
+            return {"value": None, "ci": None, "k": f.k, "n": f.n, "method": "wilson",
+                    "games_needed": None}
+        lo, hi = abs(2 * w[0] - 1), abs(2 * w[1] - 1)
+        ci = [0.0, max(lo, hi)] if w[0] <= 0.5 <= w[1] else [min(lo, hi), max(lo, hi)]
+        return {"value": abs(2 * p - 1), "ci": ci, "k": f.k, "n": f.n, "method": "wilson",
+                "games_needed": stats.needed_proportion(p)}
     if f.kind == "mean":
         m = f.moments
         assert m is not None
         out: dict[str, Any] = {"mean": m.mean, "ci": _ci(stats.mean_interval(m)), "sd": m.sd,
-                               "n": m.n}
+                               "n": m.n, "method": stats.mean_method(m)}
         if f.histogram is not None:
             h = f.histogram
             out.update({"median": h.quantile(0.5), "q1": h.quantile(0.25),
@@ -41,7 +54,8 @@ def evaluate(f: Figure) -> dict[str, Any]:
         return out
     r = f.ratio
     assert r is not None
-    return {"value": r.value, "ci": _ci(stats.ratio_interval(r)), "n": r.n,
+    return {"value": r.value, "ci": _ci(stats.ratio_interval(r, f.events, f.unit, f.upper)),
+            "n": r.n, "method": stats.ratio_method(r, f.events),
             "games_needed": stats.needed_ratio(r)}
 
 
@@ -49,21 +63,34 @@ def _value(f: Figure, e: dict[str, Any]) -> float | None:
     return e["mean"] if f.kind == "mean" else e["value"]
 
 
+#: the playout metrics of an arm, each also a figure of the arm (tally.figures)
+METRICS = ("branching_factor", "forced_rate", "completion", "balance", "lead_changes")
+
+
 def arm_json(spec: ArmSpec, variant_id: str, tally: ArmTally, figures: list[Figure],
-             games_asked: int, games_out: str | None) -> dict[str, Any]:
+             games_asked: int, games_out: str | None, players: dict[str, str] | None = None
+             ) -> dict[str, Any]:
     """One arm of `compare --json`."""
     ev = {f.name: evaluate(f) for f in figures}
+    first = ev["first_player_win_rate"]
+    # does the first to throw win more often than not? The exact binomial test against 1/2,
+    # over the decided games (draws and unfinished games apart)
+    first["p_value"] = stats.binomial_p(first["k"], first["n"]) if first["n"] else None
+    first["test"] = "exact binomial against 1/2"
     out: dict[str, Any] = {
         "variant": variant_id, "ref": spec.ref, "options": list(spec.overrides),
-        "label": spec.label, "games": tally.games, "games_asked": games_asked,
-        "games_out": games_out, "finished": tally.finished, "draws": tally.draws,
-        "unfinished": tally.games - tally.finished,
+        "label": spec.label, "players": players or {"white": "random", "black": "random"},
+        "games": tally.games, "games_asked": games_asked,
+        "games_out": games_out, "finished": tally.finished, "decided": tally.decided,
+        "draws": tally.draws, "unfinished": tally.games - tally.finished,
         "wins": dict(tally.wins), "first": dict(tally.first),
-        "first_player_win_rate": ev["first_player_win_rate"],
+        "first_player_win_rate": first,
         "win_rate": {s: ev[f"win_rate.{s}"] for s in ("white", "black")},
         "draw_rate": ev["draw_rate"], "unfinished_rate": ev["unfinished_rate"],
-        "length_throws": ev["length_throws"],
+        "length_throws": ev["length_throws"], "value_points": ev["value_points"],
         "length": {}, "lead_changes": ev.get("lead_changes"),
+        "branching_factor": ev["branching_factor"], "forced_rate": ev["forced_rate"],
+        "completion": ev["completion"], "balance": ev["balance"],
         "values": {}, "cube_levels": {}, "ladder": {}, "rules": {},
     }
     for f in figures:
@@ -73,6 +100,7 @@ def arm_json(spec: ArmSpec, variant_id: str, tally: ArmTally, figures: list[Figu
     for rule in sorted(tally.fired):
         share = ev.get(f"rules.{rule}.share")
         sides = tally.fired_sides[rule]
+        pts = tally.rule_points.get(rule)
         out["rules"][rule] = {
             "per_game": _rule_figure(ev[f"rules.{rule}.per_game"]),
             "per_throw": ev[f"rules.{rule}.per_throw"],
@@ -81,14 +109,16 @@ def arm_json(spec: ArmSpec, variant_id: str, tally: ArmTally, figures: list[Figu
             "share": share["value"] if share else (0.0 if tally.points else None),
             "share_ci": share["ci"] if share else None,
             "fired": {"white": sides[0], "black": sides[1]},
+            "points": pts.y if pts else 0,
         }
+    out["points"] = tally.points
     return out
 
 
 def _rule_figure(e: dict[str, Any]) -> dict[str, Any]:
     """A per-game rate as the other rates are written: {"value", "ci", ...}."""
     return {"value": e["mean"], "ci": e["ci"], "sd": e["sd"], "n": e["n"],
-            "games_needed": e["games_needed"]}
+            "method": e["method"], "games_needed": e["games_needed"]}
 
 
 def difference(a: Figure, b: Figure) -> stats.Difference:
@@ -98,26 +128,81 @@ def difference(a: Figure, b: Figure) -> stats.Difference:
         assert a.moments is not None and b.moments is not None
         return stats.diff_means(a.moments, b.moments)
     assert a.ratio is not None and b.ratio is not None
-    return stats.diff_ratios(a.ratio, b.ratio)
+    events = None if a.events is None or b.events is None else (a.events, b.events)
+    return stats.diff_ratios(a.ratio, b.ratio, events, (a.unit, b.unit))
 
 
-def differences(labels: Sequence[str], figures: Sequence[list[Figure]]) -> list[dict[str, Any]]:
-    """Each figure of each arm against the same figure of the first arm (B − A)."""
+def _uninformative(a: Figure, b: Figure) -> bool:
+    """The same constant in both arms (a rule that never fires, games that all end): no test."""
+    ea, eb = evaluate(a), evaluate(b)
+    va, vb = _value(a, ea), _value(b, eb)
+    if va is None or vb is None:
+        return True
+    if a.kind == "proportion":
+        return (a.k == 0 and b.k == 0) or (a.k == a.n and b.k == b.n)
+    if a.kind == "mean":
+        assert a.moments is not None and b.moments is not None
+        return va == vb and not a.moments.sd and not b.moments.sd
+    assert a.ratio is not None and b.ratio is not None
+    return a.ratio.y == 0 and b.ratio.y == 0
+
+
+def paired_difference(a: Figure, pair: stats.PairedSums) -> stats.Difference:
+    """B − A of one figure over the paired games: the sign test for proportions and rare
+    counts (either arm's interval exact), the paired t test otherwise."""
+    ea = evaluate(a)
+    rare = ea.get("method") == "exact"
+    if a.kind == "proportion":
+        return stats.diff_paired(pair, True, proportion=True)
+    return stats.diff_paired(pair, rare, relative_to=_value(a, ea))
+
+
+def differences(labels: Sequence[str], figures: Sequence[list[Figure]],
+                pairs: Sequence[dict[str, stats.PairedSums]] | None = None
+                ) -> list[dict[str, Any]]:
+    """Each tested figure of each arm against the same figure of the first arm (B − A); with
+    `pairs` (arm j's paired sums against the first arm, from 1), paired differences."""
     out = []
     base = {f.name: f for f in figures[0]}
     for j in range(1, len(figures)):
         for f in figures[j]:
             a = base.get(f.name)
-            if a is None or a.kind != f.kind:
+            if a is None or a.kind != f.kind or not f.tested or not a.tested:
                 continue
-            d = difference(a, f)
+            if pairs is not None:
+                pair = pairs[j - 1].get(f.name)
+                if pair is None or pair.n == 0:
+                    continue
+                if _uninformative(a, f) and pair.up == pair.down == 0:
+                    continue
+                d = paired_difference(a, pair)
+            else:
+                if _uninformative(a, f):
+                    continue
+                d = difference(a, f)
+            if d.p is None:
+                continue
             ea, eb = evaluate(a), evaluate(f)
             out.append({"figure": f.name, "title": f.title, "kind": f.kind,
                         "a": labels[0], "b": labels[j], "arm": j,
                         "value_a": _value(a, ea), "value_b": _value(f, eb),
-                        "difference": d.value, "ci": _ci(d.ci), "p": d.p, "test": d.test,
+                        "difference": d.value, "ci": _ci(d.ci), "p": d.p, "p_value": d.p,
+                        "test": d.test, "paired": pairs is not None,
                         "games_needed": d.needed})
     return out
+
+
+def adjust(arms: Sequence[dict[str, Any]], diffs: list[dict[str, Any]]) -> int:
+    """Holm's adjustment over every test of the report (each arm's first-player test, every
+    difference): sets each `p_adjusted`; the number of tests."""
+    tested: list[dict[str, Any]] = [a["first_player_win_rate"] for a in arms
+                                    if a["first_player_win_rate"].get("p_value") is not None]
+    tested += diffs
+    for t, q in zip(tested, stats.holm([t["p_value"] for t in tested])):
+        t["p_adjusted"] = q
+    for a in arms:
+        a["first_player_win_rate"].setdefault("p_adjusted", None)
+    return len(tested)
 
 
 def figure_rows(arms: Sequence[dict[str, Any]], figures: Sequence[list[Figure]]
@@ -140,12 +225,81 @@ def counted_rules(variant: Any) -> list[str]:
             if r.enabled and r.kind in ("score", "end", "value")]
 
 
+def _labelled(specs: Sequence[ArmSpec], variants: Sequence[Any]) -> list[ArmSpec]:
+    """An arm given as a file is labelled by its variant's id, not its path."""
+    out = []
+    for s, v in zip(specs, variants):
+        if s.label.startswith(s.ref) and s.ref != v.id and \
+                (s.ref.endswith(".toml") or "/" in s.ref):
+            s = replace(s, label=v.id + s.label[len(s.ref):])
+        out.append(s)
+    seen: dict[str, int] = {}
+    for s in out:
+        seen[s.label] = seen.get(s.label, 0) + 1
+    return [replace(s, label=f"{i + 1}:{s.label}") if seen[s.label] > 1 else s
+            for i, s in enumerate(out)]
+
+
+class _Pairing:
+    """Game i of each arm against game i of the first arm, as the lines come (each arm's in
+    order, the arms interleaved): a game waits only until its partner has come. A figure first
+    met after some pairs starts from the sums of its denominator's kind over those pairs (its
+    numerator was 0 in them)."""
+
+    def __init__(self, tallies: Sequence[ArmTally], arms: int) -> None:
+        self.tallies = tallies
+        self.arms = arms
+        #: arm 0's lines waiting for the other arms (with how many have paired), theirs for it
+        self.base: dict[int, list[Any]] = {}
+        self.waiting: list[dict[int, dict[str, Any]]] = [{} for _ in range(arms)]
+        self.sums: list[dict[str, stats.PairedSums]] = [{} for _ in range(arms - 1)]
+        self.xsums: list[dict[str, stats.PairedSums]] = [{} for _ in range(arms - 1)]
+
+    def add(self, a: int, line: dict[str, Any]) -> None:
+        i = int(line["game"])
+        if a == 0:
+            entry = self.base[i] = [line, 0]
+            for j in range(1, self.arms):
+                other = self.waiting[j].pop(i, None)
+                if other is not None:
+                    self._pair(j, line, other)
+                    entry[1] += 1
+        else:
+            entry = self.base.get(i)
+            if entry is None:
+                self.waiting[a][i] = line
+                return
+            self._pair(a, entry[0], line)
+            entry[1] += 1
+        if entry[1] == self.arms - 1:
+            del self.base[i]
+
+    def _pair(self, j: int, base: dict[str, Any], line: dict[str, Any]) -> None:
+        from interpreter.compare.tally import x_kind
+
+        oa, xa = self.tallies[0].observations(base)
+        ob, xb = self.tallies[j].observations(line)
+        sums, xsums = self.sums[j - 1], self.xsums[j - 1]
+        for name in set(oa) | set(ob) | set(sums):
+            kind = x_kind(name)
+            acc = sums.get(name)
+            if acc is None:
+                prior = xsums.get(kind)
+                acc = sums[name] = replace(prior) if prior is not None else stats.PairedSums()
+            acc.add(oa.get(name, (0, xa[kind])), ob.get(name, (0, xb[kind])))
+        for kind in xa:
+            xsums.setdefault(kind, stats.PairedSums()).add((0, xa[kind]), (0, xb[kind]))
+
+
 def compare(specs: Sequence[ArmSpec], games: int, seed: int, white: str = "random",
             black: str = "random", jobs: int = 1, dask: str | None = None,
             games_out: str | None = None, progress: Any = None,
-            keep_figures: list[list[Figure]] | None = None) -> dict[str, Any]:
+            keep_figures: list[list[Figure]] | None = None,
+            paired: bool = False) -> dict[str, Any]:
     """Play and compare the arms; the `compare --json` object. Arm i (from 0) plays the games of
-    `simulate --seed SEED+i`, so its games are independent of the other arms'. Interrupted
+    `simulate --seed SEED+i`, so its games are independent of the other arms'; `paired`: every
+    arm plays the games of `simulate --seed SEED` (game i of each arm with the same seed and
+    dice: common random numbers), and the differences are paired game by game. Interrupted
     (Ctrl-C), the object is over the games finished, with `"interrupted": true`."""
     from interpreter.errors import TablierError
     from interpreter.runner import Arm, Interrupts, run
@@ -157,10 +311,14 @@ def compare(specs: Sequence[ArmSpec], games: int, seed: int, white: str = "rando
         if v.abstract:
             raise TablierError(f"{s.ref!r} is an abstract base; compare variants that "
                                f"extend it")
-    arms = [Arm(s.ref, s.overrides, seed + i, games, white, black) for i, s in enumerate(specs)]
+    specs = _labelled(specs, variants)
+    players = [s.players(white, black) for s in specs]
+    arms = [Arm(s.ref, s.overrides, seed if paired else seed + i, games, pl["white"],
+                pl["black"]) for i, (s, pl) in enumerate(zip(specs, players))]
     tallies = [ArmTally(_value_names(v)) for v in variants]
     for t, v in zip(tallies, variants):
         t.expect_rules(counted_rules(v))
+    pairing = _Pairing(tallies, len(specs)) if paired else None
     paths = games_out_paths(games_out, specs) if games_out is not None else [None] * len(specs)
     handles: list[IO[str] | None] = []
     t0 = time.perf_counter()
@@ -178,8 +336,11 @@ def compare(specs: Sequence[ArmSpec], games: int, seed: int, white: str = "rando
                         fh = handles[a]
                         for line in chunk:
                             tallies[a].add(line)
+                            if pairing is not None:
+                                pairing.add(a, line)
                             if fh is not None:
-                                fh.write(json.dumps(line, separators=(",", ":")) + "\n")
+                                fh.write(json.dumps(line, separators=(",", ":")) + "
+")
                         if progress is not None:
                             progress.advance(len(chunk))
         except KeyboardInterrupt:
@@ -192,17 +353,38 @@ def compare(specs: Sequence[ArmSpec], games: int, seed: int, white: str = "rando
     figures = [t.figures() for t in tallies]
     if keep_figures is not None:
         keep_figures[:] = figures
-    arm_objs = [arm_json(s, v.id, t, f, games, p)
-                for s, v, t, f, p in zip(specs, variants, tallies, figures, paths)]
+    arm_objs = [arm_json(s, v.id, t, f, games, p, pl)
+                for s, v, t, f, p, pl in zip(specs, variants, tallies, figures, paths, players)]
+    diffs = differences([s.label for s in specs], figures,
+                        pairing.sums if pairing is not None else None)
+    tests = adjust(arm_objs, diffs)
     out: dict[str, Any] = {
         "games": games, "seed": seed, "white": white, "black": black,
-        "jobs": None if dask else jobs,
+        "paired": paired, "jobs": None if dask else jobs,
         "seconds": round(seconds, 3), "confidence": 0.95, "z": stats.Z,
-        "against": "the first arm", "arms": arm_objs,
-        "differences": differences([s.label for s in specs], figures),
+        "against": "the first arm", "tests": tests, "adjustment": "Holm",
+        "arms": arm_objs, "differences": diffs, "caveat": caveat(players),
     }
     if dask is not None:
         out["dask"] = dask
     if interrupted:
         out["interrupted"] = True
     return out
+
+
+#: the players whose games say little about the game as people play it
+WEAK = ("random", "greedy")
+
+
+def caveat(players: Sequence[dict[str, str]]) -> str:
+    """What the report says of its players: every figure is of the game as they play it."""
+    weak = sorted({k for pl in players for k in pl.values() if k in WEAK})
+    if weak:
+        return (f"Weak players ({', '.join(weak)}) play some of these games: their figures "
+                f"describe the game as those players play it and say little about the game "
+                f"as people play it. A rule's effect, the first player's edge or the length "
+                f"can change, even reverse, under strong play: compare the players as arms "
+                f"(--vary players=...) before concluding.")
+    return ("These figures describe the game as these players play it (search and learned "
+            "players are not masters either): a rule's effect measured here is evidence "
+            "about the game under this play, not about the game as its masters played it.")

@@ -27,10 +27,14 @@ figcaption { font-size: .9em; color: #555; }
 .side { display: flex; flex-wrap: wrap; gap: 1rem; }
 .side figure { flex: 1 1 30rem; }
 td.num { text-align: right; white-space: nowrap; }
-td:first-child { white-space: nowrap; }
 .note { font-size: .9em; color: #555; }
+.caveat { border-left: 4px solid #D55E00; padding: .3rem .8rem; background: #fff3e8; }
 summary h3 { display: inline; }
-.wide { overflow-x: auto; }
+.wide { overflow: auto; max-width: 100%; max-height: 75vh; margin: .8rem 0; }
+.wide table { margin: 0; font-size: .85em; }
+.wide thead th { position: sticky; top: 0; z-index: 1; }
+.wide td:first-child { position: sticky; left: 0; background: #fffdf8; }
+th small { font-weight: normal; color: #555; }
 details { margin: .6rem 0 1.2rem; }
 """
 
@@ -74,6 +78,19 @@ def _colour(i: int) -> str:
     return COLOURS[i % len(COLOURS)]
 
 
+def arm_name(a: dict[str, Any]) -> str:
+    """An arm's label with its players: "triktrak (search:1 v random)"."""
+    pl = a.get("players") or {}
+    return f"{a['label']} ({pl.get('white', '?')} v {pl.get('black', '?')})"
+
+
+def _arm_header(a: dict[str, Any]) -> str:
+    """The header of an arm's column, escaped: its label, and its players beneath."""
+    pl = a.get("players") or {}
+    return (f"{html.escape(a['label'])}<br><small>{html.escape(pl.get('white', '?'))} (white) "
+            f"v {html.escape(pl.get('black', '?'))} (black)</small>")
+
+
 # -- plots ------------------------------------------------------------------------------------
 
 def plot_win_rates(result: dict[str, Any]) -> str:
@@ -94,7 +111,7 @@ def plot_win_rates(result: dict[str, Any]) -> str:
             ax.errorbar([100 * e["value"]], [y], xerr=[[100 * (e["value"] - lo)],
                                                        [100 * (hi - e["value"])]],
                         fmt="o", color=_colour(i), capsize=4,
-                        label=a["label"] if title == rows[0][0] else None)
+                        label=arm_name(a) if title == rows[0][0] else None)
             y -= 1
         ticks.append(y + len(arms) / 2 + 0.5)
         names.append(title)
@@ -128,7 +145,7 @@ def plot_lengths(result: dict[str, Any], figures: Sequence[list[Figure]], name: 
             continue
         xs = list(h.counts)
         ax.hist(xs, bins=edges, weights=[100 * h.counts[x] / h.n for x in xs],
-                histtype="step", lw=1.6, color=_colour(i), label=a["label"])
+                histtype="step", lw=1.6, color=_colour(i), label=arm_name(a))
         mean = h.moments().mean
         if mean is not None:
             ax.axvline(mean, color=_colour(i), lw=0.8, ls=":")
@@ -192,7 +209,7 @@ def plot_rules(result: dict[str, Any], what: str) -> str | None:
             errs[0].append(max(0.0, value - max(lo, floor)))
             errs[1].append(max(0.0, hi - value))
         ax.barh(ys, xs, left=floor, height=step * 0.9, color=_colour(i), xerr=errs,
-                capsize=2, error_kw={"lw": 0.8}, label=a["label"])
+                capsize=2, error_kw={"lw": 0.8}, label=arm_name(a))
     if log:
         ax.set_xscale("log")
     ax.set_yticks([-k - 0.4 + step / 2 for k in range(len(rules))], rules, fontsize=8)
@@ -206,24 +223,37 @@ def plot_rules(result: dict[str, Any], what: str) -> str | None:
 
 
 def plot_differences(result: dict[str, Any]) -> str | None:
-    """The differences of the proportions, in percentage points, with their intervals."""
-    diffs = [d for d in result["differences"]
-             if d["kind"] == "proportion" and d["difference"] is not None and d["ci"]
-             and not d["figure"].startswith(("draw_rate", "unfinished_rate"))]
-    if not diffs:
+    """The differences against the first arm with their intervals: the proportions in
+    percentage points, and the rules' firings per game (the borne-off rule's among them) in
+    firings, each panel on its own axis."""
+    names = {a["label"]: arm_name(a) for a in result["arms"]}
+    usable = [d for d in result["differences"] if d["difference"] is not None and d["ci"]]
+    panels = [("proportion", [d for d in usable if d["kind"] == "proportion"], 100,
+               "B − A in percentage points, with 95 % intervals"),
+              ("rules", [d for d in usable if d["figure"].endswith(".per_game")], 1,
+               "B − A in firings per game, with 95 % intervals")]
+    panels = [p for p in panels if p[1]]
+    if not panels:
         return None
-    fig = _new_figure(7, 0.6 + 0.3 * len(diffs))
-    ax = fig.add_subplot()
-    for k, d in enumerate(diffs):
-        lo, hi = d["ci"]
-        ax.errorbar([100 * d["difference"]], [-k],
-                    xerr=[[100 * (d["difference"] - lo)], [100 * (hi - d["difference"])]],
-                    fmt="s", color=_colour(d["arm"]), capsize=3, ms=4)
-    ax.set_yticks([-k for k in range(len(diffs))],
-                  [f"{d['title']} ({d['b']})" for d in diffs], fontsize=8)
-    ax.axvline(0, color="#999", lw=0.8, ls="--")
-    ax.set_xlabel("B − A in percentage points, with Newcombe's 95 % intervals")
-    ax.grid(axis="x", color="#eee")
+    heights = [0.6 + 0.3 * len(p[1]) for p in panels]
+    fig = _new_figure(7, sum(heights) + 0.4 * len(panels))
+    axes = fig.subplots(len(panels), 1, squeeze=False,
+                        gridspec_kw={"height_ratios": heights})
+    for ax, (_kind, diffs, scale, xlabel) in zip(axes[:, 0], panels):
+        for k, d in enumerate(diffs):
+            lo, hi = d["ci"]
+            v = d["difference"]
+            ax.errorbar([scale * v], [-k], xerr=[[scale * max(0.0, v - lo)],
+                                                 [scale * max(0.0, hi - v)]],
+                        fmt="s", color=_colour(d["arm"]), capsize=3, ms=4)
+        ax.set_yticks([-k for k in range(len(diffs))],
+                      [f"{d['title']} ({names.get(d['b'], d['b'])})" for d in diffs],
+                      fontsize=7)
+        ax.set_ylim(-len(diffs) + 0.5, 0.5)
+        ax.axvline(0, color="#999", lw=0.8, ls="--")
+        ax.set_xlabel(xlabel, fontsize=8)
+        ax.grid(axis="x", color="#eee")
+    fig.tight_layout()
     return _svg(fig, "differences")
 
 
@@ -242,9 +272,13 @@ def _letter(i: int) -> str:
     return chr(ord("A") + i) if i < 26 else f"A{i}"
 
 
+class Raw(str):
+    """A header cell already written in HTML (an arm's label with its players)."""
+
+
 def _table(header: Sequence[str], rows: Sequence[Sequence[str]], numeric_from: int = 1,
            text_from: int = 10 ** 6) -> str:
-    head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
+    head = "".join(f"<th>{h if isinstance(h, Raw) else html.escape(h)}</th>" for h in header)
     body = "\n".join("<tr>" + "".join(
         f'<td class="num">{html.escape(c)}</td>' if numeric_from <= j < text_from else
         f"<td>{html.escape(c)}</td>" for j, c in enumerate(r)) + "</tr>" for r in rows)
@@ -274,43 +308,68 @@ def render_html(specs: Sequence[Any], result: dict[str, Any],
 
     arms = result["arms"]
     labels = [a["label"] for a in arms]
+    heads = [Raw(_arm_header(a)) for a in arms]
+    names = {a["label"]: arm_name(a) for a in arms}
     esc = html.escape
     title = "Comparison: " + " | ".join(labels)
     out = [f"<h1>{esc(title)}</h1>"]
     if result.get("interrupted"):
         out.append("<p><strong>Interrupted</strong>: the figures are over the games "
                    "finished.</p>")
-    out.append(f"<p>{esc(result['white'])} (white) against {esc(result['black'])} (black), "
-               f"seed {result['seed']} (arm i, from 0, plays the games of "
-               f"<code>tablier simulate --seed {result['seed']}+i</code>). Every interval is a "
-               f"95 % interval (z = {result['z']}); every figure can be recomputed from the "
-               f"games' lines.</p>")
+    if result.get("paired"):
+        how = (f"paired: game i of every arm is the game i of <code>tablier simulate --seed "
+               f"{result['seed']}</code>, the same seed and dice (common random numbers), "
+               f"and the differences are taken game by game")
+    else:
+        how = (f"arm i, from 0, plays the games of <code>tablier simulate --seed "
+               f"{result['seed']}+i</code>")
+    out.append(f"<p>Seed {result['seed']} ({how}). Every interval is a 95 % interval "
+               f"(z = {result['z']}); every figure can be recomputed from the games' lines. "
+               f"{result.get('tests', 0)} tests, their p-values adjusted by Holm's method "
+               f"over all of them.</p>")
+    if result.get("caveat"):
+        out.append(f'<p class="caveat">{esc(result["caveat"])}</p>')
     letters = [_letter(i) for i in range(len(arms))]
-    out.append(_table(("", "arm", "variant", "options", "games", "lines"), [
-        (letters[i], a["label"], a["variant"], " ".join(a["options"]) or "—", str(a["games"]),
-         a.get("games_out") or "—") for i, a in enumerate(arms)], numeric_from=4,
-        text_from=5))
+    out.append(_table(("", "arm", "variant", "options", "white", "black", "games", "decided",
+                       "drawn", "unfinished", "lines"), [
+        (letters[i], a["label"], a["variant"], " ".join(a["options"]) or "—",
+         a["players"]["white"], a["players"]["black"], str(a["games"]), str(a["decided"]),
+         str(a["draws"]), str(a["unfinished"]), a.get("games_out") or "—")
+        for i, a in enumerate(arms)], numeric_from=6, text_from=10))
     out.append("<h2>What differs</h2>")
     out.append(_diffs_html(specs))
     out.append("<h2>Figures</h2>")
-    names, cells, titles = _by_figure(result, figures)
-    plain = [n for n in names if not n.startswith("rules.")]
-    out.append("<p class=\"note\">Each value with its 95 % interval: proportions of games "
-               "(of the ladder's games for game values and cube levels, of the marks for mark "
-               "kinds) with Wilson intervals, means per game with mean ± z·s/√n.</p>")
-    out.append(_table(["figure"] + labels,
+    names_, cells, titles = _by_figure(result, figures)
+    plain = [n for n in names_ if not n.startswith("rules.")]
+    out.append("<p class=\"note\">Each value with its 95 % interval, under the players named "
+               "at the head of each column: proportions (of the decided games for the win "
+               "rates; of the ladder's games for game values and cube levels, of the marks for "
+               "mark kinds) with Wilson intervals; means per game with mean ± z·s/√n, or the "
+               "exact Poisson interval where a count is rare; rates with linearised ratio "
+               "intervals. The branching factor is the mean number of legal plays a throw, the "
+               "forced throws those with at most one play.</p>")
+    out.append(_table(["figure"] + heads,
                       [[titles[n]] + [cells[n].get(lab, "") for lab in labels] for n in plain]))
+    firsts = [(a, a["first_player_win_rate"]) for a in arms]
+    out.append("<p class=\"note\">The first to throw against 1/2 (exact binomial test over "
+               "the decided games): " + "; ".join(
+                   f"{esc(names[a['label']])}: p = {_p(f.get('p_value'))}, Holm "
+                   f"{_p(f.get('p_adjusted'))}" for a, f in firsts) + ".</p>")
     out.append("<h3>Rules</h3>")
-    out.append("<p class=\"note\">Firings per game (both sides together, mean ± z·s/√n), per "
-               "throw (all firings over all throws) and the rule's share of all the points "
-               "the rules gave (ratio estimators with linearised intervals); — where the arm "
-               "has no such rule.</p>")
+    out.append("<p class=\"note\">Firings per game (both sides together), per throw (all "
+               "firings over all throws) and the rule's share of all the points the rules "
+               "gave, with 95 % intervals (exact Poisson where the firings are rare; a rule "
+               "that never fired gets [0, upper bound]); — where the arm has no such rule. "
+               "Arms: " + "; ".join(f"{letters[i]} = {esc(arm_name(a))}"
+                                     for i, a in enumerate(arms)) + ".</p>")
     rules = _rules_union(result, "per_game")
     silent = [r for r in rules if all(not sum(a["rules"][r]["fired"].values())
                                       for a in arms if r in a["rules"])]
     rules = [r for r in rules if r not in silent]
-    head = ["rule"] + [f"{what} ({letter})" for what in ("per game", "per throw", "share")
-                       for letter in letters]
+    head = ["rule"] + [Raw(f"{what} ({letter})<br><small>{esc(a['players']['white'])} v "
+                           f"{esc(a['players']['black'])}</small>")
+                       for what in ("per game", "per throw", "share")
+                       for letter, a in zip(letters, arms)]
     rows = []
     for rule in rules:
         row = [rule]
@@ -329,56 +388,73 @@ def render_html(specs: Sequence[Any], result: dict[str, Any],
         out.append(f"<p>Never fired in any arm: {esc(', '.join(silent))}.</p>")
     out.append("<h2>Plots</h2>")
     out.append(_figure("win rates", plot_win_rates(result),
-                       "Win rates with their 95 % Wilson intervals; the dashed line is 50 %."))
+                       "Win rates with their 95 % Wilson intervals, over the decided games; "
+                       "the dashed line is 50 %. Players: " +
+                       "; ".join(names.values()) + "."))
     lengths = [plot_lengths(result, figures, "length_throws", "throws")]
     for unit in ("holes", "marks", "games"):
         lengths.append(plot_lengths(result, figures, f"length.{unit}", unit))
     units = ["throws", "holes", "marks", "games"]
     out.append('<div class="side">' + "".join(
-        _figure(f"length in {u}", svg, f"Length of the games in {u}: % of games per bin.")
+        _figure(f"length in {u}", svg, f"Length of the games in {u}: % of games per bin "
+                f"(each arm named with its players, white v black).")
         for u, svg in zip(units, lengths) if svg) + "</div>")
     share, rate = plot_rules(result, "share"), plot_rules(result, "per_game")
     side = []
     if share:
         side.append(_figure("rule shares", share,
                             "Each rule's share of all the points scored, with 95 % intervals "
-                            "(ratio estimator)."))
+                            "(ratio estimator), each arm with its players."))
     if rate:
         side.append(_figure("rule rates", rate,
                             "Each rule's firings per game, both sides together, with 95 % "
-                            "intervals."))
+                            "intervals, each arm with its players."))
     if side:
         out.append('<div class="side">' + "".join(side) + "</div>")
     out.append("<h2>Differences</h2>")
     diff_plot = plot_differences(result)
     if diff_plot:
         out.append(_figure("differences", diff_plot,
-                           "Differences of the proportions against the first arm."))
+                           "Differences against the first arm, " + esc(names[labels[0]]) +
+                           ": the proportions and the rules' firings per game."))
+    paired = result.get("paired")
+    if paired:
+        tests = ("Paired over the games (the same seed and dice in both arms): each figure's "
+                 "per-game contributions subtracted game by game, the interval d ± t·s/√n; "
+                 "proportions and rare counts by the exact sign test (McNemar's for 0/1 "
+                 "figures), other figures by the paired t test.")
+    else:
+        tests = ("Proportions: Newcombe's hybrid score interval and the χ² test of the 2×2 "
+                 "table (Fisher's exact test where an expected count is below 5); means: "
+                 "Welch's interval and t test; rates per throw and shares: linearised ratio "
+                 "estimators and a z test; rare counts: the exact conditional Poisson test and "
+                 "the MOVER interval.")
     out.append(f"<p class=\"note\">Each figure of each arm against the same figure of "
-               f"{esc(labels[0])} (B − A). Proportions: Newcombe's hybrid score interval and "
-               f"the χ² test of the 2×2 table; means: the normal interval of the difference "
-               f"and Welch's t test; rates per throw and shares: linearised ratio estimators "
-               f"and a z test. Games needed: per arm, for ±1 percentage point on a difference "
-               f"of proportions, ±1 % of the first arm's figure otherwise.</p>")
-    out.append(_table(("figure", "arm B", "value in A", "value in B",
-                       "B − A [95 % interval]", "p", "games needed", "test"), [
-        (d["title"], d["b"], _num(d["value_a"]), _num(d["value_b"]),
+               f"{esc(names[labels[0]])} (B − A). {tests} p (Holm): adjusted over all "
+               f"{result.get('tests', 0)} tests of the report. White's and black's win rates "
+               f"over the decided games are complements: only white's is tested. Games "
+               f"needed: per arm, for ±1 percentage point on a difference of proportions, "
+               f"±1 % of the first arm's figure otherwise.</p>")
+    out.append(_table(("figure", "arm B (players)", "value in A", "value in B",
+                       "B − A [95 % interval]", "p", "p (Holm)", "games needed", "test"), [
+        (d["title"], names.get(d["b"], d["b"]), _num(d["value_a"]), _num(d["value_b"]),
          _cell(d["difference"], *(d["ci"] or (None, None))), _p(d["p"]),
-         _num(d["games_needed"]), d["test"]) for d in shown_differences(result)],
-        numeric_from=2, text_from=7))
+         _p(d.get("p_adjusted")), _num(d["games_needed"]), d["test"])
+        for d in shown_differences(result)], numeric_from=2, text_from=8))
     out.append("<h2>Games needed</h2>")
     out.append("<p class=\"note\">For each figure of each arm, the games that would give "
                "±1 percentage point (a proportion: the smallest number of games whose Wilson "
                "interval at the observed value is two points wide) or ±1 % of the figure (a "
                "mean or a rate).</p>")
     need: dict[str, dict[str, str]] = {}
+    from interpreter.compare.core import evaluate
     for a, figs in zip(arms, figures):
-        from interpreter.compare.core import evaluate
         for f in figs:
             need.setdefault(f.name, {})[a["label"]] = _num(evaluate(f)["games_needed"])
-    shown = [n for n in names if not n.endswith((".per_throw", ".share"))]
-    out.append(_table(["figure"] + labels,
+    shown = [n for n in names_ if not n.endswith((".per_throw", ".share"))]
+    out.append(_table(["figure"] + heads,
                       [[titles[n]] + [need[n].get(lab, "") for lab in labels] for n in shown]))
     return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
             f"<title>{esc(title)}</title>\n<style>{CSS}{_EXTRA_CSS}</style>\n</head>\n<body>\n"
             + "\n".join(out) + "\n</body>\n</html>\n")

@@ -42,10 +42,9 @@ def _p(p: float | None) -> str:
 
 
 def shown_differences(result: dict[str, Any]) -> list[dict[str, Any]]:
-    """The differences worth a row: not those of a figure that is the same constant in both
-    arms (a rule that never fires, games that all end)."""
-    return [d for d in result["differences"]
-            if not (d["difference"] == 0 and d["ci"] is not None and d["ci"][0] == d["ci"][1])]
+    """Every difference of the report (each one a test counted in Holm's adjustment; a figure
+    that is the same constant in both arms has none, unless the comparison is paired)."""
+    return list(result["differences"])
 
 
 # -- text -------------------------------------------------------------------------------------
@@ -80,25 +79,46 @@ def render_text(result: dict[str, Any], figures: Sequence[list[Figure]]) -> str:
     lines = []
     if result.get("interrupted"):
         lines.append("interrupted: the figures are over the games finished")
-    lines.append(f"seed {result['seed']}, {result['white']} (white) against {result['black']} "
-                 f"(black); 95 % intervals in brackets (z = {result['z']})")
+    how = "paired: game i of every arm with the same seed and dice" if result.get("paired") \
+        else "each arm its own games"
+    lines.append(f"seed {result['seed']} ({how}); 95 % intervals in brackets "
+                 f"(z = {result['z']})")
     for a in arms:
         where = f", lines in {a['games_out']}" if a.get("games_out") else ""
         opts = f" with {' '.join(a['options'])}" if a["options"] else ""
-        lines.append(f"  {a['label']}: {a['variant']}{opts}, {a['games']} games{where}")
+        lines.append(f"  {a['label']}: {a['variant']}{opts}, {players_text(a)}; "
+                     f"{a['games']} games: {a['decided']} decided, {a['draws']} drawn, "
+                     f"{a['unfinished']} unfinished{where}")
+        first = a["first_player_win_rate"]
+        if first.get("p_value") is not None:
+            lines.append(f"    the first to throw against 1/2: p = {_p(first['p_value'])}, "
+                         f"Holm-adjusted {_p(first.get('p_adjusted'))} (exact binomial, "
+                         f"{first['n']} decided games)")
     lines.append("")
     names, cells, titles = _by_figure(result, figures)
     rows = [[titles[n]] + [cells[n].get(lab, "") for lab in labels] for n in names]
     lines += _table(["figure"] + labels, rows)
     diffs = shown_differences(result)
     if diffs:
-        lines += ["", f"differences against {labels[0]} (B − A), two-sided tests; "
-                  f"games needed: per arm, for ±1 point (±1 % of A for means and rates)", ""]
+        paired = "paired, " if result.get("paired") else ""
+        lines += ["", f"differences against {labels[0]} (B − A), {paired}two-sided tests, "
+                  f"p adjusted by Holm's method over the report's {result.get('tests', 0)} "
+                  f"tests; games needed: per arm, for ±1 point (±1 % of A for means and "
+                  f"rates)", ""]
         rows = [[d["title"], d["b"], _cell(d["difference"], *(d["ci"] or (None, None))),
-                 _p(d["p"]), d["test"], _num(d["games_needed"])] for d in diffs]
-        lines += _table(["figure", "B", "B − A [95 % interval]", "p", "test",
+                 _p(d["p"]), _p(d.get("p_adjusted")), d["test"], _num(d["games_needed"])]
+                for d in diffs]
+        lines += _table(["figure", "B", "B − A [95 % interval]", "p", "p (Holm)", "test",
                          "games needed"], rows)
+    if result.get("caveat"):
+        lines += ["", "note: " + result["caveat"]]
     return "\n".join(lines)
+
+
+def players_text(arm: dict[str, Any]) -> str:
+    """Who played the arm: "random (white) against search:1 (black)"."""
+    pl = arm.get("players") or {}
+    return f"{pl.get('white', '?')} (white) against {pl.get('black', '?')} (black)"
 
 
 # -- CSV --------------------------------------------------------------------------------------
@@ -107,13 +127,17 @@ def render_csv(result: dict[str, Any], figures: Sequence[list[Figure]]) -> str:
     """One row per arm and figure; then one row per difference, its arm written `B − A`."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow(CSV_HEADER + ("p",))
+    w.writerow(CSV_HEADER + ("p", "p_adjusted", "players"))
+    players = {a["label"]: f"{a['players']['white']}/{a['players']['black']}"
+               for a in result["arms"]}
     for arm, f, _title, value, lo, hi, n, need in figure_rows(result["arms"], figures):
-        w.writerow((arm, f, _csv(value), _csv(lo), _csv(hi), n, _csv(need), ""))
+        w.writerow((arm, f, _csv(value), _csv(lo), _csv(hi), n, _csv(need), "", "",
+                    players.get(arm, "")))
     for d in result["differences"]:
         lo, hi = d["ci"] or (None, None)
         w.writerow((f"{d['b']} − {d['a']}", d["figure"], _csv(d["difference"]), _csv(lo),
-                    _csv(hi), "", _csv(d["games_needed"]), _csv(d["p"])))
+                    _csv(hi), "", _csv(d["games_needed"]), _csv(d["p"]),
+                    _csv(d.get("p_adjusted")), f"{players[d['b']]} − {players[d['a']]}"))
     return buf.getvalue()
 
 

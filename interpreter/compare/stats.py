@@ -5,16 +5,37 @@ confidence level, not a z: `CONFIDENCE` is the level whose two-sided normal quan
 `Z`, so `scipy.stats.binomtest(...).proportion_ci(CONFIDENCE, "wilson")` is the Wilson interval
 with z = 1.959964 (tests/test_compare_stats.py checks it against the formula written out).
 
-- a proportion k/n: the Wilson score interval;
-- a mean: mean ± z·s/√n, s the sample standard deviation (n − 1);
+Every interval stays in the range of its figure: a proportion within [0, 1], a count or a rate
+within [0, ∞).
+
+- a proportion k/n: the Wilson score interval (a proportion of 0 gets [0, hi], hi > 0);
+- a mean count per game: mean ± z·s/√n; where that interval would reach below 0, or every game
+  counted 0 (a rule that never fired), the exact Poisson interval of the total count over the
+  games (Garwood's, from the χ² quantiles): [0, 3.69/n] for a count of 0 in n games;
 - a ratio of totals ΣY/ΣX over games (a rule's firings per throw, its share of the points):
   R ± z·√(Σ(Y − R·X)² / (n − 1)) / (√n · X̄), the linearised (delta-method) interval of a
-  ratio estimator;
+  ratio estimator, within the figure's range; where it would reach below 0, or the events
+  behind it are none, the exact Poisson interval of the events, scaled to the ratio;
 - a difference of proportions: Newcombe's hybrid score interval (his method 10) built from the
-  two Wilson intervals, and the p-value of the two-sided χ² test of the 2×2 table without
-  continuity correction (the pooled two-proportion z test);
-- a difference of means: d ± z·√(s₁²/n₁ + s₂²/n₂), and the p-value of Welch's t test;
-- a difference of ratios: d ± z·√(se₁² + se₂²), and the two-sided z test of d/se.
+  two Wilson intervals, and the two-sided χ² test of the 2×2 table without continuity
+  correction, or Fisher's exact test when an expected count is below 5;
+- a difference of means: the Welch interval d ± t·√(s₁²/n₁ + s₂²/n₂) (t at Welch's degrees of
+  freedom) and the p-value of Welch's t test, the same statistic; for rare counts (either arm
+  with its exact Poisson interval) the exact conditional test of two Poisson rates (the count
+  of one arm given the total is binomial) and the MOVER interval built from the two exact
+  intervals, as Newcombe's is from the Wilson intervals;
+- a difference of ratios: d ± z·√(se₁² + se₂²) and the two-sided z test of d/se; for rare
+  events, the exact conditional test and the MOVER interval, as for counts;
+- paired differences (`compare --paired`, game i of each arm played with the same seed and
+  dice): the per-game contributions of the two arms are subtracted game by game (the
+  linearised ratio estimator makes every figure a mean of such contributions), the interval is
+  d ± t·s_d/√n (n − 1 degrees of freedom), the test the paired t test on the same statistic;
+  for a proportion or a rare count, the exact sign test (McNemar's exact test for 0/1 figures)
+  on the games where the two arms differ. Identical games give a difference of 0, interval
+  [0, 0], p = 1.
+
+Multiple tests: every p-value of a report is adjusted by Holm's step-down method over all of the
+report's tests (`holm`).
 
 Games needed: for a proportion p, the smallest n whose Wilson interval at p is ±1 percentage
 point (≈ z²·p(1 − p)/0.01²); for a
@@ -27,6 +48,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Sequence
 
 from scipy import stats as _st
 
@@ -99,31 +121,93 @@ class RatioSums:
 
 # -- one arm ----------------------------------------------------------------------------------
 
+#: the probability outside a 95 % interval
+ALPHA = 1 - CONFIDENCE
+
+
 def wilson(k: int, n: int) -> Interval | None:
     """The Wilson score interval of k successes in n trials (None when n is 0)."""
     if n <= 0:
         return None
     ci = _st.binomtest(k, n).proportion_ci(confidence_level=CONFIDENCE, method="wilson")
-    return float(ci.low), float(ci.high)
+    return max(0.0, float(ci.low)), min(1.0, float(ci.high))
 
 
-def mean_interval(m: Moments) -> Interval | None:
-    """mean ± z·s/√n (None below two values). A sample without spread has a point interval."""
-    if m.n < 2:
+def poisson(k: int, exposure: float) -> Interval | None:
+    """The exact (Garwood) interval of a Poisson rate: k events over `exposure` (games, throws,
+    points). k = 0 gives [0, −ln(α/2)/exposure], 3.69/exposure."""
+    if exposure <= 0:
         return None
+    lo = 0.0 if k == 0 else float(_st.chi2.ppf(ALPHA / 2, 2 * k)) / 2
+    hi = float(_st.chi2.ppf(1 - ALPHA / 2, 2 * k + 2)) / 2
+    return lo / exposure, hi / exposure
+
+
+def mean_method(m: Moments) -> str:
+    """How the interval of a mean count per game is made: "normal" (mean ± z·s/√n), "exact"
+    (Poisson: the normal interval would reach below 0, or every game counted 0), "point" (a
+    positive count the same in every game), "none" (under two games)."""
+    if m.n < 2:
+        return "none"
     mean, sd = m.mean, m.sd
     assert mean is not None and sd is not None
     if sd == 0:
+        return "exact" if mean == 0 else "point"
+    return "exact" if mean - Z * sd / math.sqrt(m.n) < 0 else "normal"
+
+
+def mean_interval(m: Moments) -> Interval | None:
+    """mean ± z·s/√n (None below two values), or the exact Poisson interval where that one
+    would leave [0, ∞) (`mean_method`). A positive sample without spread has a point interval."""
+    how = mean_method(m)
+    if how == "none":
+        return None
+    mean, sd = m.mean, m.sd
+    assert mean is not None and sd is not None
+    if how == "point":
         return mean, mean
+    if how == "exact":
+        return poisson(m.total, m.n)
     lo, hi = _st.norm.interval(CONFIDENCE, loc=mean, scale=sd / math.sqrt(m.n))
     return float(lo), float(hi)
 
 
-def ratio_interval(r: RatioSums) -> Interval | None:
+def ratio_method(r: RatioSums, events: int | None = None) -> str:
+    """"normal" (the linearised interval), "exact" (Poisson on the events: none, or the normal
+    interval would reach below 0), "point" (no spread), "none"."""
     value, se = r.value, r.se()
     if value is None or se is None:
+        return "none"
+    if events is not None and (events == 0 or value - Z * se < 0):
+        return "exact"
+    if se == 0:
+        return "exact" if value == 0 else "point"
+    return "exact" if value - Z * se < 0 else "normal"
+
+
+def ratio_interval(r: RatioSums, events: int | None = None, unit: float = 1.0,
+                   upper: float | None = None) -> Interval | None:
+    """The linearised interval of ΣY/ΣX within [0, `upper`]; where it is "exact"
+    (`ratio_method`), the Poisson interval of the `events` (Y itself when None), each worth
+    `unit` of Y, over ΣX."""
+    how = ratio_method(r, events)
+    if how == "none":
         return None
-    return value - Z * se, value + Z * se
+    value, se = r.value, r.se()
+    assert value is not None and se is not None
+    if how == "exact":
+        k = r.y if events is None else events
+        ci = poisson(int(k), r.x)
+        assert ci is not None
+        lo, hi = ci[0] * unit, ci[1] * unit
+    elif how == "point":
+        lo, hi = value, value
+    else:
+        lo, hi = value - Z * se, value + Z * se
+    lo = max(0.0, lo)
+    if upper is not None:
+        hi = min(upper, hi)
+    return lo, hi
 
 
 def needed_proportion(p: float | None) -> int | None:
@@ -156,6 +240,26 @@ def needed_ratio(r: RatioSums) -> int | None:
     return math.ceil(r.n * (Z * se / (PRECISION * abs(value))) ** 2)
 
 
+def binomial_p(k: int, n: int, p: float = 0.5) -> float:
+    """The two-sided exact binomial test of k in n against p (1 when n is 0)."""
+    if n <= 0:
+        return 1.0
+    return float(_st.binomtest(k, n, p).pvalue)
+
+
+def holm(ps: Sequence[float]) -> list[float]:
+    """Holm's step-down adjusted p-values: the i-th smallest of m is multiplied by m − i + 1
+    (from i = 1), each at least the one before, at most 1."""
+    m = len(ps)
+    order = sorted(range(m), key=lambda i: ps[i])
+    out = [1.0] * m
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * ps[i]))
+        out[i] = running
+    return out
+
+
 # -- two arms ---------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -170,50 +274,91 @@ class Difference:
     needed: int | None
 
 
+def _mover(d: float, a: float, ia: Interval, b: float, ib: Interval) -> Interval:
+    """The MOVER interval of b − a from the intervals of a and b (Newcombe's method 10 for
+    proportions, Zou and Donner's for other figures)."""
+    lo = d - math.sqrt((b - ib[0]) ** 2 + (ia[1] - a) ** 2)
+    hi = d + math.sqrt((ib[1] - b) ** 2 + (a - ia[0]) ** 2)
+    return lo, hi
+
+
 def diff_proportions(k1: int, n1: int, k2: int, n2: int) -> Difference:
-    """p₂ − p₁: Newcombe's hybrid score interval and the χ² test of the 2×2 table."""
-    test = "chi-square (2x2)"
+    """p₂ − p₁: Newcombe's hybrid score interval; the χ² test of the 2×2 table, or Fisher's
+    exact test when an expected count is below 5."""
     w1, w2 = wilson(k1, n1), wilson(k2, n2)
     if w1 is None or w2 is None:
-        return Difference(None, None, None, test, None)
+        return Difference(None, None, None, "chi-square (2x2)", None)
     p1, p2 = k1 / n1, k2 / n2
     d = p2 - p1
-    (l1, u1), (l2, u2) = w1, w2
-    lo = d - math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
-    hi = d + math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2)
-    if (k1 + k2 == 0) or (k1 + k2 == n1 + n2):
+    lo, hi = _mover(d, p1, w1, p2, w2)
+    table = [[k1, n1 - k1], [k2, n2 - k2]]
+    total, yes = n1 + n2, k1 + k2
+    small = min(yes, total - yes) * min(n1, n2) / total < 5
+    test = "Fisher's exact" if small else "chi-square (2x2)"
+    if yes == 0 or yes == total:
         p = 1.0                     # both arms all one way: no evidence of a difference
+    elif small:
+        p = float(_st.fisher_exact(table).pvalue)
     else:
-        table = [[k1, n1 - k1], [k2, n2 - k2]]
         p = float(_st.chi2_contingency(table, correction=False).pvalue)
     spread = p1 * (1 - p1) + p2 * (1 - p2)
     needed = math.ceil(Z * Z * spread / PRECISION ** 2) if spread else None
-    return Difference(d, (lo, hi), p, test, needed)
+    return Difference(d, (max(-1.0, lo), min(1.0, hi)), p, test, needed)
+
+
+def diff_rates(k1: int, e1: float, k2: int, e2: float, unit1: float = 1.0,
+               unit2: float = 1.0) -> Difference:
+    """r₂ − r₁ for rare counts, r = k·unit/e: the exact conditional test of two Poisson rates
+    (k₂ given k₁ + k₂ is binomial with p = e₂/(e₁ + e₂) when the rates of events are equal) and
+    the MOVER interval from the two exact Poisson intervals."""
+    test = "exact Poisson (conditional)"
+    i1, i2 = poisson(k1, e1), poisson(k2, e2)
+    if i1 is None or i2 is None:
+        return Difference(None, None, None, test, None)
+    r1, r2 = k1 * unit1 / e1, k2 * unit2 / e2
+    d = r2 - r1
+    lo, hi = _mover(d, r1, (i1[0] * unit1, i1[1] * unit1), r2, (i2[0] * unit2, i2[1] * unit2))
+    p = binomial_p(k2, k1 + k2, e2 / (e1 + e2))
+    return Difference(d, (lo, hi), p, test, None)
 
 
 def diff_means(a: Moments, b: Moments) -> Difference:
-    """m₂ − m₁: the normal interval and Welch's t test."""
-    test = "Welch's t"
+    """m₂ − m₁: Welch's interval and Welch's t test (the same statistic); rare counts (either
+    mean with its exact interval): `diff_rates`."""
     if a.n < 2 or b.n < 2:
-        return Difference(None, None, None, test, None)
+        return Difference(None, None, None, "Welch's t", None)
+    if "exact" in (mean_method(a), mean_method(b)):
+        return diff_rates(a.total, a.n, b.total, b.n)
+    test = "Welch's t"
     m1, m2, s1, s2 = a.mean, b.mean, a.sd, b.sd
     assert m1 is not None and m2 is not None and s1 is not None and s2 is not None
     d = m2 - m1
-    se = math.sqrt(s1 * s1 / a.n + s2 * s2 / b.n)
+    v1, v2 = s1 * s1 / a.n, s2 * s2 / b.n
+    se = math.sqrt(v1 + v2)
     if se == 0:
         return Difference(d, (d, d), 1.0 if d == 0 else 0.0, test, None)
-    p = float(_st.ttest_ind_from_stats(m1, s1, a.n, m2, s2, b.n, equal_var=False).pvalue)
+    df = (v1 + v2) ** 2 / ((v1 * v1 / (a.n - 1) if v1 else 0.0) +
+                           (v2 * v2 / (b.n - 1) if v2 else 0.0))
+    t = float(_st.t.ppf(0.5 + CONFIDENCE / 2, df))
+    p = float(2 * _st.t.sf(abs(d) / se, df))
     needed = None if m1 == 0 else \
         math.ceil(Z * Z * (s1 * s1 + s2 * s2) / (PRECISION * m1) ** 2)
-    return Difference(d, (d - Z * se, d + Z * se), p, test, needed)
+    return Difference(d, (d - t * se, d + t * se), p, test, needed)
 
 
-def diff_ratios(a: RatioSums, b: RatioSums) -> Difference:
-    """R₂ − R₁: the normal interval of the linearised standard errors and its z test."""
+def diff_ratios(a: RatioSums, b: RatioSums, events: tuple[int, int] | None = None,
+                units: tuple[float, float] = (1.0, 1.0)) -> Difference:
+    """R₂ − R₁: the normal interval of the linearised standard errors and its z test; rare
+    events (`events` of either arm none, or its interval exact): `diff_rates` on them."""
     test = "z (ratio estimators)"
     r1, r2, se1, se2 = a.value, b.value, a.se(), b.se()
     if r1 is None or r2 is None or se1 is None or se2 is None:
         return Difference(None, None, None, test, None)
+    ea, eb = events if events is not None else (None, None)
+    if "exact" in (ratio_method(a, ea), ratio_method(b, eb)):
+        ka = a.y if ea is None else ea
+        kb = b.y if eb is None else eb
+        return diff_rates(int(ka), a.x, int(kb), b.x, *units)
     d = r2 - r1
     se = math.sqrt(se1 * se1 + se2 * se2)
     if se == 0:
@@ -222,3 +367,99 @@ def diff_ratios(a: RatioSums, b: RatioSums) -> Difference:
     needed = None if r1 == 0 else \
         math.ceil(Z * Z * (a.n * se1 * se1 + b.n * se2 * se2) / (PRECISION * r1) ** 2)
     return Difference(d, (d - Z * se, d + Z * se), p, test, needed)
+
+
+# -- paired arms ------------------------------------------------------------------------------
+
+@dataclass
+class PairedSums:
+    """Sums over paired games (game i of arm A and of arm B) of one figure's per-game
+    (y, x) in each arm: the figure is ΣY/ΣX in each arm (x = 1 for a mean per game, x = 1 or 0
+    for a proportion over some games), and B − A is paired through the linearised
+    contributions (Y − R·X)/X̄ of each game. `up` and `down` count the games (with the same x
+    in both arms) where B's y is above or below A's: the sign test."""
+
+    n: int = 0
+    ya: int = 0
+    xa: int = 0
+    yb: int = 0
+    xb: int = 0
+    yaya: int = 0
+    xaxa: int = 0
+    yaxa: int = 0
+    ybyb: int = 0
+    xbxb: int = 0
+    ybxb: int = 0
+    yayb: int = 0
+    yaxb: int = 0
+    xayb: int = 0
+    xaxb: int = 0
+    up: int = 0
+    down: int = 0
+
+    def add(self, a: tuple[int, int], b: tuple[int, int]) -> None:
+        ya, xa = a
+        yb, xb = b
+        self.n += 1
+        self.ya += ya
+        self.xa += xa
+        self.yb += yb
+        self.xb += xb
+        self.yaya += ya * ya
+        self.xaxa += xa * xa
+        self.yaxa += ya * xa
+        self.ybyb += yb * yb
+        self.xbxb += xb * xb
+        self.ybxb += yb * xb
+        self.yayb += ya * yb
+        self.yaxb += ya * xb
+        self.xayb += xa * yb
+        self.xaxb += xa * xb
+        if xa == xb:
+            if yb > ya:
+                self.up += 1
+            elif yb < ya:
+                self.down += 1
+
+    def contributions(self) -> tuple[float, float, float] | None:
+        """(R_B − R_A, the sample variance of the games' contributions, n), or None."""
+        n = self.n
+        if n < 2 or not self.xa or not self.xb:
+            return None
+        ra, rb = Fraction(self.ya, self.xa), Fraction(self.yb, self.xb)
+        ma, mb = Fraction(self.xa, n), Fraction(self.xb, n)
+        # u = (Yb − Rb·Xb)/x̄b − (Ya − Ra·Xa)/x̄a; Σu = 0, Σu² from the sums, exactly
+        bb = (self.ybyb - 2 * rb * self.ybxb + rb * rb * self.xbxb) / (mb * mb)
+        aa = (self.yaya - 2 * ra * self.yaxa + ra * ra * self.xaxa) / (ma * ma)
+        ab = (self.yayb - rb * self.yaxb - ra * self.xayb + ra * rb * self.xaxb) / (ma * mb)
+        var = (bb + aa - 2 * ab) / (n - 1)
+        return float(rb - ra), max(0.0, float(var)), n
+
+
+def diff_paired(s: PairedSums, sign_test: bool, relative_to: float | None = None,
+                proportion: bool = False) -> Difference:
+    """B − A over paired games: d ± t·s/√n (n − 1 degrees of freedom) with the paired t test,
+    or, with `sign_test` (a proportion, a rare count), the exact sign test on the games where
+    the arms differ (McNemar's exact test for 0/1 figures). Games needed: per arm, for ±1
+    point (a proportion) or ±1 % of `relative_to` on the difference."""
+    c = s.contributions()
+    test = "exact sign test (paired)" if sign_test else "paired t"
+    if proportion and sign_test:
+        test = "McNemar's exact (paired)"
+    if c is None:
+        return Difference(None, None, None, test, None)
+    d, var, n = c
+    sd = math.sqrt(var)
+    if sd == 0:
+        p = 1.0 if d == 0 and s.up == s.down else \
+            (binomial_p(s.up, s.up + s.down) if sign_test else 0.0)
+        return Difference(d, (d, d), p, test, None)
+    t = float(_st.t.ppf(0.5 + CONFIDENCE / 2, n - 1))
+    half = t * sd / math.sqrt(n)
+    if sign_test:
+        p = binomial_p(s.up, s.up + s.down)
+    else:
+        p = float(2 * _st.t.sf(abs(d) / (sd / math.sqrt(n)), n - 1))
+    eps = PRECISION if proportion else (None if not relative_to else PRECISION * abs(relative_to))
+    needed = None if eps is None else math.ceil((Z * sd / eps) ** 2)
+    return Difference(d, (d - half, d + half), p, test, needed)

@@ -81,7 +81,12 @@ class _Ratio:
 @dataclass
 class Figure:
     """One figure of an arm. `kind` is "proportion" (`k` of `n`), "mean" (`moments`, and a
-    `histogram` for the median and quartiles), or "ratio" (`ratio`, a ratio of totals)."""
+    `histogram` for the median and quartiles), "ratio" (`ratio`, a ratio of totals), or
+    "balance" (|2k/n − 1|: the gap between white's and black's win rates over `n` decided
+    games, k of them white's). A ratio's interval is exact (Poisson) on its `events` where they
+    are rare, each worth `unit` of its numerator, and stays below `upper`. `tested`: whether
+    the figure gets a difference between arms with a test (not one that is the complement of
+    another, or made from another)."""
 
     name: str
     kind: str
@@ -91,6 +96,10 @@ class Figure:
     moments: Moments | None = None
     histogram: Histogram | None = None
     ratio: RatioSums | None = None
+    events: int | None = None
+    unit: float = 1.0
+    upper: float | None = None
+    tested: bool = True
 
 
 @dataclass
@@ -107,11 +116,20 @@ class ArmTally:
     value_names: dict[str, str] = field(default_factory=lambda: {"1": "single"})
     games: int = 0
     finished: int = 0
+    decided: int = 0
     draws: int = 0
     first_wins: int = 0
     wins: dict[str, int] = field(default_factory=lambda: dict.fromkeys(SIDES, 0))
     first: dict[str, int] = field(default_factory=lambda: dict.fromkeys(SIDES, 0))
     throws: Histogram = field(default_factory=Histogram)
+    #: what each play was worth to its winner (`value`: points at the cube's stake, the
+    #: partie's value; 0 for a draw or an unfinished play)
+    worth: Histogram = field(default_factory=Histogram)
+    #: the legal plays summed over the play decisions, the forced decisions (at most one
+    #: play), the decisions, each as running sums over games (a ratio estimator each)
+    plays: _Ratio = field(default_factory=lambda: _Ratio())
+    forced: _Ratio = field(default_factory=lambda: _Ratio())
+    decisions: Histogram = field(default_factory=Histogram)
     lead_changes: Histogram = field(default_factory=Histogram)
     #: lengths in the ladder's own units, per game: "holes", "marks", "games"
     units: dict[str, Histogram] = field(default_factory=dict)
@@ -141,6 +159,7 @@ class ArmTally:
         self.games += 1
         t = int(line["throws"])
         self.throws.add(t)
+        self.worth.add(int(line.get("value") or 0) if line.get("winner") is not None else 0)
         self.lead_changes.add(int(line.get("lead_changes", 0)))
         self.first[line["first"]] += 1
         winner = line.get("winner")
@@ -149,8 +168,13 @@ class ArmTally:
             if winner is None:
                 self.draws += 1
         if winner is not None:
+            self.decided += 1
             self.wins[winner] += 1
             self.first_wins += winner == line["first"]
+        decisions = int(line.get("decisions", 0))
+        self.decisions.add(decisions)
+        self.plays.add(int(line.get("legal_plays", 0)), decisions)
+        self.forced.add(int(line.get("forced", 0)), decisions)
         fired = line.get("fired") or {}
         for rule, by_side in fired.items():
             acc = self.fired.get(rule)
@@ -237,34 +261,60 @@ class ArmTally:
 
     # -- the figures --------------------------------------------------------------------------
 
-    def figures(self) -> list[Figure]:
+    def figures(self, complete: bool = False) -> list[Figure]:
+        """The arm's figures; `complete`: also those left out where they say nothing (the
+        length in games of a ladder of one game, lead changes without points), as the
+        figures of one game are for a paired comparison (`observations`)."""
         n = self.games
         out = [Figure("first_player_win_rate", "proportion",
-                      "the first to throw wins", self.first_wins, n)]
+                      "the first to throw wins (of the decided games)", self.first_wins,
+                      self.decided)]
         for side in SIDES:
-            out.append(Figure(f"win_rate.{side}", "proportion", f"{side} wins",
-                              self.wins[side], n))
+            # over the decided games white's and black's rates are complements: one test
+            out.append(Figure(f"win_rate.{side}", "proportion",
+                              f"{side} wins (of the decided games)", self.wins[side],
+                              self.decided, tested=side == "white"))
+        out.append(Figure("balance", "balance",
+                          "balance: |white − black| win rate (decided games)",
+                          self.wins["white"], self.decided, tested=False))
         out.append(Figure("draw_rate", "proportion", "drawn", self.draws, n))
         out.append(Figure("unfinished_rate", "proportion", "unfinished (turn limit)",
                           n - self.finished, n))
+        out.append(Figure("completion", "proportion", "completion: games finished",
+                          self.finished, n, tested=False))
         out.append(Figure("length_throws", "mean", "length in throws",
                           moments=self.throws.moments(), histogram=self.throws))
+        out.append(Figure("value_points", "mean",
+                          "worth of a play to its winner (points at stake)",
+                          moments=self.worth.moments(), histogram=self.worth))
+        d = self.decisions.moments()
+        out.append(Figure("branching_factor", "ratio",
+                          "branching factor: legal plays a throw",
+                          ratio=RatioSums(n, self.plays.y, d.total, self.plays.yy, d.squares,
+                                          self.plays.xy)))
+        out.append(Figure("forced_rate", "ratio", "forced throws (at most one play)",
+                          ratio=RatioSums(n, self.forced.y, d.total, self.forced.yy,
+                                          d.squares, self.forced.xy),
+                          events=self.forced.y, upper=1.0))
         for unit, hist in sorted(self.units.items()):
-            if max(hist.counts, default=0) > 1 or unit != "games":
+            if complete or max(hist.counts, default=0) > 1 or unit != "games":
                 out.append(Figure(f"length.{unit}", "mean", f"length in {unit}",
                                   moments=hist.moments(), histogram=hist))
-        if self.points:             # the lead is the points the rules gave: none, no lead
+        if self.points or complete:   # the lead is the points the rules gave: none, no lead
             out.append(Figure("lead_changes", "mean", "lead changes per game",
                               moments=self.lead_changes.moments(),
                               histogram=self.lead_changes))
         total_values = sum(self.values.values())
-        for name, k in sorted(self.values.items(), key=lambda kv: -kv[1]):
+        # of two kinds of value (or cube levels) the second is the complement of the first
+        values = sorted(self.values.items(), key=lambda kv: (-kv[1], kv[0]))
+        for j, (name, k) in enumerate(values):
             out.append(Figure(f"values.{name}", "proportion", f"game value: {name}",
-                              k, total_values))
+                              k, total_values, tested=not (len(values) == 2 and j == 1)))
         total_cubes = sum(self.cubes.values())
-        for level, k in sorted(self.cubes.items(), key=lambda kv: int(kv[0])):
+        cubes = sorted(self.cubes.items(), key=lambda kv: int(kv[0]))
+        for j, (level, k) in enumerate(cubes):
             out.append(Figure(f"cube_levels.{level}", "proportion", f"cube at {level}",
-                              k, total_cubes))
+                              k, total_cubes, tested=not (len(cubes) == 2 and j == 1)))
         for name, p in sorted(self.props.items()):
             out.append(Figure(f"ladder.{name}_rate", "proportion",
                               f"{name.replace('.', ' ').replace('_', ' ')} (share)", p.k, p.n))
@@ -273,6 +323,11 @@ class ArmTally:
                               f"{name.replace('.', ' ').replace('_', ' ')} per game",
                               moments=hist.moments(), histogram=hist))
         t = self.throws.moments()
+        # the points a firing gives, for the exact bound of a rare rule's share: its own
+        # points a firing; for a rule that never gave any, the most a firing of any rule gave
+        units = {r: self.rule_points[r].y / self.fired[r].y for r in self.rule_points
+                 if r in self.fired and self.fired[r].y and self.rule_points[r].y}
+        most = max(units.values(), default=1.0)
         for rule in sorted(self.fired):
             acc = self.fired[rule]
             out.append(Figure(f"rules.{rule}.per_game", "mean", f"{rule}: firings per game",
@@ -280,12 +335,51 @@ class ArmTally:
             out.append(Figure(f"rules.{rule}.per_throw", "ratio", f"{rule}: firings per throw",
                               ratio=RatioSums(n, acc.y, t.total, acc.yy, t.squares, acc.xy)))
             pts = self.rule_points.get(rule) or _Ratio()
-            if self.points:
+            if self.points or complete:
                 out.append(Figure(f"rules.{rule}.share", "ratio",
                                   f"{rule}: share of the points",
                                   ratio=RatioSums(n, pts.y, self.points, pts.yy,
-                                                  self.points_sq, pts.xy)))
+                                                  self.points_sq, pts.xy),
+                                  events=acc.y if pts.y else 0, unit=units.get(rule, most),
+                                  upper=1.0))
         return out
+
+    def observations(self, line: dict[str, Any]) -> tuple[dict[str, tuple[int, int]],
+                                                          dict[str, int]]:
+        """The figures of the one game of `line`, as (y, x): the figure over many games is
+        ΣY/ΣX (x = 1 for a mean per game; the game's count in the denominator for a proportion;
+        its throws, decisions or points for a ratio), and the x of each kind of figure
+        (`x_kind`) for the figures this game has not got. What a paired comparison subtracts
+        game by game."""
+        one = ArmTally(self.value_names)
+        one.expect_rules(self.fired)
+        one.add(line)
+        got: dict[str, tuple[int, int]] = {}
+        for f in one.figures(complete=True):
+            if f.kind == "proportion":
+                got[f.name] = (f.k, f.n)
+            elif f.kind == "mean":
+                assert f.moments is not None
+                got[f.name] = (f.moments.total, 1)
+            elif f.kind == "ratio":
+                assert f.ratio is not None
+                got[f.name] = (f.ratio.y, f.ratio.x)
+        xs = {"values": sum(one.values.values()), "cube_levels": sum(one.cubes.values()),
+              "throws": int(line["throws"]), "points": one.points, "one": 1}
+        return got, xs
+
+
+def x_kind(name: str) -> str:
+    """What the denominator of a figure counts, for a game that lacks the figure: the game's
+    values, cube levels, throws, points, or 1 (a mean per game)."""
+    group = name.partition(".")[0]
+    if group in ("values", "cube_levels"):
+        return group
+    if name.startswith("rules.") and name.endswith(".per_throw"):
+        return "throws"
+    if name.startswith("rules.") and name.endswith(".share"):
+        return "points"
+    return "one"
 
 
 def tally_lines(lines: Iterable[dict[str, Any]],

@@ -167,6 +167,9 @@ def _copy(game: Game, s: _State, rng: random.Random, cube: bool) -> Game:
     c.rolls, c.setup, c.turns = list(s.rolls), s.setup, s.turns
     c.dice, c.pending, c.extra = s.dice, s.pending, s.extra
     c.fired = {}
+    # the copy's own tallies: the game's are never touched by a search's look-ahead
+    c.rule_points = {}
+    c.play_counts = [0, 0, 0]
     c.scored = list(s.scored)
     c._leader, c.lead_changes = s.leader, s.lead_changes
     c.record, c.log = [], []

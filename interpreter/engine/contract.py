@@ -217,6 +217,9 @@ class GameResult:
     lead_changes: int = 0
     #: the points each scoring rule gave, by side: {rule: [white, black]}
     rule_points: dict[str, list[int]] = field(default_factory=dict)
+    #: legal plays summed over the play decisions, the forced decisions (at most one play),
+    #: the play decisions (engine/game.py `play_counts`)
+    play_counts: tuple[int, int, int] = (0, 0, 0)
     #: the ladder that played it (its ledgers: `.ledger`, `.combine`, `.match`)
     ladder: Any = None
 

@@ -127,6 +127,9 @@ class Game:
         #: the points each scoring rule gave, by the side that scored: {rule: [white, black]}
         self.rule_points: dict[str, list[int]] = {}
         self.scored = [0, 0]
+        #: the playout's own counts: legal plays summed over the play decisions, the decisions
+        #: with at most one play (forced), and the decisions (`compare`'s branching factor)
+        self.play_counts = [0, 0, 0]
         self._leader = -1
         self.lead_changes = 0
         #: the record: ("throw", side, d1, d2) and ("decision", side, kind, answer text) entries
@@ -445,6 +448,7 @@ class Game:
         answered = self.answered
         fast = Decision("play", 0, (), self)
         answers = self._answers
+        counts = self.play_counts
         turns = self.turns
         how = "limit"
         while turns < max_turns:
@@ -497,7 +501,10 @@ class Game:
             elif not hooks:
                 # the fast path: the distinct end positions are all a throw needs
                 results = gen.results(b, d1, d2)
-                if len(results) > 1:
+                n = len(results)
+                counts[0] += n
+                counts[2] += 1
+                if n > 1:
                     self.choice_base = b
                     if keep:
                         self._choice_plays = None
@@ -517,6 +524,7 @@ class Game:
                         self._recorded(d, i)
                     after = results[i]
                 else:
+                    counts[1] += 1
                     after = results[0]
                     if keep:
                         self._log_forced(b, d1, d2, after)
@@ -541,7 +549,10 @@ class Game:
                     plays = rules.prefer_plays(b, ctx.plays, d1, d2, rolls, ctx) \
                         if ctx.plays else []
                     results = [p[0] for p in plays] or [b]
-                if len(results) > 1:
+                n = len(results)
+                counts[0] += n
+                counts[2] += 1
+                if n > 1:
                     self.choice_base = b
                     if keep:
                         self._choice_plays = plays if plays is not None \
@@ -558,6 +569,7 @@ class Game:
                     i = answered((d := ask("play", mover, results)), (yield d))
                     self._choice_items = None
                 else:
+                    counts[1] += 1
                     i = 0
                     if keep:
                         self._log_forced(b, d1, d2, results[0], plays)
@@ -762,6 +774,7 @@ class Game:
         result.scored = self.scored
         result.rule_points = self.rule_points
         result.lead_changes = self.lead_changes
+        result.play_counts = tuple(self.play_counts)
         return result
 
     def _snapshot(self) -> None:

@@ -6,7 +6,8 @@ of `tablier diff --json`:
 
     {"rules": {"added": [id, ...], "removed": [id, ...],
                "changed": [{"id", "field", "a", "b"}, ...]},
-     "options": [...], "movement": [...], "dice": [...], "ladder": [...], "board": [...]}
+     "options": [...], "movement": [...], "dice": [...], "ladder": [...], "board": [...],
+     "option_sets": [...], "regions": [...], "define": [...], "variant": [...], "bot": [...]}
 
 `added` are the ids of the rules only B has, `removed` those only A has; `changed` names each
 field of a rule both have whose value differs, defaults filled in (`enabled`, `on`, ...). Every
@@ -16,8 +17,13 @@ value in A and in B, null where
 that side has no such key (a ladder of another kind, an option one file does not declare). In
 `options`, the key is the option's name for its value and `NAME.choices` for its list of
 choices. Values are compared after the defaults of the schema are filled in, so a key written
-with its default value is no difference. `render_diff` writes the same as Markdown, with the
-words of each value, and adds the `[regions]` and `[define]` entries that differ.
+with its default value is no difference. The movement, dice and ladder are compared as they
+are in effect, each option's `[option_sets]` entry for its current value applied; an entry
+whose value an option's choice sets says so (`"set_by": {"a": OPTION, "b": OPTION}`).
+`option_sets` compares what each choice sets (key `OPTION.CHOICE.TABLE.KEY`), `regions` and
+`define` the named pips and definitions, `variant` the `[variant]` fields (id, name, sources,
+...), `bot` the search player's `[bot]` weights (`weights.NAME`) and features
+(`features.NAME`). `render_diff` writes the same as Markdown, with the words of each value.
 """
 from __future__ import annotations
 
@@ -85,16 +91,63 @@ def _compare_board(a: Any, b: Any) -> list[dict[str, Any]]:
     return sorted(out, key=lambda e: order.index(e["key"]) if e["key"] in order else len(order))
 
 
+def _compare_dicts(a: dict[str, Any], b: dict[str, Any], prefix: str = "") -> list[dict[str, Any]]:
+    keys = list(a) + [k for k in b if k not in a]
+    return [_entry(prefix + k, a.get(k), b.get(k)) for k in keys if a.get(k) != b.get(k)]
+
+
+def _flatten_sets(sets: dict[str, Any]) -> dict[str, Any]:
+    """`[option_sets]` as OPTION.CHOICE.TABLE.KEY → value."""
+    return {f"{o}.{c}.{t}.{k}": v for o, per in sets.items() for c, tables in per.items()
+            for t, values in tables.items() for k, v in values.items()}
+
+
+def _set_by(model: Any) -> dict[tuple[str, str], str]:
+    """(table, key) → the option whose current value's `[option_sets]` entry sets it."""
+    from interpreter.variant.schema import choice_key as ck
+
+    out: dict[tuple[str, str], str] = {}
+    for name, per in (model.option_sets or {}).items():
+        for table, values in (per.get(ck(model.options.get(name))) or {}).items():
+            for key in values:
+                out[(table, key)] = name
+    return out
+
+
+def _in_effect(entries: list[dict[str, Any]], table: str, by_a: dict, by_b: dict
+               ) -> list[dict[str, Any]]:
+    """Each entry with the options whose sets put its values in effect (`set_by`)."""
+    for e in entries:
+        by = {side: by[(table, e["key"])] for side, by in (("a", by_a), ("b", by_b))
+              if (table, e["key"]) in by}
+        if by:
+            e["set_by"] = by
+    return entries
+
+
 def diff_documents(a: Any, b: Any) -> dict[str, Any]:
-    """The differences between two loaded documents, as `tablier diff --json` prints them."""
+    """The differences between two loaded documents, as `tablier diff --json` prints them: the
+    movement, dice and ladder as they are in effect, the options' `[option_sets]` applied."""
+    from interpreter.variant.build import apply_option_sets
+
     ma, mb = a.model, b.model
+    ea, eb = apply_option_sets(ma), apply_option_sets(mb)
+    by_a, by_b = _set_by(ma), _set_by(mb)
     return {
         "rules": _compare_rules(ma.rules, mb.rules),
         "options": _compare_options(ma, mb),
-        "movement": _compare_models(ma.movement, mb.movement),
-        "dice": _compare_models(ma.dice, mb.dice),
-        "ladder": _compare_models(ma.ladder, mb.ladder),
+        "movement": _in_effect(_compare_models(ea.movement, eb.movement), "movement",
+                               by_a, by_b),
+        "dice": _in_effect(_compare_models(ea.dice, eb.dice), "dice", by_a, by_b),
+        "ladder": _in_effect(_compare_models(ea.ladder, eb.ladder), "ladder", by_a, by_b),
         "board": _compare_board(ma.board, mb.board),
+        "option_sets": _compare_dicts(_flatten_sets(ma.option_sets),
+                                      _flatten_sets(mb.option_sets)),
+        "regions": _compare_dicts(ma.regions, mb.regions),
+        "define": _compare_dicts(ma.define, mb.define),
+        "variant": _compare_models(ma.variant, mb.variant),
+        "bot": _compare_dicts(ma.bot.weights, mb.bot.weights, "weights.") +
+        _compare_dicts(ma.bot.features, mb.bot.features, "features."),
     }
 
 
@@ -225,26 +278,39 @@ def diff_blocks(a: Any, b: Any, result: dict[str, Any], level: int = 2) -> list[
         else:
             body.append(Table(("key", "A", "B"), tuple(
                 (code(e["key"]), _shown(e["a"]), _shown(e["b"])) for e in entries)))
-    extra = [(f"regions.{k}", v1, v2) for k, v1, v2 in _dict_changes(a.model.regions,
-                                                                      b.model.regions)]
-    extra += [(f"define.{k}", v1, v2) for k, v1, v2 in _dict_changes(a.model.define,
-                                                                      b.model.define)]
+    extra = [(f"regions.{e['key']}", e["a"], e["b"]) for e in result.get("regions", ())]
+    extra += [(f"define.{e['key']}", e["a"], e["b"]) for e in result.get("define", ())]
     if extra:
         body.append(Heading(level, "Regions and definitions"))
         body.append(Table(("key", "A", "B"), tuple(
             (code(k), _shown(None if v1 is None else " ".join(v1.split())),
              _shown(None if v2 is None else " ".join(v2.split()))) for k, v1, v2 in extra)))
+    else:
+        same.append("the regions and definitions")
+    for name, title, words in (("option_sets", "What the options' choices set",
+                                "what the options' choices set"),
+                               ("variant", "The variant's description", "the description"),
+                               ("bot", "The search player's judgement ([bot])",
+                                "the search player's judgement")):
+        entries = result.get(name) or []
+        if not entries:
+            same.append(words)
+            continue
+        body.append(Heading(level, title))
+        body.append(Table(("key", "A", "B"), tuple(
+            (code(e["key"]), _shown(e["a"]), _shown(e["b"])) for e in entries)))
+    in_effect = [(t, e) for t in ("movement", "dice", "ladder") for e in result.get(t, ())
+                 if e.get("set_by")]
+    if in_effect:
+        body.append(Para("Set by an option's choice (`[option_sets]`): " + "; ".join(
+            f"{code(t + '.' + e['key'])} by " + ", ".join(
+                f"{side.upper()}'s {code(o)}" for side, o in e["set_by"].items())
+            for t, e in in_effect) + "."))
     if same:
         listed = same[0] if len(same) == 1 else ", ".join(same[:-1]) + " and " + same[-1]
         out.append(Para(f"No difference in {listed}." if body else
                         f"No difference at all: {listed} are the same."))
     return out + body
-
-
-def _dict_changes(a: dict[str, str], b: dict[str, str]) -> list[tuple[str, str | None,
-                                                                         str | None]]:
-    keys = list(a) + [k for k in b if k not in a]
-    return [(k, a.get(k), b.get(k)) for k in keys if a.get(k) != b.get(k)]
 
 
 def render_diff(a_ref: str | Path, b_ref: str | Path, sets: Sequence[str] = (), *,
