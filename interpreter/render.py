@@ -4,6 +4,8 @@ from __future__ import annotations
 from typing import Any
 
 from interpreter.kernel.board import BAR, OFF, OPP_BAR, OPP_OFF, Board
+from interpreter.notation import PIPS
+from interpreter.terminal import draw_board
 
 
 def board_text(b: Board, mover_name: str = "X", other_name: str = "O") -> str:
@@ -98,8 +100,7 @@ class LogWriter:
         self.cur, self.notes = None, []
 
     def _play(self, text: str) -> str:
-        n = self.notation
-        return text if n is None else n.from_pips(text, self.side)
+        return (self.notation or PIPS).from_pips(text, self.side)
 
     def feed(self, events: Any) -> list[str]:
         kind = self.kind
@@ -236,9 +237,11 @@ def log_lines(variant: Any, log: list, marks_only: bool = False, notation: Any =
 
 
 def render_game(variant: Any, result: Any, summary: dict, marks_only: bool = False,
-                notation: Any = None, with_log: bool = True) -> str:
+                notation: Any = None, with_log: bool = True, side: int = 0) -> str:
     """The log of a played game and its result; plays in `notation` (pips by default);
-    without `with_log` (a person has seen the game as it was played) only the result."""
+    without `with_log` (a person has seen the game as it was played) only the result. The
+    final board is drawn as the terminal board, seen by `side` (white by default; the person
+    at the board), its points in `notation`."""
     marks_only = marks_only or not with_log
     if getattr(result, "combine", None) is not None:
         return render_combine(variant, result, summary, marks_only, notation)
@@ -252,9 +255,9 @@ def render_game(variant: Any, result: Any, summary: dict, marks_only: bool = Fal
     game = result.game
     if game is not None and game.turns:
         # the board of the last game played (a rotation's own variant has none)
-        b = game.board if game.mover == 0 else game.variant.flip(game.board)
-        lines += ["", "Final position (white = X, pips from white's side):",
-                  board_text(b, "X", "O")]
+        b = game.board if game.mover == side else game.variant.flip(game.board)
+        drawn = draw_board(game.variant, b, side, notation or PIPS, final=True).plain
+        lines += ["", f"Final position, seen by {SIDES[side]}:", drawn.rstrip("\n")]
     kind = getattr(variant.ladder, "kind", "game")
     if kind == "rotation":
         lines.append(f"match to {summary.get('match_points')}: white "
