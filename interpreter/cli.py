@@ -700,7 +700,7 @@ def _cmd_train(args: argparse.Namespace) -> int:
     try:
         from interpreter.players import td
     except ImportError:
-        raise TablierError("training needs numpy: pip install 'tablier[bots]'") from None
+        raise TablierError("training needs numpy: pip install numpy") from None
     from interpreter.variant.build import load_variant
 
     variant = load_variant(args.variant, args.overrides)
