@@ -14,7 +14,8 @@ CSS, no build step and nothing fetched from elsewhere) and the JSON API of the p
     GET  /api/variants                                                → the built-in variants
     POST /api/sheets               {"record": TOML}   → the `tablier sheet --json` object, or 400
     POST /api/sheets/view          {"record": TOML} or {"fields": {...}}
-                                   → {"sheet", "text", "fields", "toml", "kind"}
+                                   → {"sheet", "text", "fields", "toml", "kind",
+                                      "in_play"}
 
 Every request body is read within bounds (`MAX_BODY` bytes, JSON through
 `interpreter.bounded.parse_json`); saves and records go through the checks of `--resume` and
@@ -38,7 +39,8 @@ from starlette.staticfiles import StaticFiles
 from interpreter.bounded import MAX_FILE_BYTES, parse_json, shown
 from interpreter.errors import TablierError
 from interpreter.web import pages
-from interpreter.web.session import (HUMAN, Session, Sessions, WebError, player_kinds)
+from interpreter.web.session import (HUMAN, Session, Sessions, WebError, notations_by_variant,
+                                     player_kinds)
 
 STATIC = Path(__file__).parent / "static"
 #: the largest request body: a saved game or a record of 1 MiB, escaped in JSON
@@ -133,10 +135,14 @@ def create_app(limit: int = 64, max_idle: float = 6 * 3600) -> Starlette:
                 raise WebError(f"\"resume\" comes alone: {unknown[0]!r} is taken from the save")
             s = Session.resume(body["resume"])
         else:
-            unknown = sorted(set(body) - {"variant", "white", "black", "seed", "set"})
+            unknown = sorted(set(body) - {"variant", "white", "black", "seed", "set",
+                                          "notation"})
             if unknown:
                 raise WebError(f"unknown key {shown(unknown[0])} (a new game has variant, "
-                               f"white, black, seed, set)")
+                               f"white, black, seed, set, notation)")
+            notation = body.get("notation")
+            if notation is not None and not isinstance(notation, str):
+                raise WebError(f"\"notation\" is the name of a notation, not {shown(notation)}")
             kinds = []
             for side in ("white", "black"):
                 kind = body.get(side, HUMAN if side == "white" else "greedy")
@@ -150,7 +156,8 @@ def create_app(limit: int = 64, max_idle: float = 6 * 3600) -> Starlette:
             if variant.abstract:
                 raise WebError(f"{variant.id!r} is an abstract base; play a variant that "
                                f"extends it")
-            s = Session.new(variant, _seed(body.get("seed")), (kinds[0], kinds[1]), options)
+            s = Session.new(variant, _seed(body.get("seed")), (kinds[0], kinds[1]), options,
+                            notation or None)
         games.add(s)
         return s
 
@@ -229,7 +236,9 @@ def create_app(limit: int = 64, max_idle: float = 6 * 3600) -> Starlette:
         return JSONResponse(await run_in_threadpool(sheet_view, body))
 
     async def index(request: Request) -> Response:
-        return HTMLResponse(pages.index_page(builtin_variants(), player_kinds()))
+        rows = builtin_variants()
+        return HTMLResponse(pages.index_page(rows, player_kinds(),
+                                             notations_by_variant([r["id"] for r in rows])))
 
     async def game_page(request: Request) -> Response:
         s = games.get(request.path_params["id"])
@@ -332,7 +341,8 @@ def sheet_view(body: dict[str, Any]) -> dict:
 
     from interpreter.bounded import parse_toml
     from interpreter.errors import InputError, RecordError
-    from interpreter.io.sheet import record_ladder, render_sheet_text, sheet_data_text
+    from interpreter.io.sheet import (in_play_text, record_ladder, render_sheet_text,
+                                      sheet_data_text)
 
     if "record" in body:
         text = body["record"]
@@ -369,4 +379,5 @@ def sheet_view(body: dict[str, Any]) -> dict:
     fields = {k: data[k] for k in SHEET_FIELDS if k in data}
     return {"sheet": sheet, "text": readable, "fields": json.loads(json.dumps(fields,
                                                                               default=str)),
-            "toml": tomli_w.dumps(fields), "kind": kind}
+            "toml": tomli_w.dumps(fields), "kind": kind,
+            "in_play": in_play_text(text, ladder_for)}
