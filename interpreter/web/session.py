@@ -293,10 +293,9 @@ class Session:
         return self.hint
 
     def labels_of(self, d: Decision) -> list[str]:
-        """Each play of the play decision `d` written in the game's notation."""
-        base = self.game.choice_base
-        return [self.notation.play_text(base, p.paths[0], d.player)
-                for p in self.game._current_plays(d)]
+        """Each play of the play decision `d` written in the game's notation, as the log will
+        write it once played (the bar, off and the men waiting to enter by their words)."""
+        return [self.notation.from_pips(w, d.player) for w in d.words()]
 
     def pip_labels(self) -> dict[str, str]:
         """The notation's name of each pip of the player on roll (0 off, 25 the bar, 29 the
