@@ -165,8 +165,12 @@ class LogWriter:
                 elif e[2] == "pass":
                     notes.append(f"{SIDES[e[1]]} passes")
             elif what == "end":
-                notes.append(f"{SIDES[e[1]]} wins by {e[3]}" + (f" ({e[4]}, ×{e[2]})" if e[4]
-                                                               else f" (×{e[2]})"))
+                how, value = self.names.get(e[3], e[3]), self.names.get(e[4], e[4])
+                if self.names:      # by the rules' names: "black wins: Gammon, ×2"
+                    notes.append(f"{SIDES[e[1]]} wins: {value if e[4] else how}, ×{e[2]}")
+                else:
+                    notes.append(f"{SIDES[e[1]]} wins by {how}" +
+                                 (f" ({value}, ×{e[2]})" if e[4] else f" (×{e[2]})"))
             elif what == "match-game":
                 self._flush()
                 crawford = ", the Crawford game" if e[3] else ""
