@@ -467,7 +467,8 @@ def _cmd_play(args: argparse.Namespace) -> int:
         kinds = (args.white or record.players[0], args.black or record.players[1])
         seed = record.seed
         overrides = list(record.options)
-        notation = _notation(variant, args.notation)
+        # the notation the game was played in, unless another is asked for
+        notation = _notation(variant, args.notation or save.notation_of(data))
         players, session = _players(variant, kinds, seed, notation, args, overrides)
         try:
             run = save.checked_replay(data, record, variant, players, args.max_turns or 20000)
@@ -476,6 +477,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
         game = run.game
         if session is not None:
             session.resumed(game)
+            session.saved = (args.resume, len(game.log))
             session.say(f"resuming {args.resume}: {variant.name}, seed {seed}, white "
                         f"{kinds[0]}, black {kinds[1]}, after {game.turns} throws")
         play = partial(run.resume, players)
@@ -509,7 +511,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
                         f"(--seed {seed} plays the same dice again)")
         play = partial(game.run, players)
     if session is not None:
-        from interpreter.players.human import EndOfInput
+        from interpreter.players.human import EndOfInput, Quit
 
         try:
             result = play()
@@ -519,11 +521,8 @@ def _cmd_play(args: argparse.Namespace) -> int:
                 from interpreter.io import save
 
                 save.write_save(args.save, record_of(game, seed, kinds, overrides),
-                                save.state_of(game, eof.decision))
-                session.say(f"input ended: the game is saved to {args.save} (tablier play "
-                            f"--resume {args.save} goes on with it)")
-            else:
-                session.say("input ended: the game is not saved (no --save FILE)")
+                                save.state_of(game, eof.decision), notation=notation.name)
+            session.say(session.goodbye(game, args.save, isinstance(eof, Quit)))
             return 0
         session.finish(game)
     else:
@@ -539,7 +538,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
         from interpreter.io import save
 
         record = record_of(game, seed, kinds, overrides)
-        save.write_save(args.save, record, save.state_of(game))
+        save.write_save(args.save, record, save.state_of(game), notation=notation.name)
     summary = result.summary(variant.id)
     summary.update({"seed": seed, "white": kinds[0], "black": kinds[1]})
     if args.mat is not None:
@@ -548,8 +547,10 @@ def _cmd_play(args: argparse.Namespace) -> int:
         _out(summary)
         return 0
     from interpreter.render import render_game
+    # the final board seen by the person at the board (white when both are, or neither)
+    side = 1 if kinds[1] == "human" and kinds[0] != "human" else 0
     print(render_game(variant, result, summary, marks_only=args.log == "marks",
-                      notation=notation, with_log=session is None))
+                      notation=notation, with_log=session is None, side=side))
     return 0
 
 
@@ -568,7 +569,7 @@ def _players(variant: Any, kinds: tuple[str, str], seed: Any, notation: Any,
 
         def save_game(game: Any, decision: Any, path: str) -> None:
             save.write_save(path, record_of(game, seed, kinds, overrides),
-                            save.state_of(game, decision))
+                            save.state_of(game, decision), notation=notation.name)
 
         session = Session(variant, notation, inp=sys.stdin, out=sys.stdout, save=save_game)
     out = []
@@ -728,7 +729,7 @@ def _cmd_train(args: argparse.Namespace) -> int:
     try:
         from interpreter.players import td
     except ImportError:
-        raise TablierError("training needs numpy: pip install 'tablier[bots]'") from None
+        raise TablierError("training needs numpy: pip install numpy") from None
     from interpreter.variant.build import load_variant
 
     variant = load_variant(args.variant, args.overrides)

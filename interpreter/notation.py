@@ -195,10 +195,13 @@ class Notation:
         keywords = _KEYWORD if self.name in ("pips", "magriel") else _LONG_KEYWORDS
         return _token_pattern(keywords + "|" + _POINT[self.name] + _SYNTAX)
 
-    def parse(self, text: str, side: int = 0) -> list[tuple[int, int]]:
+    def parse(self, text: str, side: int = 0,
+              hits: list[int] | None = None) -> list[tuple[int, int]]:
         """The (from, to) pip steps a play text names, in the order written; chains are split
         (`8/2/1` is 8/2 then 2/1), `(n)` repeats the preceding move n times in all, `*` and `,`
-        are ignored. NotationError names what is unreadable."""
+        are ignored (the pips marked `*` are appended to `hits` when it is given, for the
+        caller to check that something is hit there). NotationError names what is
+        unreadable."""
         if not isinstance(text, str):
             raise NotationError(f"a play must be text, not {text!r}")
         if len(text) > 200:
@@ -240,6 +243,8 @@ class Notation:
             elif kind == "hit":
                 if not chains or linked:
                     raise NotationError(f"unreadable play {text!r}: a '*' must follow a point")
+                if hits is not None:
+                    hits.append(chains[-1][-1])
             else:
                 n = int(m.group("rep"))
                 if not chains or linked or len(chains[-1]) < 2:
@@ -313,8 +318,13 @@ class Notation:
 
     def from_pips(self, text: str, side: int = 0) -> str:
         """A play written in pips (as records and logs hold it: `24/18 13/11*`) in this
-        notation, token by token: its chains, repeats and hit marks are kept as written."""
-        if self.name in ("pips", "magriel") or text.strip() in ("", "-"):
+        notation, token by token: its chains, repeats and hit marks are kept as written; the
+        bar (25), off (0) and the checkers waiting to enter (29) by their words.
+
+            >>> PIPS.from_pips("25/22 6/0 29/20")
+            'bar/22 6/off in/20'
+        """
+        if text.strip() in ("", "-"):
             return text
         pattern = PIPS._tokens()
         out: list[str] = []
@@ -325,7 +335,9 @@ class Notation:
                 return text             # not a play (an answer of another kind): as it is
             kind = m.lastgroup
             if kind == "point":
-                out.append(self.label(int(m.group("point")), side))
+                pip = int(m.group("point"))
+                out.append(self.label(pip, side) if pip <= BAR or pip == UNENTERED
+                           else m.group(0))
             elif kind == "bar":
                 out.append("bar")
             elif kind == "unentered":

@@ -4,6 +4,8 @@ from __future__ import annotations
 from typing import Any
 
 from interpreter.kernel.board import BAR, OFF, OPP_BAR, OPP_OFF, Board
+from interpreter.notation import PIPS
+from interpreter.terminal import draw_board
 
 
 def board_text(b: Board, mover_name: str = "X", other_name: str = "O") -> str:
@@ -98,8 +100,7 @@ class LogWriter:
         self.cur, self.notes = None, []
 
     def _play(self, text: str) -> str:
-        n = self.notation
-        return text if n is None else n.from_pips(text, self.side)
+        return (self.notation or PIPS).from_pips(text, self.side)
 
     def feed(self, events: Any) -> list[str]:
         kind = self.kind
@@ -167,8 +168,12 @@ class LogWriter:
                 elif e[2] == "pass":
                     notes.append(f"{SIDES[e[1]]} passes")
             elif what == "end":
-                notes.append(f"{SIDES[e[1]]} wins by {e[3]}" + (f" ({e[4]}, ×{e[2]})" if e[4]
-                                                               else f" (×{e[2]})"))
+                how, value = self.names.get(e[3], e[3]), self.names.get(e[4], e[4])
+                if self.names:      # by the rules' names: "black wins: Gammon, ×2"
+                    notes.append(f"{SIDES[e[1]]} wins: {value if e[4] else how}, ×{e[2]}")
+                else:
+                    notes.append(f"{SIDES[e[1]]} wins by {how}" +
+                                 (f" ({value}, ×{e[2]})" if e[4] else f" (×{e[2]})"))
             elif what == "match-game":
                 self._flush()
                 crawford = ", the Crawford game" if e[3] else ""
@@ -239,9 +244,11 @@ def log_lines(variant: Any, log: list, marks_only: bool = False, notation: Any =
 
 
 def render_game(variant: Any, result: Any, summary: dict, marks_only: bool = False,
-                notation: Any = None, with_log: bool = True) -> str:
+                notation: Any = None, with_log: bool = True, side: int = 0) -> str:
     """The log of a played game and its result; plays in `notation` (pips by default);
-    without `with_log` (a person has seen the game as it was played) only the result."""
+    without `with_log` (a person has seen the game as it was played) only the result. The
+    final board is drawn as the terminal board, seen by `side` (white by default; the person
+    at the board), its points in `notation`."""
     marks_only = marks_only or not with_log
     if getattr(result, "combine", None) is not None:
         return render_combine(variant, result, summary, marks_only, notation)
@@ -255,9 +262,9 @@ def render_game(variant: Any, result: Any, summary: dict, marks_only: bool = Fal
     game = result.game
     if game is not None and game.turns:
         # the board of the last game played (a rotation's own variant has none)
-        b = game.board if game.mover == 0 else game.variant.flip(game.board)
-        lines += ["", "Final position (white = X, pips from white's side):",
-                  board_text(b, "X", "O")]
+        b = game.board if game.mover == side else game.variant.flip(game.board)
+        drawn = draw_board(game.variant, b, side, notation or PIPS, final=True).plain
+        lines += ["", f"Final position, seen by {SIDES[side]}:", drawn.rstrip("\n")]
     kind = getattr(variant.ladder, "kind", "game")
     if kind == "rotation":
         lines.append(f"match to {summary.get('match_points')}: white "

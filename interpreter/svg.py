@@ -167,8 +167,13 @@ def _stack(out: list[str], x: float, edge: float, down: bool, n: int, colour: st
     if pinned:
         cy = edge + sign * R
         other = "mover" if side == "opponent" else "opponent"
+        out.append(f"<g{_attrs(class_='pin', data_pip=pip)}><title>a {pinned} checker pinned "
+                   f"under {colour}'s: it cannot move until they leave</title>")
         _checker(out, x, cy, pinned, pip, other, cls="checker pinned")
         out.append(f"<circle{_attrs(cx=f'{x:.1f}', cy=f'{cy:.1f}', r=5, fill='#c0392b')}/>")
+        ink = COLOURS[pinned][2]
+        out.append(f"<text{_attrs(class_='pin-label', x=f'{x:.1f}', y=f'{cy - sign * 8 + 3:.1f}', fill=ink, text_anchor='middle', font_size=8, font_weight='bold')}>pin</text>")
+        out.append("</g>")
         k = 1
     cy = edge
     for i in range(n):
@@ -193,32 +198,50 @@ def _die(out: list[str], x: float, y: float, n: int, size: float = 34, used: boo
     out.append("</g>")
 
 
+def _cube(out: list[str], x: float, y: float, value: int, owner: str) -> None:
+    """The doubling cube, its face up: 64 while centred at 1, as on a real board."""
+    size = 36
+    face = 64 if owner == "centre" and value == 1 else value
+    out.append(f"<g{_attrs(class_='cube', data_owner=owner, data_value=value)}>"
+               f"<title>the cube at {value}, {'centred' if owner == 'centre' else 'owned by ' + owner}"
+               f"</title>")
+    out.append(f"<rect{_attrs(x=f'{x - size / 2:.1f}', y=f'{y:.1f}', width=size, height=size, rx=5, fill='#fbf7ea', stroke='#222', stroke_width=2)}/>")
+    out.append(f"<text{_attrs(x=f'{x:.1f}', y=f'{y + size / 2 + 6:.1f}', text_anchor='middle', font_size=17 if face < 100 else 13, font_weight='bold', fill='#222')}>{face}</text>")
+    out.append("</g>")
+
+
 def board_svg(board: Sequence[int], geometry: Geometry | None = None, *,
               dice: Sequence[int] | None = None, colours: tuple[str, str] = ("white", "black"),
               labels: Mapping[int, str] | None = None, names: Mapping[int, str] | None = None,
               movable: Iterable[int] = (), targets: Iterable[int] = (), picked: int | None = None,
               used_dice: Sequence[int] = (), caption: str | None = None,
-              width: int | None = None) -> str:
+              width: int | None = None, cube: tuple[int, str | None] | None = None) -> str:
     """The SVG text of `board` (a kernel board seen by the viewer) in `geometry`.
 
     `colours` are the viewer's and the opponent's ("white" or "black"); `labels` pip → text
     (default: the viewer's pip numbers); `names` pip → name (default: the geometry's);
     `movable`, `targets`: pips to highlight (0 off, 25 the bar); `picked` the pip chosen;
     `used_dice` the numbers already played (drawn greyed); `caption` a line under the board;
-    `width` the picture's width in pixels (default: its natural size, scalable)."""
+    `width` the picture's width in pixels (default: its natural size, scalable); `cube` the
+    doubling cube, (value, owner: "mover", "opponent" or None when centred), drawn on the bar:
+    in its middle when centred, at the owner's end otherwise."""
     g = geometry or Geometry()
     f = _Frame(g)
     labels = {p: str(p) for p in range(1, 25)} if labels is None else labels
     names = g.names if names is None else names
     movable, targets = set(movable), set(targets)
     mine, theirs = colours
+    if len(board) > 28 and board[28] and not caption:
+        caption = "pin: a checker pinned under the stack that holds it (it cannot move)"
     height = f.height + (22 if caption else 0)
     size = f' width="{width}" height="{round(width * height / f.width)}"' if width else ""
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="tablier-board" '
            f'viewBox="0 0 {f.width} {height}"{size} font-family="sans-serif" role="img">',
            "<style>.hit{cursor:pointer}.target .tri{fill:#3fa34d}.target .hit{fill:#3fa34d;"
            "fill-opacity:.18}.movable circle.checker{stroke:#e67e22;stroke-width:4}"
-           ".picked .hit{fill:#e67e22;fill-opacity:.22}</style>",
+           ".picked .hit{fill:#e67e22;fill-opacity:.22}.unentered.movable circle.checker{stroke:#e67e22;"
+           "stroke-width:3}.movable .waiting-label{fill:#ffd08a}"
+           "text.count,text.waiting-label,text.pin-label,.cube{pointer-events:none}</style>",
            f"<rect{_attrs(class_='frame', x=0, y=LABEL, width=f.width, height=f.bottom + FRAME - LABEL, rx=8, fill='#6b4226')}/>"]
     # the two halves and the tray
     for hx in f.half:
@@ -296,10 +319,23 @@ def board_svg(board: Sequence[int], geometry: Geometry | None = None, *,
             if count:
                 cy = f.mid + dy
                 out.append(f"<g{_attrs(class_='unentered', data_side=side)}>")
-                _checker(out, tx + 18, cy, colour, 29 if side == "mover" else 30, side,
-                         cls="checker waiting", r=9)
-                out.append(f"<text{_attrs(x=tx + 32, y=cy + 4, font_size=12, fill='#fff')}>{count}</text>")
-                out.append(f"<title>{count} waiting to enter</title></g>")
+                pip = 29 if side == "mover" else 30
+                cls = "unentered" + (" movable" if pip in movable else "") + \
+                    (" picked" if pip == picked else "")
+                out[-1] = f"<g{_attrs(class_=cls, data_side=side, data_pip=pip)}>"
+                _checker(out, tx + 16, cy, colour, pip, side, cls="checker waiting", r=9)
+                out.append(f"<text{_attrs(class_='count', x=tx + 30, y=cy + 4, font_size=12, fill='#fff', font_weight='bold')}>{count}</text>")
+                # the label: above the viewer's count, below the opponent's
+                ly = cy + (-14 if side == "mover" else 21)
+                out.append(f"<text{_attrs(class_='waiting-label', x=tx + TRAY / 2, y=ly, font_size=9, fill='#f3e2c0', text_anchor='middle')}>to enter</text>")
+                if side == "mover":
+                    out.append(f"<rect{_attrs(class_='hit', x=tx, y=cy - 26, width=TRAY, height=38, fill='#fff', fill_opacity=0, data_pip=pip)}/>")
+                out.append(f"<title>{count} {colour} waiting off the board to enter</title></g>")
+    if cube is not None:
+        value, owner = cube
+        y = f.mid - 18 if owner is None else (f.bottom - 40 if owner == "mover" else f.top + 4)
+        who = "centre" if owner is None else (mine if owner == "mover" else theirs)
+        _cube(out, bx, y, value, who)
     # the dice, on the viewer's side of the half away from the tray
     if dice:
         dx = f.half[1] + 3 * PW - 40
@@ -317,15 +353,22 @@ def board_svg(board: Sequence[int], geometry: Geometry | None = None, *,
 
 def position_svg(variant: Any, board: Sequence[int], *, dice: Sequence[int] | None = None,
                  mover: int = 0, side: int | None = None, labels: Mapping[int, str] | None = None,
-                 mirror: bool = False, **kw: Any) -> str:
+                 mirror: bool = False, cube: tuple[int, str | None] | None = None,
+                 **kw: Any) -> str:
     """The picture of `board`, seen by the mover (`mover`: 0 white, 1 black), drawn from the
-    side of player `side` (default: the mover's): the board is turned to him first."""
+    side of player `side` (default: the mover's): the board is turned to him first. `cube`:
+    (value, owner "white" | "black" | None when centred)."""
     side = mover if side is None else side
     g = Geometry.from_variant(variant, mirror=mirror)
     if side != mover:
         board = variant.flip(tuple(board))
     colours = ("white", "black") if side == 0 else ("black", "white")
-    return board_svg(board, g, dice=dice, colours=colours, labels=labels, **kw)
+    drawn = None
+    if cube is not None:
+        owner = cube[1]
+        drawn = (cube[0], None if owner is None else
+                 "mover" if owner == colours[0] else "opponent")
+    return board_svg(board, g, dice=dice, colours=colours, labels=labels, cube=drawn, **kw)
 
 
 __all__ = ["Geometry", "board_svg", "position_svg", "point_names"]

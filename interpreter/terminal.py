@@ -13,7 +13,8 @@ repos at the right, the opponent's row above, both talons at the left. `X` are w
 checkers and `O` black's, with their count; the points are named in the chosen notation. A
 pinned checker (Plakoto) is the small letter after the stack that pins it (`X1o`: one of
 white's pins one of black's); checkers waiting off the board to enter (acey-deucey) are counted
-under the board (`waiting X7 O11`).
+under the board (`waiting X7 O11`), and so are both sides' pips where the variant is a race
+to bear off (`pips X167 O167`).
 """
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ from typing import Any, TextIO
 from rich.console import Console
 from rich.text import Text
 
-from interpreter.kernel.board import BAR, OFF, OPP_BAR, OPP_OFF, their_pip
+from interpreter.kernel.board import BAR, OFF, OPP_BAR, OPP_OFF, OPP_POOL, PINS, POOL, their_pip
 from interpreter.notation import Notation
 
 SIDES = ("white", "black")
@@ -66,11 +67,43 @@ def has_bar(variant: Any) -> bool:
     return getattr(variant.move_rules, "enter", "bar") == "bar"
 
 
+def races(variant: Any) -> bool:
+    """Whether the variant is a race to bear off (its throws and plays score nothing: the
+    backgammon family, plakoto, long nardy, acey-deucey), where players count their pips."""
+    rules = variant.rules
+    return not rules.score_roll and not rules.score_play
+
+
+def pip_counts(variant: Any, board: Any) -> tuple[int, int]:
+    """The pips each side still has to travel to bear all his men off, (the mover's, the
+    opponent's), on the mover's board: a man on the bar or waiting to enter counts 25, a pinned
+    man where he stands."""
+    route = variant.geometry.route
+    me = 25 * board[BAR]
+    them = 25 * board[OPP_BAR]
+    pins = board[PINS] if len(board) > PINS else 0
+    for p in range(1, 25):
+        x = board[p]
+        if x > 0:
+            me += x * p
+            if pins >> p & 1:
+                them += their_pip(route, p)
+        elif x < 0:
+            them += -x * their_pip(route, p)
+            if pins >> p & 1:
+                me += p
+    if len(board) > OPP_POOL:
+        me += 25 * board[POOL]
+        them += 25 * board[OPP_POOL]
+    return me, them
+
+
 def draw_board(variant: Any, board: Any, side: int, notation: Notation,
-               before: Any = None) -> Text:
+               before: Any = None, final: bool = False) -> Text:
     """The board `board` (seen by the player on roll, `side`: 0 white, 1 black) with its points
     named in `notation`; points that differ from `before` (a play being entered) are shown
-    reversed."""
+    reversed. Where the variant is a race the pip counts are shown below. `final`: the board
+    at the end of the game, seen by `side` (nobody is on roll)."""
     out = Text()
 
     def row(pips: range, cells: bool) -> None:
@@ -97,8 +130,12 @@ def draw_board(variant: Any, board: Any, side: int, notation: Notation,
     parts.append(f"off {mover}{board[OFF]} {other}{board[OPP_OFF]}")
     if len(board) > 30 and (board[29] or board[30]):
         parts.append(f"waiting {mover}{board[29]} {other}{board[30]}")
+    if races(variant):
+        mine, theirs = pip_counts(variant, board)
+        parts.append(f"pips {mover}{mine} {other}{theirs}")
+    who = f"seen by {SIDES[side]}" if final else f"{SIDES[side]} on roll"
     out.append("   ".join(parts) + f"   ({MARKS[0]} white, {MARKS[1]} black; "
-               f"{SIDES[side]} on roll, moving from {notation.label(24, side)} towards "
+               f"{who}, moving from {notation.label(24, side)} towards "
                f"{notation.label(1, side)})\n", style=STYLES["dim"])
     legend = named_points(notation, side)
     if legend:

@@ -304,14 +304,27 @@ def test_xgid_money_fields():
     b, info = decode_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:3:0:8")
     assert (info.jacoby, info.beavers, info.max_cube, info.crawford) == (True, True, 256, False)
     assert encode_xgid(b, info).endswith(":3:0:8")
-    b, info = decode_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:3:2:1:5:10")
-    assert (info.crawford, info.jacoby, info.score) == (True, False, (2, 3))
+    b, info = decode_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:4:2:1:5:10")
+    assert (info.crawford, info.jacoby, info.score) == (True, False, (2, 4))
+
+
+def test_xgid_crawford_flag_nobody_1_away_is_dropped_as_gnubg_reads_it():
+    """gnubg.setgnubgid then gnubg.gnubgid: the flag is kept only where a player is 1-away."""
+    for xgid, crawford in (("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:3:2:1:5:10", False),
+                           ("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:2:3:1:7:10", False),
+                           ("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:6:3:1:7:10", True),
+                           ("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:2:6:1:7:10", True)):
+        assert decode_xgid(xgid)[1].crawford is crawford, xgid
 
 
 GNUBG_XGIDS = [  # gnubg.setgnubgid(xgid) then gnubg.gnubgid()
     ("XGID=--Aa-aa---Aa-bA---C--Aa--A:7:-1:1:32:0:0:3:0:10", "BDBBCQKEcIQAAA:R4kJAAAAAAAA"),
     ("XGID=-b----E-C---eE---c-e----B-:12:0:1:52:0:0:0:5:10", "4HPwATDgc/ABMA:fImqAAAAAAAE"),
     ("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:3:0:10", "4HPwATDgc/ABMA:cIkKAAAAAAAA"),
+    # a Crawford flag nobody is 1-away for: gnubg drops it
+    ("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:2:3:1:7:10", "4HPwATDgc/ABMA:cInqADAAEAAE"),
+    ("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:3:2:1:5:10", "4HPwATDgc/ABMA:cImqACAAGAAE"),
+    ("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:6:3:1:7:10", "4HPwATDgc/ABMA:8InqADAAMAAE"),
 ]
 
 
@@ -490,12 +503,13 @@ def xgid_infos(draw):
     on_roll = draw(st.integers(0, 1))
     doubled = draw(st.booleans())
     money = not length
+    score = (draw(st.integers(0, top)), draw(st.integers(0, top)))
     return MatchInfo(
         cube=1 << draw(st.integers(0, 12)), cube_owner=draw(st.sampled_from([-1, 0, 1])),
-        on_roll=on_roll, crawford=not money and draw(st.booleans()),
+        # a Crawford game only where a player is 1-away (gnubg drops the flag elsewhere)
+        on_roll=on_roll, crawford=not money and length - 1 in score and draw(st.booleans()),
         turn=1 - on_roll if doubled else on_roll, doubled=doubled,
-        dice=(0, 0) if doubled else draw(dice_st), match_length=length,
-        score=(draw(st.integers(0, top)), draw(st.integers(0, top))),
+        dice=(0, 0) if doubled else draw(dice_st), match_length=length, score=score,
         jacoby=money and draw(st.booleans()), beavers=money and draw(st.booleans()),
         max_cube=1 << draw(st.integers(0, 15)))
 

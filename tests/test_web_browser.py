@@ -296,3 +296,114 @@ def test_the_game_page_on_a_phone_shows_the_whole_board(browser, server: str,
             pg.screenshot(path=str(ROOT / "docs" / "img" / "board-phone.png"), full_page=False)
     finally:
         context.close()
+
+
+def _inside(box: dict, width: float, height: float) -> bool:
+    return box is not None and box["x"] >= -0.5 and box["y"] >= -0.5 and \
+        box["x"] + box["width"] <= width + 0.5 and box["y"] + box["height"] <= height + 0.5
+
+
+def test_the_typed_play_is_hidden_at_a_decision_and_a_disabled_button_looks_it(page,
+                                                                               server: str):
+    start(page, server, "backgammon", 7)
+    # the first question of the person is the cube's: no typed play there
+    assert page.locator("button[data-answer=roll]").is_visible()
+    assert not page.locator("#typed").is_visible()
+    assert not page.locator("#typed-play").is_visible()
+    page.click("button[data-answer=roll]")
+    idle(page)
+    # a play: the typed box is there, the Play button disabled until a play is entered
+    assert page.locator("#typed-play").is_visible()
+    confirm = page.locator("#confirm")
+    assert confirm.is_disabled()
+    grey = confirm.evaluate("b => getComputedStyle(b).backgroundColor")
+    hint_bg = page.locator("#hint-button").evaluate("b => getComputedStyle(b).backgroundColor")
+    assert grey != hint_bg and grey != "rgb(63, 163, 77)"      # neither active nor green
+
+
+def test_triktrak_in_guitons_notation_on_the_page(page, server: str) -> None:
+    page.goto(server + "/")
+    page.select_option("#variant", "triktrak")
+    page.select_option("#notation", "guiton")
+    page.select_option("#white", "human")
+    page.select_option("#black", "greedy")
+    page.fill("#seed", "3")
+    page.click("#start")
+    page.wait_for_url("**/game/**")
+    idle(page)
+    labels = page.locator("#board text.label").all_text_contents()
+    assert "T" in labels and "11'" in labels
+    log = page.locator("#log").text_content()
+    assert "T/4 T/1" in log and "24/" not in log
+    page.locator(".movable .hit").first.click()
+    idle(page)
+    page.locator(".target .hit").first.click()
+    idle(page)
+    assert page.locator("#entered").text_content().startswith("T/")
+    # the running score in words under the board, with the holes
+    assert "holes" in page.locator("#status").text_content()
+
+
+def test_acey_deucey_waiting_men_are_labelled_and_entered_by_a_click(page, server: str) -> None:
+    start(page, server, "acey-deucey", 3)
+    waiting = page.locator("#board g.unentered.movable")
+    assert waiting.count() == 1 and waiting.is_visible()
+    assert "to enter" in page.locator("#board").text_content()
+    page.locator("#board g.unentered.movable .hit").click()
+    idle(page)
+    assert page.locator(".target").count() >= 1
+    page.locator(".target .hit").first.click()
+    idle(page)
+    assert page.locator("#entered").text_content().startswith("in/")
+    assert "29" not in page.locator("#entered").text_content()
+
+
+@pytest.mark.parametrize("variant,seed", [("backgammon", 7), ("triktrak", 3)])
+def test_on_a_phone_the_board_dice_score_and_destinations_need_no_scrolling(
+        browser, server: str, tmp_path: Path, variant: str, seed: int) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
+                                  has_touch=True, device_scale_factor=2)
+    pg = context.new_page()
+    try:
+        start(pg, server, variant, seed)
+        if pg.locator("button.answer").count():
+            pg.click("button.answer >> nth=0")
+            idle(pg)
+        pg.locator(".movable .hit").first.click()
+        idle(pg)
+        for what in ("#board svg", "#board .die", "#board .target", "#status"):
+            box = pg.locator(what).first.bounding_box()
+            assert _inside(box, 390, 844), (what, box)
+        status = pg.locator("#status").text_content()
+        assert ("cube" in status) if variant == "backgammon" else ("holes" in status)
+        assert pg.locator("#confirm").is_visible()
+        assert _inside(pg.locator("#confirm").bounding_box(), 390, 844)
+        pg.screenshot(path=str(tmp_path / f"phone-{variant}.png"), full_page=False)
+    finally:
+        context.close()
+
+
+def test_the_sheet_keeps_a_two_mark_partie_and_shows_the_holes(page, server: str) -> None:
+    page.goto(server + "/sheet")
+    page.select_option("#sheet-variant", "trictrac-ecrire")
+    page.fill("#marks", "2")
+    page.click("#sheet-start")
+    page.wait_for_selector("#sides .side")
+    idle(page)
+    assert page.locator("#sheet-error").text_content() == ""
+
+    def press(player: str, label: str) -> None:
+        page.locator(f'.side[data-player="{player}"]').locator(
+            f'button:text-is("{label}")').click()
+        idle(page)
+
+    press("Alice", "+4")
+    press("Alice", "+2")
+    press("Bob", "+3")
+    press("Bob", "+3")
+    alice = page.locator('.side[data-player="Alice"] .score').text_content()
+    assert "6 holes" in alice and "mark 1 of 2" in alice
+    press("Alice", "refait")          # pressed in either box: Bob made the hole, he calls it
+    assert page.locator("#sheet-error").text_content() == ""
+    assert "refait" in page.locator("#sheet-text").text_content()
+    assert "0 holes" in page.locator('.side[data-player="Bob"] .score').text_content()

@@ -649,6 +649,8 @@ class Game:
                     following = throws.next(t.stage, d1, d2, gen.plays(b, d1, d2)[1])
                     if following != "end":
                         if following == "doublet":
+                            # the doublet is named with the 1-2 on the board
+                            self.board = after
                             d = ask("doublet", mover, DOUBLET_CHOICES)
                             t.named = answered(d, (yield d)) + 1
                         if following == "reroll":

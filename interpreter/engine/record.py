@@ -116,6 +116,9 @@ class Replay:
         self.record = record
         self.game = game = Game(variant, record.game_seed, max_turns=max_turns, keep_record=True,
                                 doubles=record.doubles, resigns=True)
+        # a person's hints play the answers out on copies of the game, as in a game begun
+        # at the board (engine/branch.py)
+        game.branching = any(getattr(p, "kind", None) == "human" for p in players or ())
         self.players = players
         self._gen = game.play()
         self.pending: Decision | None = None

@@ -656,7 +656,8 @@ def decode_xgid(text: str, checkers: int = CHECKERS) -> tuple[Board, MatchInfo]:
         cube=1 << cube_log,
         cube_owner={1: 1, -1: 0, 0: -1}[owner],
         on_roll=on_roll,
-        crawford=bool(length and flags),
+        # as gnubg reads it: a Crawford flag while nobody is 1-away is dropped
+        crawford=bool(length and flags and length - 1 in (score_top, score_bottom)),
         game_state=PLAYING,
         turn=1 - on_roll if doubled else on_roll,
         doubled=doubled,

@@ -1,7 +1,7 @@
 """Saved games (`tablier play --save FILE`, `--resume FILE`): TOML written with tomli-w.
 
 A save holds `format` (an integer version), `[game]` (the variant id, the seed, the options,
-the players' kinds and capabilities, the turns played), `[[files]]` (name and sha256 of each
+the players' kinds and capabilities, the turns played, the notation played in), `[[files]]` (name and sha256 of each
 file of the variant's `extends` chain), `[record] moves` (engine/record.py: each throw's dice and
 each decision with its answer, in order), `[state]` (the current state: the board seen by the
 player on roll, who is on roll, the dice, every ladder's state — for à écrire and combiné the
@@ -64,13 +64,15 @@ def _checksum(data: dict[str, Any]) -> str:
                           .encode("utf-8")).hexdigest()
 
 
-def save_data(record: Record, state: dict[str, Any]) -> dict[str, Any]:
+def save_data(record: Record, state: dict[str, Any],
+              notation: str | None = None) -> dict[str, Any]:
     data: dict[str, Any] = {
         "format": FORMAT,
         "game": {"variant": record.variant, "seed": record.seed,
                  "options": list(record.options), "players": list(record.players),
                  "doubles": list(record.doubles), "turns": state["turns"],
-                 **({"variant_file": record.source} if record.source else {})},
+                 **({"variant_file": record.source} if record.source else {}),
+                 **({"notation": notation} if notation else {})},
         "files": [{"name": n, "sha256": h} for n, h in record.files],
         "record": {"moves": record.lines()},
         "state": state,
@@ -79,12 +81,14 @@ def save_data(record: Record, state: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
-def write_save(path: str | Path, record: Record, state: dict[str, Any]) -> None:
+def write_save(path: str | Path, record: Record, state: dict[str, Any],
+               notation: str | None = None) -> None:
     """Write the save atomically: a temporary file in the same folder, flushed, synced to disk
-    and renamed over `path`."""
+    and renamed over `path`. `notation` is the one the game is played in (`--notation`): a
+    resumed game keeps it."""
     import tomli_w
 
-    text = tomli_w.dumps(save_data(record, state))
+    text = tomli_w.dumps(save_data(record, state, notation))
     target = Path(path)
     folder = target.parent if str(target.parent) else Path(".")
     try:
@@ -172,6 +176,14 @@ def save_record(data: dict[str, Any]) -> tuple[dict[str, Any], Record]:
     record = Record(variant, seed, (players[0], players[1]), (doubles[0], doubles[1]),
                     tuple(options), tuple(pairs), entries, source=source)
     return data, record
+
+
+def notation_of(data: dict[str, Any]) -> str | None:
+    """The notation a save was played in (`game.notation`), None when it names none."""
+    name = (data.get("game") or {}).get("notation")
+    if name is not None and not isinstance(name, str):
+        raise SaveError("`game.notation` must be the name of a notation")
+    return name
 
 
 def variant_ref(record: Record, save_path: str | Path | None = None,

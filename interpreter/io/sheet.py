@@ -753,6 +753,30 @@ def _sheet_object(record_path: Path, data: dict, ladder_for: LadderFor) -> dict:
     return _points_sheet(record, ladder)[0]
 
 
+def in_play_text(text: str, ladder_for: LadderFor, name: str = "sheet.toml") -> dict | None:
+    """The mark in play of an à écrire or combiné record given as text (the web score keeper's
+    players' boxes): its number, the holes and markers of each player; None for the other
+    records and once the partie is settled."""
+    data = _record_text(text, name)
+    if "pool" in data:
+        return None
+    record, ladder = _open(Path(name), ladder_for, data)
+    if ladder.kind == "ecrire":
+        ledger = _ecrire_sheet(record, ladder)[1]
+    elif ladder.kind == "combine":
+        ledger = _combine_sheet(record, ladder)[1].ecrire
+    else:
+        return None
+    if ledger.settlement is not None:
+        return None
+    names = record.players
+    return {"mark": ledger.k, "of": ledger.n_marks,
+            "holes": {names[p]: ledger.holes[p] for p in (0, 1)},
+            "markers": {names[p]: [m for m, on in (("banner", ledger.banner(p)),
+                                                   ("necktie", ledger.necktie(p))) if on]
+                        for p in (0, 1)}}
+
+
 def render_sheet(record_path: Path, ladder_for: LadderFor, json_output: bool) -> str:
     """The output of `tablier sheet RECORD [--json]`: the JSON object on one line, or a
     readable sheet. `ladder_for(variant, options)` returns the record's validated ladder."""

@@ -27,9 +27,9 @@ from typing import Any, Callable, TextIO
 
 from interpreter.engine.contract import PLAY_KINDS, SIDE_NAMES, Resign
 from interpreter.errors import TablierError
-from interpreter.kernel.board import sort_key
+from interpreter.kernel.board import BAR, PINS, POOL, sort_key
 from interpreter.kernel.notation import expand_steps
-from interpreter.notation import Notation, NotationError
+from interpreter.notation import UNENTERED, Notation, NotationError
 from interpreter.players.base import DOUBLES
 from interpreter.render import LogWriter
 from interpreter.terminal import (console_for, draw_board, ladder_lines, named_points,
@@ -38,7 +38,7 @@ from interpreter.terminal import (console_for, draw_board, ladder_lines, named_p
 #: what each word decision asks, in a sentence
 QUESTIONS = {
     "double": "Before your throw: roll, or offer the cube?",
-    "take": "You are doubled: take, pass (or redouble at once)?",
+    "take": "You are doubled: take or pass?",
     "go": "You won a hole on your own throw: stay, or go (the men are set up again)?",
     "refait": "Holes are equal at six or more: stay, or call a refait (the mark is replayed)?",
     "concede": "You are behind at six holes or more: stay, or concede the mark?",
@@ -52,6 +52,19 @@ QUESTIONS = {
 }
 #: word decisions where an empty line answers the first choice (the one that holds)
 ENTER_MEANS_FIRST = frozenset({"double", "rethrow"})
+#: the decisions asked before the throw of the player on roll: the dice of the view are those
+#: of the throw before, not to be shown as his
+BEFORE_THROW = frozenset({"double", "take"})
+#: what players say for a choice, beside its word: the trictrac players' French (Guiton's
+#: `tenir` and `s'en aller`), the cube's `redouble` for a beaver or a raccoon
+SYNONYMS: dict[str, tuple[str, ...]] = {
+    **dict.fromkeys(("tenir", "je tiens", "tiens"), ("stay", "hold")),
+    **dict.fromkeys(("s'en aller", "s’en aller", "aller", "je m'en vais", "je m’en vais",
+                     "m'en vais", "m’en vais"), ("go",)),
+    **dict.fromkeys(("redouble", "redouble at once"), ("beaver", "raccoon")),
+}
+#: the words that end the game at any prompt
+QUIT_WORDS = frozenset({"quit", "exit"})
 
 HELP_PLAY = """\
 Enter a play from/to, e.g. 24/18 13/11, 24/18(2), 8/2*/1, bar/22, 6/off ({points}).
@@ -62,12 +75,14 @@ Enter a play from/to, e.g. 24/18 13/11, 24/18(2), 8/2*/1, bar/22, 6/off ({points
   board      show the board again
   save FILE  write the game to FILE (as --save does) and go on
   resign     resign ({levels})
+  quit, exit end the game here (saved to --save FILE when given)
   help       this text
 A play can be entered in parts (24/18, then 13/11): the board shows it as it is built, and a
 complete play built in parts is played once confirmed with ok."""
 
 HELP_WORD = """\
-Answer with the number or the word of a choice. Also: hint, board, save FILE, resign, help."""
+Answer with the number or the word of a choice. Also: hint, board, save FILE, resign, quit,
+help."""
 
 
 class EndOfInput(Exception):
@@ -76,6 +91,11 @@ class EndOfInput(Exception):
     def __init__(self, decision: Any):
         super().__init__("end of input")
         self.decision = decision
+
+
+class Quit(EndOfInput):
+    """The person typed `quit` or `exit` at a prompt: the game ends there, as at the end of
+    input (`decision` is the one left unanswered)."""
 
 
 class Session:
@@ -96,6 +116,8 @@ class Session:
         self.shown = 0
         self.humans = 0
         self._relaxed: Any = None
+        #: the last `save FILE` made at the prompt: (path, the game's log length then)
+        self.saved: tuple[str, int] | None = None
 
     # -- output ---------------------------------------------------------------------------------
 
@@ -122,6 +144,31 @@ class Session:
             self.out.write(line if line.endswith("\n") else line + "\n")
             self.out.flush()
         return line.strip()
+
+    def read(self, prompt: str, decision: Any) -> str:
+        """One line of input after `prompt`; EndOfInput at the end of input, Quit when the line
+        is `quit` or `exit`."""
+        line = self.ask(prompt)
+        if line is None:
+            raise EndOfInput(decision)
+        if line.lower() in QUIT_WORDS:
+            raise Quit(decision)
+        return line
+
+    def goodbye(self, game: Any, save_path: str | None, quitting: bool) -> str:
+        """What is said when the game stops at a prompt (end of input, quit): where it is saved,
+        never contradicting a `save FILE` just made."""
+        why = "the game ends here" if quitting else "input ended"
+        resume = "tablier play --resume {0} goes on with it"
+        if save_path is not None:
+            return f"{why}: the game is saved to {save_path} ({resume.format(save_path)})"
+        if self.saved is not None:
+            path, at = self.saved
+            if at == len(game.log):
+                return f"{why}: the game is saved to {path} ({resume.format(path)})"
+            return (f"{why}: the game was saved to {path} before the last plays; what was "
+                    f"played since is not saved (no --save FILE)")
+        return f"{why}: the game is not saved (no --save FILE)"
 
     def catch_up(self, game: Any) -> None:
         """Show the log since the last look (the opponent's throws as they happened)."""
@@ -207,6 +254,10 @@ class HumanPlayer:
             s.say(f"{me} to throw")
             return
         mover = game.mover
+        if decision.kind in BEFORE_THROW:
+            # the cube is offered before a throw: the dice on the board are the last throw's
+            s.say(f"{SIDE_NAMES[mover]} to throw, and offers the cube")
+            return
         items = this_throw_items(game)
         s.say(f"{SIDE_NAMES[mover]} threw {view.dice[0]}-{view.dice[1]}" +
               ("" if items else "; it scores nothing before the play"
@@ -241,11 +292,22 @@ class HumanPlayer:
         h = hint(decision)
         if decision.is_play:
             listed = self._list(decision)
-            n = next(k for k, (i, _t) in enumerate(listed, 1) if i == h.index)
-            what = f"{n}. {listed[n - 1][1]}"
+            number = {i: (n, text) for n, (i, text) in enumerate(listed, 1)}
+            n, text = number[h.index]
+            what = f"{n}. {text}"
         else:
+            number = {}
             what = str(decision.choices[h.index])
-        self.s.say(f"hint ({h.bot}): {what}" + (f" — {h.reason}" if h.reason else ""))
+        reason = ""
+        if h.second is not None and h.best is not None:
+            second = h.second.text
+            if decision.is_play and h.second.index in number:
+                k, t = number[h.second.index]
+                second = f"{k}. {t}"
+            reason = (f" — worth {h.best.value:+.3f} {h.unit}, {h.difference:.3f} more than the "
+                      f"next best, {second}" +
+                      ("" if h.exact else " (judged without playing it out)"))
+        self.s.say(f"hint ({h.bot}): {what}{reason}")
 
     def _save(self, decision: Any, path: str) -> None:
         s = self.s
@@ -260,6 +322,7 @@ class HumanPlayer:
         except TablierError as exc:
             s.say(f"save: {exc}")
             return
+        s.saved = (path, len(decision.game.log))
         s.say(f"saved to {path}; play goes on")
 
     def _common(self, decision: Any, line: str) -> bool:
@@ -286,9 +349,7 @@ class HumanPlayer:
                 self.s.say(f"resign: {level!r} is not one of {', '.join(levels)}")
             self.s.say("resign: " + "  ".join(f"{n} {w}" for n, w in enumerate(levels, 1))
                        + "  (or cancel)")
-            got = self.s.ask(f"{SIDE_NAMES[decision.player]} resign> ")
-            if got is None:
-                raise EndOfInput(decision)
+            got = self.s.read(f"{SIDE_NAMES[decision.player]} resign> ", decision)
             level = got.lower()
             if level in ("cancel", "c", ""):
                 return None
@@ -308,12 +369,15 @@ class HumanPlayer:
         elif decision.kind == "school":
             pend = decision.game.ladder.school_pending
             question = question.format(who=SIDE_NAMES[pend[0]], claimed=pend[1], due=pend[2])
+        elif decision.kind == "take":
+            again = [c for c in choices if c in ("beaver", "raccoon")]
+            if again:
+                question = f"You are doubled: take, pass, or redouble at once ({again[0]}, " \
+                           f"keeping the cube)?"
         prompt = f"{SIDE_NAMES[decision.player]} {decision.kind}> "
         while True:
             s.say(question + "  " + "  ".join(f"{n} {c}" for n, c in enumerate(choices, 1)))
-            line = s.ask(prompt)
-            if line is None:
-                raise EndOfInput(decision)
+            line = s.read(prompt, decision)
             low = line.lower()
             if not line and decision.kind in ENTER_MEANS_FIRST:
                 return 0
@@ -330,6 +394,8 @@ class HumanPlayer:
             if low.isdigit() and 1 <= int(low) <= len(choices):
                 return int(low) - 1
             matches = [i for i, c in enumerate(choices) if c == low]
+            if not matches and low in SYNONYMS:
+                matches = [i for i, c in enumerate(choices) if c in SYNONYMS[low]][:1]
             if not matches:
                 matches = [i for i, c in enumerate(choices) if c.startswith(low)] if low else []
             if len(matches) == 1:
@@ -346,9 +412,7 @@ class HumanPlayer:
         while True:
             s.say(f"Mark your points: the throw gives you {due} (Enter or ok to mark them, or "
                   f"type what you mark, 0 to {top}; a wrong count can be sent to school)")
-            line = s.ask(prompt)
-            if line is None:
-                raise EndOfInput(decision)
+            line = s.read(prompt, decision)
             low = line.lower()
             if low in ("", "ok", "yes", "y"):
                 return due
@@ -380,9 +444,7 @@ class HumanPlayer:
         while True:
             prompt = f"{SIDE_NAMES[side]} " \
                 f"{'confirm' if entry.complete is not None else decision.kind}> "
-            line = s.ask(prompt)
-            if line is None:
-                raise EndOfInput(decision)
+            line = s.read(prompt, decision)
             low = line.lower()
             if entry.complete is not None:
                 if low in ("", "ok", "yes", "y"):
@@ -481,10 +543,15 @@ class Entry:
         """Add the steps of `line`; the choice index when the line alone names a whole legal
         play, else None (the entry goes on, or the reason it is refused was shown)."""
         s = self.s
+        marked: list[int] = []
         try:
-            new = s.notation.parse(line, self.side)
+            new = s.notation.parse(line, self.side, marked)
         except NotationError as exc:
             s.say(str(exc))
+            return None
+        stray = self._stray_hit(new, marked)
+        if stray is not None:
+            s.say(f"{line.strip()}: {stray}")
             return None
         if not new and self.parts:
             s.say(f"{line!r} adds nothing to the play")
@@ -507,6 +574,19 @@ class Entry:
             return None
         s.say(explain(self.s, self.decision, self.steps + new, self.base, self.dice, line,
                       self.parts))
+        return None
+
+    def _stray_hit(self, new: list[tuple[int, int]], marked: list[int]) -> str | None:
+        """Why a `*` of the entry is wrong (nothing of the opponent's is hit there), or None.
+        A `*` is optional where a blot is hit, and refused where none is."""
+        board = self.board
+        n = self.s.notation
+        for p in marked:
+            if not any(b == p for _a, b in new) or not 1 <= p <= 24:
+                return f"the '*' after {n.label(p, self.side)} marks no move's landing"
+            if board[p] >= 0:
+                return (f"nothing is hit on {n.described(p, self.side)}: no checker of the "
+                        f"opponent's stands there (a '*' marks a hit)")
         return None
 
     def _matching(self, steps: list[tuple[int, int]]) -> tuple[int | None, Any] | None:
@@ -583,18 +663,31 @@ def explain(session: Session, decision: Any, steps: list[tuple[int, int]], base:
     avail = Counter({d1: variant.move_rules.doublet_moves} if d1 == d2 else {d1: 1, d2: 1})
     used: Counter = Counter()
     board = list(base)
-    for a, b in steps:
+    mr = variant.move_rules
+    after = " (after the parts entered)" if parts else ""
+    # the checkers entering first, in whatever order the steps were typed
+    for a, b in sorted(steps, key=lambda st: st[0] not in (BAR, UNENTERED)):
         dist = a - b
+        reason = _first_obstacle(variant, board, a, b, n, side)
+        if reason is not None:
+            return f"{step_text(a, b)}: {reason}" + after
         if board[a] <= 0:
-            return f"{step_text(a, b)}: no checker of yours on {n.described(a, side)}" + \
-                (" (after the parts entered)" if parts else "")
+            return f"{step_text(a, b)}: no checker of yours on {n.described(a, side)}" + after
         die = dist if dist in avail else None
         if die is None and b == 0:
             higher = [d for d in sorted(avail) if d > dist and used[d] < avail[d]]
             die = higher[0] if higher else None
         if die is None:
+            closed = _closed_ways(board, a, dist, avail, mr.block)
+            if closed:
+                return (f"{step_text(a, b)}: every way there stops on a closed point ("
+                        + ", ".join(n.described(p, side) for p in closed) + ")") + after
             return (f"{step_text(a, b)}: no checker of yours can move {dist} from "
                     f"{n.label(a, side)} with {roll}")
+        if 1 <= b <= 24 and board[b] <= -mr.block:
+            held = -board[b]
+            return (f"{step_text(a, b)}: {n.described(b, side)} is closed (the opponent holds "
+                    f"it with {held} checker{'s' if held != 1 else ''})") + after
         used[die] += 1
         if used[die] > avail[die]:
             times = "twice" if avail[die] == 1 else f"{used[die]} times ({roll} gives " \
@@ -655,6 +748,50 @@ def explain(session: Session, decision: Any, steps: list[tuple[int, int]], base:
                         f"{n.label(a, side)} with {roll}"
                         + (" after the rest of the play" if len(prefix) > 1 else ""))
     return f"{shown}: not a legal play with {roll} (list shows them)"
+
+
+def _closed_ways(board: list, a: int, dist: int, avail: Counter, block: int) -> list[int]:
+    """Where a move of `dist` from `a` made of both numbers (or of several moves of a doublet)
+    would stop on the way, when every such stop is closed: the closed points, else []."""
+    dice = sorted(avail)
+    if len(dice) == 2 and dist == dice[0] + dice[1]:
+        stops = [[a - dice[0]], [a - dice[1]]]
+    elif len(dice) == 1 and dist % dice[0] == 0 and 1 < dist // dice[0] <= avail[dice[0]]:
+        d = dice[0]
+        stops = [[a - d * k for k in range(1, dist // d)]]
+    else:
+        return []
+
+    def closed(p: int) -> bool:
+        return 1 <= p <= 24 and board[p] <= -block
+
+    if all(any(closed(p) for p in way) for way in stops):
+        return sorted({next(p for p in way if closed(p)) for way in stops}, reverse=True)
+    return []
+
+
+def _first_obstacle(variant: Any, board: list, a: int, b: int, n: Notation,
+                    side: int) -> str | None:
+    """Why the mover cannot move a checker from `a` at all on `board`, before any number is
+    looked at: his checker there is pinned, a checker of his on the bar (or waiting off the
+    board) must enter first; None when nothing stops it."""
+    mr = variant.move_rules
+    pins = board[PINS] if len(board) > PINS else 0
+    if 1 <= a <= 24 and pins >> a & 1 and board[a] < 0:
+        return (f"your checker on {n.described(a, side)} is pinned under the opponent's and "
+                f"cannot move until it is freed")
+    if a == BAR and board[BAR] <= 0:
+        return "no checker of yours is on the bar"
+    if a == UNENTERED and (len(board) <= POOL or board[POOL] <= 0):
+        return "no checker of yours is waiting to enter"
+    if a != BAR and board[BAR] > 0 and mr.enter_first and getattr(mr, "enter", "bar") == "bar":
+        waiting = board[BAR]
+        return (f"a checker on the bar must enter first ({waiting} of yours "
+                f"{'is' if waiting == 1 else 'are'} on the bar: bar/...)")
+    if a != UNENTERED and len(board) > POOL and board[POOL] > 0 and mr.unentered_first:
+        return (f"your checkers waiting off the board must all enter first ({board[POOL]} "
+                f"waiting: in/...)")
+    return None
 
 
 def _rule_words(variant: Any, rule_id: str) -> str:

@@ -43,9 +43,10 @@ class EcrireLadder(HoleMarking):
     the holes under the marks are marked as in the `holes` ladder."""
 
     kind: Literal["ecrire"] = Field("ecrire", description="holes → marks → partie settlement")
-    min_marks: Literal[6, 4] = Field(
+    min_marks: Literal[6, 4, 2] = Field(
         6, description="the shortest partie allowed: 6 marks, or 4 as Lelasseux-Lafosse allows "
-                       "(Le jeu de trictrac rendu facile, n°220)")
+                       "(Le jeu de trictrac rendu facile, n°220), or 2 for a short partie "
+                       "agreed at the board (the score keeper's short parties)")
     marks: int = Field(
         12, description="length of the partie in marks: an even number from `min_marks` to 24 "
                         "(a score-sheet record gives its own)")

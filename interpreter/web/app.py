@@ -14,7 +14,8 @@ CSS, no build step and nothing fetched from elsewhere) and the JSON API of the p
     GET  /api/variants                         → the built-in variants and the served files
     POST /api/sheets               {"record": TOML}   → the `tablier sheet --json` object, or 400
     POST /api/sheets/view          {"record": TOML} or {"fields": {...}}
-                                   → {"sheet", "text", "fields", "toml", "kind"}
+                                   → {"sheet", "text", "fields", "toml", "kind",
+                                      "in_play"}
 
 Every request first passes the doors of `interpreter.web.doors` (the `Host` is the server's
 own, no `Origin` of another site, POST bodies typed `application/json` and of at most
@@ -45,7 +46,8 @@ from interpreter.errors import TablierError
 from interpreter.web import pages
 from interpreter.web.catalogue import Catalogue, check_settings
 from interpreter.web.doors import MAX_BODY, Busy, Doors, Works, server_hosts
-from interpreter.web.session import (HUMAN, Session, Sessions, WebError, player_kinds)
+from interpreter.web.session import (HUMAN, Session, Sessions, WebError, notations_by_variant,
+                                     player_kinds)
 
 STATIC = Path(__file__).parent / "static"
 #: the most `--set` keys a request may give
@@ -171,10 +173,14 @@ def create_app(limit: int = 100, max_idle: float = 6 * 3600, *, host: str = "127
                 raise WebError(f"\"resume\" comes alone: {unknown[0]!r} is taken from the save")
             s = Session.resume(body["resume"], catalogue)
         else:
-            unknown = sorted(set(body) - {"variant", "white", "black", "seed", "set"})
+            unknown = sorted(set(body) - {"variant", "white", "black", "seed", "set",
+                                          "notation"})
             if unknown:
                 raise WebError(f"unknown key {shown(unknown[0])} (a new game has variant, "
-                               f"white, black, seed, set)")
+                               f"white, black, seed, set, notation)")
+            notation = body.get("notation")
+            if notation is not None and not isinstance(notation, str):
+                raise WebError(f"\"notation\" is the name of a notation, not {shown(notation)}")
             kinds = []
             for side in ("white", "black"):
                 kind = body.get(side, HUMAN if side == "white" else "greedy")
@@ -189,7 +195,8 @@ def create_app(limit: int = 100, max_idle: float = 6 * 3600, *, host: str = "127
             if variant.abstract:
                 raise WebError(f"{variant.id!r} is an abstract base; play a variant that "
                                f"extends it")
-            s = Session.new(variant, _seed(body.get("seed")), (kinds[0], kinds[1]), options)
+            s = Session.new(variant, _seed(body.get("seed")), (kinds[0], kinds[1]), options,
+                            notation or None)
         # a bot asked first plays at the page's next request
         with s.lock:
             state = s.state()
@@ -296,6 +303,7 @@ def create_app(limit: int = 100, max_idle: float = 6 * 3600, *, host: str = "127
     async def index(request: Request) -> Response:
         rows = await works.run(all_variants)
         return HTMLResponse(pages.index_page(rows, player_kinds(),
+                                             notations_by_variant([r["id"] for r in rows]),
                                              served=catalogue.folder is not None))
 
     async def game_page(request: Request) -> Response:
@@ -410,7 +418,8 @@ def sheet_view(body: dict[str, Any], ladder_of: Any = None) -> dict:
 
     from interpreter.bounded import parse_toml
     from interpreter.errors import InputError, RecordError
-    from interpreter.io.sheet import record_ladder, render_sheet_text, sheet_data_text
+    from interpreter.io.sheet import (in_play_text, record_ladder, render_sheet_text,
+                                      sheet_data_text)
 
     if "record" in body:
         text = body["record"]
@@ -447,4 +456,5 @@ def sheet_view(body: dict[str, Any], ladder_of: Any = None) -> dict:
     fields = {k: data[k] for k in SHEET_FIELDS if k in data}
     return {"sheet": sheet, "text": readable, "fields": json.loads(json.dumps(fields,
                                                                               default=str)),
-            "toml": tomli_w.dumps(fields), "kind": kind}
+            "toml": tomli_w.dumps(fields), "kind": kind,
+            "in_play": in_play_text(text, ladder_for)}

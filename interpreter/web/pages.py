@@ -35,7 +35,8 @@ def message_page(title: str, message: str) -> str:
                  '<p><a href="/">Start a game</a></p>')
 
 
-def index_page(variants: list[dict], kinds: list[str], served: bool = False) -> str:
+def index_page(variants: list[dict], kinds: list[str],
+               notations: dict[str, list[str]] | None = None, served: bool = False) -> str:
     """The start page: `variants` are the built-in ones and the files of the served folder
     (`serve --variants DIR`, named by their file names), which `served` says there is."""
     options = "".join(f'<option value="{escape(v["id"])}">{escape(v["name"])} '
@@ -53,6 +54,8 @@ def index_page(variants: list[dict], kinds: list[str], served: bool = False) -> 
     <label>White <select name="white" id="white">{players}</select></label>
     <label>Black <select name="black" id="black">{players}</select></label>
   </div>
+  <label>Notation (how the points are named)
+    <select name="notation" id="notation"><option value="pips">pips</option></select></label>
   <label>Seed <input name="seed" id="seed" inputmode="numeric" placeholder="random"></label>
   <label>Options, one KEY=VALUE a line (as <code>--set</code>)
     <textarea name="set" id="set" rows="3"
@@ -69,7 +72,7 @@ def index_page(variants: list[dict], kinds: list[str], served: bool = False) -> 
   <p class="error" id="resume-error" role="alert"></p>
 </form>
 """
-    return _page("Tablier", body, "index.js", {"kinds": kinds})
+    return _page("Tablier", body, "index.js", {"kinds": kinds, "notations": notations or {}})
 
 
 def game_page(game_id: str, name: str) -> str:

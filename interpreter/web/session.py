@@ -18,17 +18,29 @@ STATE, the JSON the API returns (docs/play.md):
                           kind (play, enter, go, double, take...), "player": "white" | "black",
                           "choices": [...], "plays": [{"text", "paths": [[[from, to], ...]],
                           "items": [...]}]} for a play; "hint" the strongest bot's choice when
-                          asked for
+                          asked for (one of the choices), "hint_label" the same in the game's
+                          notation
     score                 {"ladder": kind, "text": the running score, "sides": the ladder's
-                          state with sides named (as saves hold it)}
+                          state with sides named (as saves hold it), "lines": the score in
+                          words, as the terminal board shows it}
     items                 what the current throw scored: [{"rule", "name", "side", "points"}]
     finished, winner      whether the play is over, its winner (null: none, or a draw)
     result                the summary of `tablier play --json` once finished
-    log                   the lines of the game's log, as `tablier play` prints them
+    log                   the lines of the game's log, as `tablier play` prints them, in the
+                          game's notation, the scoring rules by name
+    notation, notations   the notation the game is shown in (`--notation`), and those the
+                          variant has
+    labels                the notation's name of each pip of the player on roll (0 off, 25 the
+                          bar, 29 the men waiting to enter): how the page writes a play being
+                          entered; each play of a play question has its `label` in it
+    pips                  both sides' pip counts where the variant is a race, else null
     bot_to_move           true while a bot is asked: the page asks for the state again
     stopped               null, or why the game was stopped (a turn took more than a request's
                           time)
     svg                   the board as SVG, from the side of `view` (the human's, else white's)
+
+A play may be answered in pips (the `text` of a play) or in the game's notation (its `label`,
+or any play the notation reads).
 """
 from __future__ import annotations
 
@@ -43,6 +55,7 @@ from interpreter.engine.game import Game
 from interpreter.errors import TablierError
 from interpreter.kernel.board import to_json
 from interpreter.web.doors import Overrun
+from interpreter.notation import PIPS, UNENTERED, Notation, notation_for, notations_of
 
 HUMAN = "human"
 #: the longest game a session plays (throws): `tablier play`'s default
@@ -102,6 +115,22 @@ def strongest_bot() -> str:
     return sorted(BOTS)[0]
 
 
+_NOTATIONS: dict[str, list[str]] = {}
+
+
+def notations_by_variant(ids: list[str]) -> dict[str, list[str]]:
+    """The notations of each built-in variant (`pips` first), for the start page's choice."""
+    from interpreter.variant.loader import load_document
+
+    for vid in ids:
+        if vid not in _NOTATIONS:
+            try:
+                _NOTATIONS[vid] = list(notations_of(load_document(vid, check_rules=False)))
+            except TablierError:    # pragma: no cover - the shipped files load
+                _NOTATIONS[vid] = ["pips"]
+    return {vid: _NOTATIONS[vid] for vid in ids}
+
+
 def _player(kind: str, seed: str, variant: Any = None) -> Any:
     if kind == HUMAN:
         return Human()
@@ -139,6 +168,7 @@ class Session:
         self.lock = threading.Lock()
         self.used = time.monotonic()
         self.hint: str | None = None
+        self.hint_label: str | None = None
         self.hint_detail: dict[str, Any] | None = None
         #: why the game was stopped (its turn loop interrupted, or a bot out of time)
         self.stopped: str | None = None
@@ -158,6 +188,8 @@ class Session:
         d = self.pending
         return d is not None and self.stopped is None and \
             not isinstance(self.players[d.player], Human)
+        #: how the page names the points (`--notation`)
+        self.notation: Notation = notation_for(variant)
 
     @property
     def playing(self) -> Any:
@@ -168,9 +200,11 @@ class Session:
     # -- making one ------------------------------------------------------------------------------
 
     @classmethod
-    def new(cls, variant: Any, seed: Any, kinds: tuple[str, str], options: list[str]
-            ) -> Session:
+    def new(cls, variant: Any, seed: Any, kinds: tuple[str, str], options: list[str],
+            notation: str | None = None) -> Session:
         from interpreter.players.base import capabilities_of
+
+        named = notation_for(variant, notation)
 
         gs = f"{seed}/0"
         players = tuple(_player(k, f"{gs}:{SIDE_NAMES[i]}", variant)
@@ -181,6 +215,7 @@ class Session:
         game.branching = True
         gen = game.play()
         s = cls(variant, seed, kinds, options, game, gen, None)
+        s.notation = named
         s.players = players
         try:
             s.pending = next(gen)
@@ -213,6 +248,7 @@ class Session:
         run.game.branching = True
         s = cls(variant, record.seed, record.players, list(record.options), run.game, run._gen,
                 run.pending, run.result)
+        s.notation = notation_for(variant, save.notation_of(data))
         s.players = players
         return s
 
@@ -271,10 +307,19 @@ class Session:
         if not isinstance(text, str) or len(text) > 200:
             raise WebError("an answer is a string of at most 200 characters")
         words = d.words()
-        if text.strip() in words:
-            i = words.index(text.strip())
+        text = text.strip()
+        labels = self.labels_of(d) if d.is_play else []
+        if text in words:
+            i = words.index(text)
+        elif text in labels:
+            i = labels.index(text)
+        elif d.is_play and self.notation.name not in ("pips", "magriel"):
+            # a play typed in the game's notation, read into pips
+            steps = self.notation.parse(text, d.player)
+            i = d.index(" ".join(f"{PIPS.label(a)}/{PIPS.label(b)}" for a, b in steps)
+                        if steps else "-")
         else:
-            i = d.index(text.strip())
+            i = d.index(text)
         self._send(i)
 
     def ask_hint(self) -> str:
@@ -287,12 +332,33 @@ class Session:
         from interpreter.players.hint import hint
 
         h = hint(d)
+        words = self.labels_of(d) if d.is_play else list(d.words())
+        # the hint as one of the choices (the API's), and as the page shows it
         self.hint = d.words()[h.index]
-        # the second-best answer and by how much the best beats it, in the judge's unit
-        self.hint_detail = {"bot": h.bot, "reason": h.reason, "difference": h.difference,
-                            "unit": h.unit, "exact": h.exact,
-                            "second": h.second.text if h.second is not None else None}
+        self.hint_label = words[h.index]
+        # the second-best answer and by how much the best beats it, in the judge's unit, the
+        # plays in the game's notation
+        second = words[h.second.index] if h.second is not None else None
+        reason = None
+        if h.best is not None and second is not None:
+            reason = (f"worth {h.best.value:+.3f} {h.unit}, {h.difference:.3f} more than the "
+                      f"next best, {second}" +
+                      ("" if h.exact else " (judged without playing it out)"))
+        self.hint_detail = {"bot": h.bot, "reason": reason, "difference": h.difference,
+                            "unit": h.unit, "exact": h.exact, "second": second}
         return self.hint
+
+    def labels_of(self, d: Decision) -> list[str]:
+        """Each play of the play decision `d` written in the game's notation, as the log will
+        write it once played (the bar, off and the men waiting to enter by their words)."""
+        return [self.notation.from_pips(w, d.player) for w in d.words()]
+
+    def pip_labels(self) -> dict[str, str]:
+        """The notation's name of each pip of the player on roll (0 off, 25 the bar, 29 the
+        men waiting to enter)."""
+        side = self.game.mover if self.pending is None else self.pending.player
+        n = self.notation
+        return {str(p): n.label(p, side) for p in (*range(0, 26), UNENTERED)}
 
     # -- what the page sees ----------------------------------------------------------------------
 
@@ -317,6 +383,7 @@ class Session:
         d = cast(Decision, self.pending)     # a play is being asked
         g = self.game
         texts = d.words()
+        labels = self.labels_of(d)
         plays = g._current_plays(d)
         off = self.playing.move_rules.off_pip
         out = []
@@ -330,7 +397,7 @@ class Session:
                     paths.append([list(s) for s in steps])
             items = [{"rule": r, "name": self.rule_name(r), "side": to, "points": pts}
                      for r, to, pts, _w in g.play_items(i)] if g._choice_items else []
-            out.append({"text": text, "paths": paths, "items": items})
+            out.append({"text": text, "label": labels[i], "paths": paths, "items": items})
         return out
 
     def rule_name(self, rule_id: str) -> str:
@@ -384,11 +451,23 @@ class Session:
         g = self.game
         b = self.board() if board is None else board
         dice = self.dice()
-        return position_svg(self.playing, b, dice=dice, mover=g.mover, side=self.view_side(),
-                            **kw)
+        side = self.view_side()
+        labels = {p: self.notation.label(p, side) for p in range(1, 25)}
+        return position_svg(self.playing, b, dice=dice, mover=g.mover, side=side,
+                            labels=labels, cube=self.cube(), **kw)
+
+    def cube(self) -> tuple[int, str | None] | None:
+        """The cube where the ladder has one in use: (its value, "white" | "black" | None
+        for its owner)."""
+        cube = getattr(self.game.ladder, "cube", None)
+        if cube is None or not getattr(cube, "enabled", False):
+            return None
+        owner = cube.owner
+        return int(cube.value), None if owner is None else SIDE_NAMES[owner]
 
     def state(self) -> dict[str, Any]:
-        from interpreter.render import ladder_text, log_lines
+        from interpreter.render import LogWriter, ladder_text
+        from interpreter.terminal import ladder_lines, pip_counts, races
 
         g = self.game
         d = self.pending
@@ -407,6 +486,7 @@ class Session:
                 question["plays"] = self.plays()
             if self.hint is not None:
                 question["hint"] = self.hint
+                question["hint_label"] = self.hint_label
                 question["hint_detail"] = self.hint_detail
         res = self.result
         out: dict[str, Any] = {
@@ -415,22 +495,44 @@ class Session:
             "position": position, "on_roll": SIDE_NAMES[g.mover],
             "dice": None if dice is None else list(dice), "turns": g.turns,
             "question": question,
-            "score": {"ladder": kind, "text": ladder_text(kind, sides), "sides": jsonable(sides)},
+            "score": {"ladder": kind, "text": ladder_text(kind, sides), "sides": jsonable(sides),
+                      "lines": self.score_lines(ladder_lines)},
             "items": self.throw_items(),
             "finished": bool(res is not None and res.finished),
             "winner": None if res is None or res.winner is None else SIDE_NAMES[res.winner],
             "result": None,
-            "log": log_lines(self.variant, g.log),
+            "log": self.log_lines(LogWriter),
             "view": SIDE_NAMES[self.view_side()],
             "bot_to_move": self.bot_to_move,
             "stopped": self.stopped,
+            "notation": self.notation.name, "notations": list(notations_of(self.variant)),
+            "labels": self.pip_labels(),
+            "pips": None,
         }
+        if races(self.playing):
+            mine, theirs = pip_counts(self.playing, b)
+            counts = (mine, theirs) if g.mover == 0 else (theirs, mine)
+            out["pips"] = {"white": counts[0], "black": counts[1]}
         if res is not None:
             summary = res.summary(self.variant.id)
             summary.update({"seed": self.seed, "white": self.kinds[0], "black": self.kinds[1]})
             out["result"] = jsonable(summary)
         out["svg"] = self.svg()
         return out
+
+    def score_lines(self, lines_of: Any) -> list[str]:
+        """The running score in words, the sides by their colours (as the terminal shows it)."""
+        side = self.view_side()
+        try:
+            state = self.game.ladder.state(side)
+        except Exception:   # noqa: BLE001 - the words only; `text` has the score
+            return []
+        return lines_of(state, (SIDE_NAMES[side], SIDE_NAMES[1 - side]))
+
+    def log_lines(self, writer: Any) -> list[str]:
+        """The game's log in the game's notation, the scoring rules by name."""
+        w = writer(self.variant, notation=self.notation, rule_names=True)
+        return w.feed(self.game.log) + w.close()
 
     def save_text(self) -> str:
         """The saved game, as `tablier play --save` writes it (TOML)."""
@@ -443,7 +545,8 @@ class Session:
             raise WebError(f"the game is stopped ({self.stopped}) in the middle of a turn: it "
                            f"cannot be saved")
         record = record_of(self.game, self.seed, self.kinds, self.options)
-        return tomli_w.dumps(save.save_data(record, save.state_of(self.game, self.pending)))
+        return tomli_w.dumps(save.save_data(record, save.state_of(self.game, self.pending),
+                                            self.notation.name))
 
 
 class Sessions:

@@ -58,6 +58,16 @@ function completed() {
   return done.length ? state.question.plays[done[0].play] : null;
 }
 
+// a pip of the player on roll as the game's notation names it (bar, off, in, T, 5'...)
+function label(pip) {
+  const names = (state && state.labels) || {};
+  return names[String(pip)] || String(pip);
+}
+
+function stepsText(steps) {
+  return steps.map((s) => `${label(s[0])}/${label(s[1])}`).join(" ");
+}
+
 function setBusy(on) { document.body.setAttribute("data-busy", on ? "1" : "0"); }
 
 async function drawEntry() {
@@ -119,11 +129,12 @@ function drawQuestion() {
                   (q.decision === "enter" ? ": enter a man" : "")));
     box.append(el("p", {class: "help"}, "Click a checker, then a highlighted point; or type the play below."));
     box.append(el("p", {class: "entered", id: "entered"}, entered.length ?
-      entered.map((s) => `${s[0]}/${s[1]}`).join(" ") : "—"));
+      stepsText(entered) : "—"));
     const row = el("div", {class: "choices"});
     const done = completed();
     const confirm = el("button", {id: "confirm", class: "primary big"},
-                       done ? `Play ${done.text}` : "Play");
+                       done ? `Play ${done.label || done.text}` : "Play");
+    if (!done) confirm.title = "enter a whole play first";
     confirm.disabled = !done;
     confirm.addEventListener("click", () => done && send(done.text));
     const undo = el("button", {id: "undo", class: "big"}, "Undo");
@@ -143,7 +154,7 @@ function drawQuestion() {
     box.append(row);
   }
   if (q.hint) {
-    box.append(el("p", {id: "hint"}, `hint: ${q.hint}`));
+    box.append(el("p", {id: "hint"}, `hint: ${q.hint_label || q.hint}`));
     // the second best and the difference, apart: the hint itself stays a play one can type
     if (q.hint_detail && q.hint_detail.reason)
       box.append(el("p", {id: "hint-reason"}, `${q.hint_detail.bot}: ${q.hint_detail.reason}`));
@@ -190,10 +201,17 @@ function show(s) {
   state = s;
   $("board").innerHTML = s.svg;
   const q = s.question;
-  $("status").textContent = s.finished ? resultText(s) :
+  // under the board, where a phone shows it without scrolling: who is on roll, the dice,
+  // the score and, in a race, both pip counts
+  const pips = s.pips ? `pips white ${s.pips.white}, black ${s.pips.black}` : "";
+  const words = (s.score.lines && s.score.lines.length) ? s.score.lines.join("; ") : s.score.text;
+  const score = [words, pips].filter((x) => x).join("; ");
+  $("status").textContent = (s.finished ? resultText(s) :
     q ? `${s.players.white} (white) v ${s.players.black} (black); ${s.on_roll} on roll` +
-        (s.dice ? `, ${s.dice.join("-")}` : "") : "";
-  $("score").textContent = s.score.text || "—";
+        (s.dice ? `, ${s.dice.join("-")}` : "") : "") + (score ? ` — ${score}` : "");
+  $("score").textContent = score || "one game, no running score";
+  if (q && q.kind === "play" && q.plays && q.plays.length)
+    $("typed-play").placeholder = q.plays[0].label || q.plays[0].text;
   const items = $("items");
   items.replaceChildren();
   for (const it of s.items) items.append(el("li", {}, `${it.name}: ${it.points} to ${it.side}`));

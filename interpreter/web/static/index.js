@@ -28,14 +28,31 @@ function readSets(text) {
 
 $("white").value = "human";
 $("black").value = document.querySelector("#black option[value=greedy]") ? "greedy" : "random";
-$("variant").addEventListener("change", () => { $("path-label").hidden = $("variant").value !== ""; });
+const PAGE = JSON.parse(($("page-data") || {}).textContent || "{}");
+// the notations of the chosen variant (pips, and Guiton's, Malfilâtre's... in trictrac)
+function setNotations() {
+  const have = (PAGE.notations || {})[$("variant").value] || ["pips"];
+  const keep = $("notation").value;
+  $("notation").replaceChildren(...have.map((n) => {
+    const o = document.createElement("option");
+    o.value = n; o.textContent = n;
+    return o;
+  }));
+  $("notation").value = have.includes(keep) ? keep : have[0];
+}
+$("variant").addEventListener("change", () => {
+  $("path-label").hidden = $("variant").value !== "";
+  setNotations();
+});
+setNotations();
 
 $("new-game").addEventListener("submit", async (ev) => {
   ev.preventDefault();
   $("new-error").textContent = "";
   try {
     const body = {variant: $("variant").value || $("variant-path").value.trim(),
-                  white: $("white").value, black: $("black").value, set: readSets($("set").value)};
+                  white: $("white").value, black: $("black").value, set: readSets($("set").value),
+                  notation: $("notation").value};
     const seed = $("seed").value.trim();
     if (seed) {
       if (!/^-?[0-9]+$/.test(seed)) throw new Error(`the seed ${JSON.stringify(seed)} is not a whole number`);

@@ -68,6 +68,8 @@ $("sheet-setup").addEventListener("submit", (ev) => {
     const m = $("marks").value.trim();
     if (!/^[0-9]+$/.test(m)) { $("sheet-error").textContent = `marks: ${JSON.stringify(m)} is not a number`; }
     f.marks = Number(m);
+    // a short partie agreed at the board (2 or 4 marks): the record says so in its options
+    if (f.marks === 2 || f.marks === 4) f.options = {min_marks: f.marks};
   }
   $("keeper").hidden = false;
   tryFields(f);
@@ -90,6 +92,20 @@ $("undo-event").addEventListener("click", () => {
   tryFields({...fields, events: fields.events.slice(0, -1)});
 });
 
+// who may call the refait: the player whose hole on his own throw was the last event (a go
+// must directly follow the goer's own-throw holes), whichever box the button is in
+function refaitCaller() {
+  const events = fields.events || [];
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i];
+    for (const p of fields.players) {
+      if (e.startsWith(`${p} +`)) return / on /.test(e.slice(p.length)) ? null : p;
+    }
+    return null;
+  }
+  return null;
+}
+
 function refaitCheck(before) {
   return (v) => {
     const marks = v.sheet.marks || [];
@@ -111,7 +127,11 @@ function sideBox(i) {
     const p = s.players[me];
     score.textContent = `${p.holes} holes, ${p.points} points` + (p.bredouille ? ", bredouille" : "");
   } else {
-    score.textContent = `lost marks ${s.lost_marks[me]}`;
+    const play = view.in_play;
+    const holes = play ? play.holes[me] : null;
+    const markers = play && play.markers[me].length ? ` (${play.markers[me].join(", ")})` : "";
+    score.textContent = (play ? `${holes} hole${holes === 1 ? "" : "s"}${markers} in mark ` +
+                         `${play.mark} of ${play.of}; ` : "") + `lost marks ${s.lost_marks[me]}`;
   }
   box.append(score);
   const onOther = el("label", {class: "toggle"});
@@ -136,8 +156,16 @@ function sideBox(i) {
   if (kind === "combine") words.push(["suspend ecrire", "suspend ecrire"], ["suspend honours", "suspend honours"]);
   for (const [label, word] of words) {
     const b = el("button", {class: "big word", "data-word": label}, label);
-    b.addEventListener("click", () => addEvent(`${me} ${word}`,
-      label === "refait" ? refaitCheck((view.sheet.marks || []).length) : null));
+    b.addEventListener("click", () => {
+      if (label !== "refait") { addEvent(`${me} ${word}`); return; }
+      const caller = refaitCaller();
+      if (!caller) {
+        $("sheet-error").textContent = "a refait is called right after the hole that makes " +
+          "the holes equal, six or more each, by the player who made it on his own throw";
+        return;
+      }
+      addEvent(`${caller} go`, refaitCheck((view.sheet.marks || []).length));
+    });
     row.append(b);
   }
   box.append(row);
