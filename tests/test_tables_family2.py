@@ -363,3 +363,23 @@ def test_gul_bara_passed_positions_agree() -> None:
         got, follows = gul_bara_passed(Pos.from_json(obj), d, k)
         assert mine == keys(got), obj
         assert out["next"] == follows, obj
+
+
+def test_a_stage_rule_gives_another_throw(tmp_path) -> None:
+    """`again`: a doublet played in full, its stages included, gives the same player another
+    throw (the Uzbek reading of the progression)."""
+    path = tmp_path / "uzbek.toml"
+    path.write_text('extends = "gul-bara"\n[variant]\nid = "gul-bara-uzbek"\nname = "x"\n'
+                    '[turn.stages.progression]\nagain = "true"\n', encoding="utf-8")
+    v = load_variant(path)
+    assert v.throws.stages[0].again is not None
+    again = 0
+    for seed in range(1, 4):
+        g = Game(v, seed)
+        g.run([make_player("random", seed, v), make_player("greedy", seed + 1, v)])
+        assert g.result is not None and g.result.finished
+        throws = [e for e in g.log if e[0] == "throw"]
+        for a, b in zip(throws, throws[1:]):
+            if a[1] == b[1] and a[2] == a[3] == 6:
+                again += 1          # after a 6-6 stage played in full: the same player again
+    assert again > 0

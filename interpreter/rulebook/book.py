@@ -369,7 +369,8 @@ def _turn(ctx: Context, level: int) -> list[Block]:
         "the same player plays a stage of the doublet `next`, judged as a throw of its own "
         "(it is no throw of his: `rolls` does not change; outside 1..6, none follows). What "
         "a governed throw or stage leaves unplayed is lost, or, where `to_opponent` holds, "
-        "played by the opponent before his own throw, with the stages after it.")]
+        "played by the opponent before his own throw, with the stages after it; once no stage "
+        "follows one played in full, the same player throws again where `again` holds.")]
     for stage_id, stage in stages.items():
         out.append(_heading(level + 1, f"{code(stage_id)}: {stage.name}", "stage-" + stage_id))
         if stage.description:
@@ -382,7 +383,7 @@ def _turn(ctx: Context, level: int) -> list[Block]:
         if facts:
             out.append(Items(tuple(facts)))
         lines = []
-        for key in ("when", "next", "to_opponent"):
+        for key in ("when", "next", "to_opponent", "again"):
             text = getattr(stage, key, None)
             if text is not None:
                 body = text.strip("\n")
