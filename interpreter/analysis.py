@@ -69,12 +69,26 @@ def read_position(variant: Any, obj: Any, need_dice: bool = True) -> RollPositio
     stage = state.get("stage")
     if stage is not None:
         stages = [STAGE_OF[s] for s in variant.throws.bonus if STAGE_OF[s] in STAGES]
+        stages += [rule.id for rule in variant.throws.stages]
         if stage not in stages:
             known = f"one of {stages!r}" if stages else "absent: this variant has no bonus throw"
             raise PositionError(f"'state.stage' must be {known}, not {shown(stage)}")
         if (dice is not None or need_dice) and d1 != d2:
             raise PositionError(f"at the {stage!r} stage the dice are a doublet, not "
                                 f"{shown(dice)}")
+    passed = state.get("passed")
+    if passed is not None:
+        if not variant.throws.stages or not (
+                isinstance(passed, list) and len(passed) == 2
+                and in_range(passed[0], 1, 6) and in_range(passed[1], 1, rules.doublet_moves)):
+            if not variant.throws.stages:
+                raise PositionError("'state.passed' must be absent: this variant has no stage "
+                                    "rule that passes numbers on")
+            raise PositionError(f"'state.passed' must be [number 1..6, moves 1.."
+                                f"{rules.doublet_moves}], not {shown(passed)}")
+        if (dice is not None or need_dice) and [d1, d2] != [passed[0]] * 2:
+            raise PositionError(f"with 'state.passed' {shown(passed)} the dice are "
+                                f"[{passed[0]}, {passed[0]}], not {shown(dice)}")
     return RollPosition(b, d1, d2, rolls, state)
 
 
@@ -174,6 +188,9 @@ def _staged_results(variant: Any, pos: Any) -> dict[str, Any]:
     gen = variant.generator
     layout = variant.geometry
     b, d1, d2 = pos.board, pos.d1, pos.d2
+    passed = pos.state.get("passed")
+    if passed is not None:
+        return _passed_results(variant, pos, passed[1])
     plays, unplayed = gen.plays(b, d1, d2, pos.rolls)
     results = [layout.to_json(p.board) for p in sorted(plays, key=lambda p: layout.sort_key(p.board))]
     out: dict[str, Any] = {"count": len(results), "results": results, "next": "end"}
@@ -190,4 +207,27 @@ def _staged_results(variant: Any, pos: Any) -> dict[str, Any]:
         return out
     if 1 <= int(rule.next(b, None, None, d1, d2, pos.rolls, ctx)) <= 6:
         out["next"] = rule.id
+    return out
+
+
+def _passed_results(variant: Any, pos: Any, moves: int) -> dict[str, Any]:
+    """Numbers passed on by the opponent (`state.passed`: [number, moves]): the plays of that
+    many moves of the number, as many as can be played; then "passed" with the next stage's
+    [number, moves] when all were played and the stage rule gives one, else "throw" (the
+    player's own throw follows)."""
+    gen = variant.generator
+    layout = variant.geometry
+    b, d = pos.board, pos.d1
+    plays, unplayed = gen.stage_plays(b, d, moves, pos.rolls)
+    results = [layout.to_json(p.board) for p in sorted(plays, key=lambda p: layout.sort_key(p.board))]
+    out: dict[str, Any] = {"count": len(results), "results": results, "next": "throw"}
+    if unplayed or all(p.board[0] == variant.checkers for p in plays):
+        return out
+    ctx = RollContext(lambda: ([], 0), pos.state)
+    rule = next((r for r in variant.throws.stages if r.to_opponent is not None), None)
+    if rule is not None:
+        e = int(rule.next(b, None, None, d, d, pos.rolls, ctx))
+        if 1 <= e <= 6:
+            out["next"] = "passed"
+            out["passed"] = [e, variant.move_rules.doublet_moves]
     return out

@@ -66,6 +66,26 @@ def gul_bara_throw(pos: Pos, d: int, rolls: int, start: int = 3) -> set[Pos]:
     return out
 
 
+def gul_bara_passed(pos: Pos, d: int, k: int) -> tuple[set[Pos], str]:
+    """Numbers passed on by the opponent (GB-A2): k moves of d, as many as can be played; then
+    "passed" (four moves of d + 1) when all k were played and d < 6, else "throw"."""
+    out: list[tuple[int, Pos]] = [(0, pos)]
+
+    def walk(p: Pos, n: int) -> None:
+        if n == k:
+            return
+        for _mv, nxt in gul_moves(p, d):
+            out.append((n + 1, nxt))
+            walk(nxt, n + 1)
+
+    walk(pos, 0)
+    most = max(n for n, _ in out)
+    results = {p for n, p in out if n == most}
+    if most == k and d < 6 and not any(r.w_off == CHECKERS for r in results):
+        return results, "passed"
+    return results, "throw"
+
+
 # -- Tapa (§3) ------------------------------------------------------------------------------------
 
 def tapa(pos: Pos, d1: int, d2: int, bear_off_pinned: str = "allowed") -> tuple[set[Pos], int]:

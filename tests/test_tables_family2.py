@@ -14,8 +14,9 @@ from interpreter.analysis import legal_results
 from interpreter.engine.game import Game
 from interpreter.players.bots import make_player
 from interpreter.variant.build import load_variant
-from reference_tables import Pos, json_key
-from reference_tables2 import gul_bara, gul_bara_throw, jacquet, tapa, tapa_deadlock
+from reference_tables import Pos, json_key, opp_pip_same
+from reference_tables2 import (gul_bara, gul_bara_passed, gul_bara_throw, jacquet, tapa,
+                              tapa_deadlock)
 
 _VARIANTS: dict[tuple, Any] = {}
 
@@ -324,3 +325,61 @@ def test_tapa_and_jacquet_games_end() -> None:
         for seed in range(1, 4):
             g = play(name, seed)
             assert g.result is not None and g.result.finished
+
+
+def test_GB5_the_rest_passed_to_the_opponent() -> None:
+    """With `gb_progression_rest = "opponent"`, B receives three 3s after W's stage of 3s was
+    played short (GB5), then four 4s, 5s and 6s stage by stage, before his own throw."""
+    v = variant("gul-bara", 'gb_progression_rest="opponent"')
+    w_after = {4: 2}
+    b_men = {20: 5, 13: 8, 5: 1, 1: 1}
+    # the same board seen by B, now on roll: his men in his own pips, W's in his
+    p = W({opp_pip_same(q): n for q, n in b_men.items()},
+          {opp_pip_same(q): n for q, n in w_after.items()}, b_off=13)
+    obj = as_json(p, 3, 3, 4)
+    obj["state"] = {"passed": [3, 3]}
+    mine, out = results_of(v, obj)
+    got, follows = gul_bara_passed(p, 3, 3)
+    assert mine == keys(got) and out["next"] == follows == "passed"
+    assert out["passed"] == [4, 4]
+    # a passed stage played short: the rest is lost, his own throw follows
+    blocked = W({5: 1}, {4: 1, 3: 1, 2: 1, 1: 1, 12: 11}, w_off=14)
+    obj = as_json(blocked, 1, 1, 2)
+    obj["state"] = {"passed": [1, 3]}
+    mine, out = results_of(v, obj)
+    got, follows = gul_bara_passed(blocked, 1, 3)
+    assert mine == keys(got) and out["next"] == follows == "throw"
+
+
+def test_gul_bara_passed_positions_agree() -> None:
+    v = variant("gul-bara", 'gb_progression_rest="opponent"')
+    rng = random.Random(4)
+    for obj in positions(v, 23, 200):
+        d = rng.randint(1, 6)
+        k = rng.randint(1, 4)
+        obj["dice"] = [d, d]
+        obj["state"] = {"passed": [d, k]}
+        mine, out = results_of(v, obj)
+        got, follows = gul_bara_passed(Pos.from_json(obj), d, k)
+        assert mine == keys(got), obj
+        assert out["next"] == follows, obj
+
+
+def test_a_stage_rule_gives_another_throw(tmp_path) -> None:
+    """`again`: a doublet played in full, its stages included, gives the same player another
+    throw (the Uzbek reading of the progression)."""
+    path = tmp_path / "uzbek.toml"
+    path.write_text('extends = "gul-bara"\n[variant]\nid = "gul-bara-uzbek"\nname = "x"\n'
+                    '[turn.stages.progression]\nagain = "true"\n', encoding="utf-8")
+    v = load_variant(path)
+    assert v.throws.stages[0].again is not None
+    again = 0
+    for seed in range(1, 4):
+        g = Game(v, seed)
+        g.run([make_player("random", seed, v), make_player("greedy", seed + 1, v)])
+        assert g.result is not None and g.result.finished
+        throws = [e for e in g.log if e[0] == "throw"]
+        for a, b in zip(throws, throws[1:]):
+            if a[1] == b[1] and a[2] == a[3] == 6:
+                again += 1          # after a 6-6 stage played in full: the same player again
+    assert again > 0

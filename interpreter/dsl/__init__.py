@@ -68,8 +68,8 @@ class RuleSet:
     #: `[bot] features`: (name, hook) read like a value rule on a board seen by one side
     bot_features: list[tuple[str, Hook]] = field(default_factory=list)
     regions: dict[str, frozenset[int]] = field(default_factory=dict)
-    #: `[turn.stages]`: (id, when, next, to_opponent or None), in order
-    stages: list[tuple[str, Hook, Hook, Hook | None]] = field(default_factory=list)
+    #: `[turn.stages]`: (id, when, next, to_opponent or None, again or None), in order
+    stages: list[tuple[str, Hook, Hook, Hook | None, Hook | None]] = field(default_factory=list)
 
     # -- what the engine calls ------------------------------------------------------------------
 
@@ -303,8 +303,11 @@ def _build_rules(model: Any, emit: bool) -> tuple[RuleSet, list[SnippetError]]:
         if getattr(st, "to_opponent", None) is not None:
             to_opponent = compile_one(stage_id, "to_opponent", st.to_opponent, ROLL, (BOOL,), 1,
                                       stages_table)
+        again = None
+        if getattr(st, "again", None) is not None:
+            again = compile_one(stage_id, "again", st.again, ROLL, (BOOL,), 1, stages_table)
         if when is not None and when is not NEVER and after is not None:
-            rules.stages.append((stage_id, when, after, to_opponent))
+            rules.stages.append((stage_id, when, after, to_opponent, again))
     # the search player's features of the file's own (`[bot] features`): board snippets
     # checked, priced and emitted like the value rules they read like
     bot = getattr(model, "bot", None)

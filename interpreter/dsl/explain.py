@@ -26,7 +26,7 @@ _KEYS = ("when", "ways", "value", "minimize", "maximize")
 _SHOWN = {"score": ("on", "to", "simple", "doublet"), "forbid": ("on", "waive"),
           "prefer": ("order",), "end": ("winner",)}
 #: the snippets of a stage rule of `[turn.stages]`
-_STAGE_KEYS = ("when", "next", "to_opponent")
+_STAGE_KEYS = ("when", "next", "to_opponent", "again")
 
 
 def _hooks_of(rules: RuleSet, rule_id: str) -> list[Any]:

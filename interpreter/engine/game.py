@@ -41,6 +41,8 @@ from interpreter.kernel.notation import play_text, read_play
 if TYPE_CHECKING:
     from interpreter.scoring.protocol import Ladder
 
+#: what a stage rule makes follow a throw (`Game._next_stage`): a stage, another throw
+STAGE, AGAIN = 1, 2
 #: the answers of a "doublet" decision: the doublet the player names
 DOUBLET_CHOICES = ("1", "2", "3", "4", "5", "6")
 
@@ -635,15 +637,22 @@ class Game:
                 self._after_passed(t, b, d1, unplayed, passing[0])
                 self.board = after
                 continue
-            if staged and self._next_stage(t, b, d1, d2, mover):
-                self.board = after
-                if t.passed is None:
+            if staged:
+                follows = self._next_stage(t, b, d1, d2, mover)
+                if follows:
+                    self.board = after
+                    if follows == AGAIN:
+                        # the stage rule's extra throw: the same player throws again
+                        self.extra = True
+                        continue
+                    if t.passed is None:
+                        continue
+                    # the rest goes to the opponent, who plays it before his own throw
+                    self.board = flip(after)
+                    self.mover = 1 - mover
+                    self.rolls[1 - mover] -= 1
                     continue
-                # the rest goes to the opponent, who plays it before his own throw
-                self.board = flip(after)
-                self.mover = 1 - mover
-                self.rolls[1 - mover] -= 1
-                continue
+                self.extra = False
             if events:
                 if t.stage is not None or throws.is_bonus_throw(d1, d2):
                     following = throws.next(t.stage, d1, d2, gen.plays(b, d1, d2)[1])
@@ -701,33 +710,38 @@ class Game:
             t.opening = True
         return True
 
-    def _next_stage(self, t: ThrowState, b: Board, d1: int, d2: int, mover: int) -> bool:
-        """After a throw or stage (d1, d2) played from `b`: whether a stage rule of the file
-        (`[turn.stages]`) gives a stage to follow, set in `t`, by the same player (`t.opening`,
-        the count of throws kept) or, passed on, by the opponent (`t.passed`)."""
+    def _next_stage(self, t: ThrowState, b: Board, d1: int, d2: int, mover: int) -> int:
+        """After a throw or stage (d1, d2) played from `b`: what a stage rule of the file
+        (`[turn.stages]`) makes follow: a stage, set in `t`, by the same player (`t.opening`,
+        the count of throws kept) or, passed on, by the opponent (`t.passed`): STAGE; another
+        throw of the same player (the rule's `again`, the throw played in full): AGAIN; or
+        nothing: 0."""
         throws = self.variant.throws
         gen = self.variant.generator
         rolls = self.rolls[mover]
         ctx = RollContext(partial(gen.plays, b, d1, d2, rolls), setup=self.setup)
         rule = throws.stage_rule(b, d1, d2, rolls, ctx)
         if rule is None:
-            return False
+            return 0
         unplayed = ctx.unplayed
         if unplayed:
             if rule.to_opponent is None or not rule.to_opponent(b, None, None, d1, d2, rolls, ctx):
-                return False
+                return 0
             t.passed = (rule, unplayed)
             t.d1 = t.d2 = d1
             t.opening = True
             self.event("passed", mover, d1, unplayed)
-            return True
+            return STAGE
         e = int(rule.next(b, None, None, d1, d2, rolls, ctx))
         if not 1 <= e <= 6:
-            return False
+            # (a play that ended the game never comes here: the end rules came first)
+            if rule.again is not None and rule.again(b, None, None, d1, d2, rolls, ctx):
+                return AGAIN
+            return 0
         t.d1 = t.d2 = e
         t.opening = True
         self.rolls[mover] -= 1
-        return True
+        return STAGE
 
     def _passed_stage(self, b: Board, d: int, moves: int) -> Gen:
         """The play of `moves` single moves of `d` passed on by the opponent (as many as can be

@@ -34,13 +34,17 @@ class StageRule:
     what of them was left unplayed), played in full, a stage follows: the doublet `next` (a
     number above 6: none; the same player, not a throw of its own); what such a stage leaves
     unplayed goes to the opponent where `to_opponent` holds (he plays it, then the stages
-    after it, before his own throw), else it is lost. The three are compiled hooks
+    after it, before his own throw), else it is lost; once no stage follows one played in
+    full, the same player throws again where `again` holds. They are compiled hooks
     `(before, None, None, d1, d2, rolls, ctx)`."""
 
     id: str
     when: Callable[..., Any]
     next: Callable[..., Any]
     to_opponent: Callable[..., Any] | None = None
+    #: the same player throws again after the governed throw, its stages all played in full,
+    #: where this holds (None: never)
+    again: Callable[..., Any] | None = None
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,7 @@ from interpreter.rulebook.words import applies, effect, toml_value
 from interpreter.variant.schema import SNIPPET_FIELDS, Rule, VariantModel, choice_key
 
 #: the sections of a rulebook, in order; `rule-table` is a compact form of `rules` for pages
-SECTIONS = ("about", "sources", "board", "dice", "movement", "rules", "rule-table",
+SECTIONS = ("about", "sources", "board", "dice", "turn", "movement", "rules", "rule-table",
             "definitions", "options", "ladder")
 DEFAULT_SECTIONS = tuple(s for s in SECTIONS if s != "rule-table")
 
@@ -362,6 +362,40 @@ def _snippets(rule: Rule) -> str:
     return "\n".join(lines)
 
 
+def _turn(ctx: Context, level: int) -> list[Block]:
+    """The stage rules of `[turn.stages]` (nothing for a variant without any)."""
+    stages = getattr(getattr(ctx.doc.model, "turn", None), "stages", None) or {}
+    if not stages:
+        return []
+    out: list[Block] = [_heading(level, "The turn"), Para(
+        "Stage rules: after a throw or stage that a rule's `when` holds of is played in full, "
+        "the same player plays a stage of the doublet `next`, judged as a throw of its own "
+        "(it is no throw of his: `rolls` does not change; outside 1..6, none follows). What "
+        "a governed throw or stage leaves unplayed is lost, or, where `to_opponent` holds, "
+        "played by the opponent before his own throw, with the stages after it; once no stage "
+        "follows one played in full, the same player throws again where `again` holds.")]
+    for stage_id, stage in stages.items():
+        out.append(_heading(level + 1, f"{code(stage_id)}: {stage.name}", "stage-" + stage_id))
+        if stage.description:
+            out.append(Para(_sentence(stage.description)))
+        facts = []
+        if stage.source:
+            facts.append(f"Source: {' '.join(stage.source.split())}.")
+        if not stage.enabled:
+            facts.append("**Switched off** (`enabled = false`).")
+        if facts:
+            out.append(Items(tuple(facts)))
+        lines = []
+        for key in ("when", "next", "to_opponent", "again"):
+            text = getattr(stage, key, None)
+            if text is not None:
+                body = text.strip("\n")
+                lines.append(f'{key} = """{body}"""' if "\n" in body else
+                             f"{key} = {toml_value(body)}")
+        out.append(Code("\n".join(lines), "toml"))
+    return out
+
+
 def _rules(ctx: Context, level: int) -> list[Block]:
     model = ctx.doc.model
     out: list[Block] = [_heading(level, "The rules")]
@@ -511,7 +545,7 @@ def _ladder(ctx: Context, level: int) -> list[Block]:
 
 _BUILDERS = {
     "about": _about, "sources": _sources, "board": _board,
-    "dice": lambda ctx, level: _switches(ctx, level, "dice", "The dice"),
+    "dice": lambda ctx, level: _switches(ctx, level, "dice", "The dice"), "turn": _turn,
     "movement": lambda ctx, level: _switches(ctx, level, "movement", "Movement"),
     "rules": _rules, "rule-table": _rule_table, "definitions": _definitions,
     "options": _options, "ladder": _ladder,
@@ -544,7 +578,8 @@ def rulebook(ref: str | Path, overrides: Sequence[str] = (), *,
 
 
 #: the sections that describe one game's board and rules (a rotation's games have them)
-_GAME_SECTIONS = frozenset({"board", "dice", "movement", "rules", "rule-table", "definitions"})
+_GAME_SECTIONS = frozenset({"board", "dice", "turn", "movement", "rules", "rule-table",
+                            "definitions"})
 
 
 def _games(ctx: Context, level: int) -> list[Block]:

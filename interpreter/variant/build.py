@@ -171,7 +171,7 @@ def build_variant(doc: Any) -> Variant:
     throws = ThrowRules(doublet_rethrow=doublets in _RETHROW,
                         bonus_throw=bonus_throw if len(bonus_throw) == 2 else None,
                         bonus=tuple(getattr(dice, "bonus", None) or ()),
-                        stages=tuple(StageRule(i, w, n, o) for i, w, n, o in rules.stages))
+                        stages=tuple(StageRule(*hooks) for hooks in rules.stages))
     variant = Variant(
         id=model.variant.id, name=model.variant.name, model=model, path=doc.path,
         move_rules=move_rules, rules=rules, start=start,

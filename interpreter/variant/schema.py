@@ -411,6 +411,9 @@ class Stage(Strict):
         None, description="rule-language condition: the numbers a governed throw or stage "
         "leaves unplayed go to the opponent, who plays them and the stages after them before "
         "his own throw (default: they are lost)")
+    again: str | None = Field(
+        None, description="rule-language condition: once no stage follows a governed throw "
+        "or stage played in full, the same player throws again (default: never)")
 
 
 class Turn(Strict):
