@@ -336,3 +336,16 @@ def test_longer_runs_under_every_kind_of_player(capsys, tmp_path) -> None:
     for arm in out["arms"]:
         _check_against_lines(arm)
     _check_holm(out)
+
+
+def test_a_paired_rare_share_is_signed_over_every_game() -> None:
+    """The sign test of a paired ratio counts the games whose events differ, whatever each
+    game's denominator (its points, its throws)."""
+    from interpreter.compare.stats import PairedSums, diff_paired
+
+    s = PairedSums(every_game=True)
+    for i in range(12):
+        s.add((0, 10 + i), (4, 13 + i))          # B's rule scores 4 a game, A's never
+    d = diff_paired(s, sign_test=True)
+    assert (s.up, s.down) == (12, 0)
+    assert d.p == pytest.approx(2 * 0.5 ** 12) and d.ci[0] > 0

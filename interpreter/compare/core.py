@@ -240,6 +240,10 @@ def _labelled(specs: Sequence[ArmSpec], variants: Sequence[Any]) -> list[ArmSpec
             for i, s in enumerate(out)]
 
 
+#: the ratio figures whose denominator is not a kind of `tally.x_kind`
+_RATIOS = ("branching_factor", "forced_rate")
+
+
 class _Pairing:
     """Game i of each arm against game i of the first arm, as the lines come (each arm's in
     order, the arms interleaved): a game waits only until its partner has come. A figure first
@@ -286,6 +290,7 @@ class _Pairing:
             if acc is None:
                 prior = xsums.get(kind)
                 acc = sums[name] = replace(prior) if prior is not None else stats.PairedSums()
+                acc.every_game = kind in ("throws", "points") or name in _RATIOS
             acc.add(oa.get(name, (0, xa[kind])), ob.get(name, (0, xb[kind])))
         for kind in xa:
             xsums.setdefault(kind, stats.PairedSums()).add((0, xa[kind]), (0, xb[kind]))

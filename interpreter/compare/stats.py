@@ -376,8 +376,10 @@ class PairedSums:
     """Sums over paired games (game i of arm A and of arm B) of one figure's per-game
     (y, x) in each arm: the figure is ΣY/ΣX in each arm (x = 1 for a mean per game, x = 1 or 0
     for a proportion over some games), and B − A is paired through the linearised
-    contributions (Y − R·X)/X̄ of each game. `up` and `down` count the games (with the same x
-    in both arms) where B's y is above or below A's: the sign test."""
+    contributions (Y − R·X)/X̄ of each game. `up` and `down` count the games where B's y is
+    above or below A's, for the sign test: of a proportion, only the games in both arms'
+    denominators (the same x); of a ratio (`every_game`: firings per throw, points), every
+    game, its y being the count of events the test is about."""
 
     n: int = 0
     ya: int = 0
@@ -396,6 +398,7 @@ class PairedSums:
     xaxb: int = 0
     up: int = 0
     down: int = 0
+    every_game: bool = False
 
     def add(self, a: tuple[int, int], b: tuple[int, int]) -> None:
         ya, xa = a
@@ -415,7 +418,7 @@ class PairedSums:
         self.yaxb += ya * xb
         self.xayb += xa * yb
         self.xaxb += xa * xb
-        if xa == xb:
+        if xa == xb or self.every_game:
             if yb > ya:
                 self.up += 1
             elif yb < ya:
