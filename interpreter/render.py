@@ -217,10 +217,12 @@ class LogWriter:
                     k = (st.get("mark"), st.get("refaits"))
                     if self.mark is not None and k != self.mark:
                         self._flush()
-                        self.lines.append(f"-- mark {k[0]}" + (f" (refait {k[1]})" if k[1]
-                                                               else "")
-                                          + f"; lost marks white {st['lost_marks'][0]}, black "
-                                          f"{st['lost_marks'][1]} --")
+                        n_marks = getattr(self.variant.ladder, "marks", None)
+                        # after the last mark no mark begins: the partie is over
+                        head = "-- the partie is played" if n_marks and k[0] > n_marks \
+                            else f"-- mark {k[0]}" + (f" (refait {k[1]})" if k[1] else "")
+                        self.lines.append(head + f"; lost marks white {st['lost_marks'][0]}, "
+                                          f"black {st['lost_marks'][1]} --")
                     self.mark = k
                 self._flush()
         out, self.lines = self.lines, []

@@ -99,11 +99,12 @@ def pip_counts(variant: Any, board: Any) -> tuple[int, int]:
 
 
 def draw_board(variant: Any, board: Any, side: int, notation: Notation,
-               before: Any = None, final: bool = False) -> Text:
+               before: Any = None, final: bool = False, on_roll: int | None = None) -> Text:
     """The board `board` (seen by the player on roll, `side`: 0 white, 1 black) with its points
     named in `notation`; points that differ from `before` (a play being entered) are shown
     reversed. Where the variant is a race the pip counts are shown below. `final`: the board
-    at the end of the game, seen by `side` (nobody is on roll)."""
+    at the end of the game, seen by `side` (nobody is on roll); `on_roll`: the player on roll
+    when he is not `side` (the opponent doubling before his throw)."""
     out = Text()
 
     def row(pips: range, cells: bool) -> None:
@@ -133,7 +134,8 @@ def draw_board(variant: Any, board: Any, side: int, notation: Notation,
     if races(variant):
         mine, theirs = pip_counts(variant, board)
         parts.append(f"pips {mover}{mine} {other}{theirs}")
-    who = f"seen by {SIDES[side]}" if final else f"{SIDES[side]} on roll"
+    who = f"seen by {SIDES[side]}" if final else f"{SIDES[side]} on roll" \
+        if on_roll in (None, side) else f"seen by {SIDES[side]}, {SIDES[on_roll]} on roll"
     out.append("   ".join(parts) + f"   ({MARKS[0]} white, {MARKS[1]} black; "
                f"{who}, moving from {notation.label(24, side)} towards "
                f"{notation.label(1, side)})\n", style=STYLES["dim"])

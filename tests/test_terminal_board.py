@@ -292,6 +292,7 @@ def test_a_bot_doubling_before_its_throw_shows_no_throw_of_its_own() -> None:
     d = g.ask("take", 0, ("take", "pass"))
     _got, out = _answer(v, d, ["1"])
     assert "threw" not in out and "offers the cube" in out
+    assert "seen by white, black on roll" in out
 
 
 def test_acey_deucey_names_its_doublet_with_the_1_2_on_the_board() -> None:

@@ -247,7 +247,7 @@ class HumanPlayer:
         me = SIDE_NAMES[decision.player]
         s.say("")
         s.say(draw_board(s.variant, view.board if board is None else board, decision.player,
-                         s.notation, before=before))
+                         s.notation, before=before, on_roll=game.mover))
         for line in ladder_lines(view.ladder, self.names(decision.player)):
             s.say(line)
         if decision.kind == "double":
