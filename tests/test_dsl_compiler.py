@@ -207,7 +207,8 @@ def test_a_forbid_rule_reading_the_dice_filters_a_roll_with_them():
 
 
 def test_a_rule_on_each_move_is_priced_per_single_move():
-    from interpreter.dsl.limits import ASSUMED_MOVES
+    from interpreter.dsl.runs import runs_of
+    ASSUMED_MOVES = runs_of(15, 4).moves
 
     value, fn = _layout_hook("step.from == 24 and step.pin and count(p in 1..24 where "
                              "after.mine(p) > 0) > 3", MOVE)
