@@ -183,6 +183,9 @@ class Compiler:
                     # not on the board: reported without making the range
                     bad.append(lo if lo < 0 else max(lo, 26))
                     continue
+                if lo <= hi:     # fixed pips on the board: nothing to check or fold
+                    points.update(range(lo, hi + 1))
+                    continue
             try:
                 value = Folder(self.strings)(self._checker.check(part, END, key_path))
             except SnippetError as err:

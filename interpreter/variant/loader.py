@@ -523,10 +523,13 @@ class _Session:
 
     # -- merging ----------------------------------------------------------------------------------
 
-    def _forget(self, path: KeyPath) -> None:
-        n = len(path)
-        for key in [k for k in self.provenance if k[:n] == path]:
-            del self.provenance[key]
+    def _forget(self, path: KeyPath, old: Any = None) -> None:
+        """Drop what `path` and the keys under it came from: the keys of `old`, the value being
+        replaced, are visited (never the whole provenance: merging stays linear in the files)."""
+        self.provenance.pop(path, None)
+        if isinstance(old, dict):
+            for key, sub in old.items():
+                self._forget(path + (key,), sub)
 
     def _mark(self, path: KeyPath, value: Any, origin: int) -> None:
         self.provenance[path] = origin
@@ -550,7 +553,7 @@ class _Session:
                 self.provenance[path] = origin
                 self._merge(old, value, origin, path)
             else:
-                self._forget(path)
+                self._forget(path, old)
                 target[key] = copy.deepcopy(value)
                 self._mark(path, value, origin)
 
@@ -582,8 +585,7 @@ class _Session:
                     f"field `remove_rules[{i}]` must be a rule id (a string); found "
                     f"{found_str(rule_id)}"))
             elif rule_id in rules:
-                del rules[rule_id]
-                self._forget(("rules", rule_id))
+                self._forget(("rules", rule_id), rules.pop(rule_id))
                 valid.append(rule_id)
             elif has_base:
                 match = closest(rule_id, rules)
@@ -624,8 +626,7 @@ class _Session:
             removed = self._remove_rules(merged, data, index, has_base=position > 0)
             variant = merged.get("variant")
             if isinstance(variant, dict) and "abstract" in variant:
-                del variant["abstract"]
-                self._forget(("variant", "abstract"))
+                self._forget(("variant", "abstract"), variant.pop("abstract"))
             own = {k: v for k, v in data.items() if k not in ("extends", "remove_rules")}
             self._merge(merged, own, index)
             directives = {"remove_rules": removed}
