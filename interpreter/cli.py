@@ -344,9 +344,11 @@ def _cmd_variants(args: argparse.Namespace) -> int:
 def _cmd_validate(args: argparse.Namespace) -> int:
     from interpreter.variant.loader import validate_paths
 
+    from interpreter.errors import render_all
+
     diagnostics = validate_paths([Path(p) for p in args.paths])
-    for d in diagnostics:
-        print(d.render(), file=sys.stderr)
+    if diagnostics:
+        print(render_all(diagnostics), file=sys.stderr)
     if diagnostics:
         print(f"{len(diagnostics)} problem{'s' if len(diagnostics) != 1 else ''} found",
               file=sys.stderr)
