@@ -26,7 +26,8 @@ from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ValidationError
 
-from interpreter.bounded import InputError, read_text, shown_name, toml_fault
+from interpreter.bounded import (InputError, read_toml_file, shown_name, toml_fault,
+                                 toml_file_fault)
 from interpreter.errors import Diagnostic, VariantError
 from interpreter.resources import builtin_variant_path, variants_dir
 from interpreter.variant.checks import (
@@ -401,7 +402,7 @@ class _Session:
         """Read and parse one file, within the bounds of `interpreter.bounded`; on failure
         record a diagnostic (at the `extends` that named it, if any) and return None."""
         try:
-            text = read_text(path, display=display)
+            text = read_toml_file(path, display=display)
         except InputError as error:
             message = f"no such file: {display}" if error.code == "file-not-found" else str(error)
             self._fail(cited, display, error.code, message)
@@ -464,9 +465,9 @@ class _Session:
                                              f"{shown_name(os.path.normpath(target), 200)})")
             except (OSError, ValueError):
                 return target   # `_read` says why it cannot be read
-            if not os.path.realpath(target).endswith(".toml"):
-                return "extends-not-found", (f"`extends`: {shown} is a link to a file whose "
-                                             f"name does not end in `.toml`")
+            fault = toml_file_fault(target)
+            if fault is not None:
+                return "extends-not-found", f"`extends`: {shown} cannot be read: {fault}"
             return target
         builtin = builtin_variant_path(value)
         if builtin is not None:
