@@ -80,29 +80,13 @@ def save_data(record: Record, state: dict[str, Any]) -> dict[str, Any]:
 
 
 def write_save(path: str | Path, record: Record, state: dict[str, Any]) -> None:
-    """Write the save atomically: a temporary file in the same folder, flushed, synced to disk
-    and renamed over `path`."""
+    """Write the save atomically (`interpreter.outputs`: a temporary file in the same folder,
+    flushed, synced to disk and renamed over `path`; a device written directly)."""
     import tomli_w
 
-    text = tomli_w.dumps(save_data(record, state))
-    target = Path(path)
-    folder = target.parent if str(target.parent) else Path(".")
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
-    except OSError as exc:
-        raise TablierError(f"cannot write {str(path)!r}: {exc.strerror}") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, target)
-    except OSError as exc:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise TablierError(f"cannot write {str(path)!r}: {exc.strerror}") from None
+    from interpreter.outputs import write_output
+
+    write_output(path, tomli_w.dumps(save_data(record, state)))
 
 
 def _need(table: Any, key: str, kind: type | tuple, where: str) -> Any:
