@@ -54,7 +54,7 @@ BOMBS = [
      "when = \"if mine(1) > 0 then 'a' else 'b'\"\n", "dsl-type"),
     # accepted, but in linear time and space: no construct writes its operand twice
     ("five nested any, each on its own", f'[rules.a]\nname = "a"\nkind = "score"\n'
-     f'value = 1\nwhen = "{ANY5_SHADOWED}"\n', None),
+     f'simple = 1\ndoublet = 1\nwhen = "{ANY5_SHADOWED}"\n', None),
     ("seventeen nested abs", f'[rules.a]\nname = "a"\nkind = "end"\nwhen = "{ABS17} > 100"\n',
      None),
     ("a string compared after an if", '[rules.a]\nname = "a"\nkind = "end"\n'

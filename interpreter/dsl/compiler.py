@@ -51,7 +51,8 @@ from interpreter.dsl.vocabulary import BUILTIN_NAMES, Env
 def runs_in(runs: Runs, context: str) -> int:
     """How many times a hook of `context` runs in one throw (interpreter/dsl/runs.py): once per
     candidate path (forbid), single move (forbid on each move), play (prefer, a score on the
-    play), board a bot judges (end and value rules), once (a score on the throw)."""
+    play), board a bot judges (end and value rules), throw a bot's search plays (a score on
+    the throw)."""
     if context == FORBID:
         return runs.paths
     if context == MOVE:
@@ -60,7 +61,7 @@ def runs_in(runs: Runs, context: str) -> int:
         return runs.plays
     if context == END:
         return runs.boards
-    return 1
+    return runs.throws
 
 
 @dataclass
@@ -149,9 +150,10 @@ class Compiler:
             kind = tree.type
             tree = Folder(self.strings)(tree)
             Bounds(self.env)(tree)
-            # a rule on each move reads the position before that move, an end rule or a feature
-            # a board of its own each time: nothing is hoisted
-            cost = Cost().per_roll(tree, runs, hoisting=context not in (MOVE, END))
+            # only a forbid or prefer rule runs many times on one position (optimize.hoist); a
+            # rule on each move, on each board or on each throw reads a position of its own
+            # each time: nothing of it is computed once for all its runs
+            cost = Cost().per_roll(tree, runs, hoisting=context in (FORBID, CHOICE))
             if cost > COST_BUDGET:
                 raise self._over_budget(tree, cost, runs, context)
         except SnippetError as err:
@@ -237,7 +239,7 @@ def per_run(context: str, runs: int) -> str:
     if runs <= 1:
         return ""
     unit = {FORBID: "path", MOVE: "single move", CHOICE: "play",
-            END: "board a bot judges"}.get(context, "call")
+            END: "board a bot judges", ROLL: "throw a bot's search plays"}.get(context, "call")
     return f" (it runs once per {unit}, up to {runs:,} a throw)"
 
 

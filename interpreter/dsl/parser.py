@@ -31,9 +31,10 @@ _STARTS = ("expr_start", "region_start", "define_start")
 
 _parsed: dict[tuple[str, str], S.Syntax] = {}
 
-#: a snippet that is one name (a definition's key, a rule naming a definition) or one range of
-#: pips (a region): read without the parser, the same tree it would give, so that a file of
-#: tens of thousands of definitions or regions loads in linear time at a small cost each
+#: a snippet that is one name (a definition's key, a rule naming a definition), one range of
+#: pips (a region) or simple arithmetic (quickparse.py): read without the parser, the same
+#: tree it would give, so that a file of tens of thousands of definitions or regions loads in
+#: linear time at a small cost each
 _NAME = re.compile(r"[a-z_][a-z0-9_]*")
 _RANGE = re.compile(r"([0-9]{1,7})\.\.([0-9]{1,7})")
 _WORDS = frozenset({"all", "and", "any", "count", "else", "false", "if", "in", "max", "min", "not",
@@ -46,6 +47,9 @@ def _plain(text: str, start: str) -> S.Syntax | None:
             pos = S.Pos(1, 1, len(text))
             return S.Name(text, pos=pos) if start == "expr_start" else S.DefineHead(text, [],
                                                                                    pos=pos)
+        if start == "expr_start":
+            from interpreter.dsl.quickparse import quick_parse
+            return quick_parse(text)
         return None
     m = _RANGE.fullmatch(text)
     if m is None:

@@ -16,7 +16,9 @@ assumed:
 - the boards a bot judges for one decision (`[bot] features`, and the end and value rules it
   asks of each board): the plays of the throw, and for the search two throws deep
   (`search:2`, the widest it keeps, `WIDTH`) the plays of the 21 replies to each kept play.
-  The judge reads a feature on the board seen by each side: twice a board.
+  The judge reads a feature on the board seen by each side: twice a board;
+- the throws a rule on the throw (a `score` rule) is run for: the throw played, and in the
+  search two throws deep each of the 21 replies to each kept play, played on a copy.
 
 Checked against the kernel: in random positions of 15 men, the most paths one doublet gave was
 41,448, within the bound of 54,240.
@@ -41,6 +43,7 @@ class Runs:
     paths: int
     plays: int
     boards: int
+    throws: int = 1 + WIDTH * 21
 
     @property
     def moves(self) -> int:
