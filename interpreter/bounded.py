@@ -79,13 +79,15 @@ def _fail(display: str, code: str, reason: str) -> InputError:
 
 
 def read_bytes(path: str | os.PathLike[str], *, display: str | None = None,
-               limit: int = MAX_FILE_BYTES) -> bytes:
+               limit: int = MAX_FILE_BYTES, suffix: str | None = None) -> bytes:
     """The content of the regular file `path`, at most `limit` bytes.
 
     Raises `InputError` (code `file-not-found`, `unreadable` or `limit`) for a name that cannot
     be opened (missing, too long, holding a NUL, no permission), for what is not a regular file
     (a directory, a FIFO, a device, a socket) and for a file larger than `limit`. The file is
-    opened once, without blocking and without following it to a terminal, and read once."""
+    opened once, without blocking and without following it to a terminal, and read once.
+    With `suffix` (".toml"), the file's real path (links followed) must end in it too, checked
+    on the file opened: a link `pw.toml` to another file is refused before a byte is read."""
     try:
         name = os.fspath(path)
     except TypeError:
@@ -108,6 +110,10 @@ def read_bytes(path: str | os.PathLike[str], *, display: str | None = None,
         if not stat.S_ISREG(info.st_mode):
             kind = next((k for test, k in _KINDS if test(info.st_mode)), "a special file")
             raise _fail(shown_path, "unreadable", f"it is {kind}, not a regular file")
+        if suffix is not None:
+            fault = _suffix_fault(name, info, suffix)
+            if fault is not None:
+                raise _fail(shown_path, "unreadable", fault)
         if info.st_size > limit:
             raise _too_large(shown_path, limit)
         chunks: list[bytes] = []
@@ -127,6 +133,45 @@ def read_bytes(path: str | os.PathLike[str], *, display: str | None = None,
         os.close(fd)
 
 
+def _suffix_fault(name: str | bytes, opened: os.stat_result, suffix: str) -> str | None:
+    """Why the file opened (`opened`, its fstat) may not be read as a `suffix` file: its real
+    path does not end in `suffix`, or is no longer the file opened. None when it may."""
+    try:
+        real = os.path.realpath(name)
+        now = os.stat(real)
+    except (OSError, ValueError):
+        return "its real path cannot be followed"
+    if not os.fsdecode(real).endswith(suffix):
+        return (f"only `{suffix}` files are read, and this is a link to a file whose name does "
+                f"not end in `{suffix}`" if os.fsdecode(name).endswith(suffix) else
+                f"only `{suffix}` files are read as variant files")
+    if (now.st_dev, now.st_ino) != (opened.st_dev, opened.st_ino):
+        return "the file changed while it was opened"
+    return None
+
+
+def toml_file_fault(path: str | os.PathLike[str]) -> str | None:
+    """Why `path` may not be read as a variant file (a `.toml` regular file once links are
+    followed), without opening it; None when it may. The same test `read_toml_file` makes on
+    the file it opens."""
+    try:
+        info = os.stat(path)
+    except (OSError, ValueError):
+        return None         # the read says why
+    if not stat.S_ISREG(info.st_mode):
+        kind = next((k for test, k in _KINDS if test(info.st_mode)), "a special file")
+        return f"it is {kind}, not a regular file"
+    return _suffix_fault(os.fspath(path), info, ".toml")
+
+
+def read_toml_file(path: str | os.PathLike[str], *, display: str | None = None) -> str:
+    """The text of a file read as a variant file (a variant, an `extends`, a rotation's game, a
+    save's `variant_file`, a record's `variant`): a regular file whose real path ends in
+    `.toml`, at most `MAX_FILE_BYTES`, UTF-8. Anything else is an `InputError` that quotes
+    nothing of the file."""
+    return read_text(path, display=display, suffix=".toml")
+
+
 def _too_large(display: str, limit: int) -> InputError:
     return _fail(display, "limit", f"the file is larger than {_size(limit)}")
 
@@ -136,9 +181,9 @@ def _size(n: int) -> str:
 
 
 def read_text(path: str | os.PathLike[str], *, display: str | None = None,
-              limit: int = MAX_FILE_BYTES) -> str:
+              limit: int = MAX_FILE_BYTES, suffix: str | None = None) -> str:
     """`read_bytes` decoded as UTF-8 (`InputError` when it is not UTF-8 text)."""
-    data = read_bytes(path, display=display, limit=limit)
+    data = read_bytes(path, display=display, limit=limit, suffix=suffix)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:

@@ -363,9 +363,11 @@ def _cmd_variants(args: argparse.Namespace) -> int:
 def _cmd_validate(args: argparse.Namespace) -> int:
     from interpreter.variant.build import validate_paths
 
+    from interpreter.errors import render_all
+
     diagnostics = validate_paths([Path(p) for p in args.paths])
-    for d in diagnostics:
-        print(d.render(), file=sys.stderr)
+    if diagnostics:
+        print(render_all(diagnostics), file=sys.stderr)
     if diagnostics:
         print(f"{len(diagnostics)} problem{'s' if len(diagnostics) != 1 else ''} found",
               file=sys.stderr)
@@ -599,10 +601,8 @@ def _write_mat(variant: Any, result: Any, seed: Any, kinds: tuple[str, str], pat
                      f"black {kinds[1]}",
             "Transcriber": "tablier"}
     text = write_mat(match_record(variant, result, info=info))
-    try:
-        Path(path).write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise TablierError(f"cannot write {path!r}: {exc.strerror}") from None
+    from interpreter.outputs import write_output
+    write_output(path, text)
 
 
 def _check_players(args: argparse.Namespace, variants: Sequence[Any] = (),
@@ -634,20 +634,14 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         raise TablierError(f"{variant.id!r} is an abstract base; simulate a variant that "
                            f"extends it")
     _check_players(args, [variant])
-    out = None
-    if args.games_out is not None:
-        try:
-            out = open(args.games_out, "w", encoding="utf-8")
-        except OSError as exc:
-            raise TablierError(f"cannot write {args.games_out!r}: {exc.strerror}") from None
-    try:
+    from contextlib import nullcontext
+
+    from interpreter.outputs import open_output
+    with (open_output(args.games_out) if args.games_out is not None else nullcontext()) as out:
         with progress(args.games, f"simulate {variant.id}") as bar:
             summary = simulate(variant, args.variant, args.overrides, args.games, args.seed,
                                args.white or "random", args.black or "random", _jobs(args),
                                out, dask=args.dask, progress=bar)
-    finally:
-        if out is not None:
-            out.close()
     if args.json:
         _out(summary)
     else:
@@ -685,13 +679,12 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     if args.html is not None:
         from interpreter.compare.html import check_available
         check_available()
+    from interpreter.outputs import output_fault, write_output
     for path in (args.csv, args.html):
         # a report that cannot be written is refused before the games, not after them
-        if path is not None:
-            try:
-                Path(path).open("a", encoding="utf-8").close()
-            except OSError as exc:
-                raise TablierError(f"cannot write {path!r}: {exc.strerror}") from None
+        fault = output_fault(path) if path is not None else None
+        if fault is not None:
+            raise TablierError(fault)
     with progress(args.games * len(specs), "compare " + " | ".join(s.label for s in specs)) \
             as bar:
         result = compare(specs, args.games, args.seed, args.white or "random",
@@ -700,10 +693,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     for path, render in ((args.csv, lambda: render_csv(result, figures)),
                          (args.html, lambda: _html(specs, result, figures))):
         if path is not None:
-            try:
-                Path(path).write_text(render(), encoding="utf-8")
-            except OSError as exc:
-                raise TablierError(f"cannot write {path!r}: {exc.strerror}") from None
+            write_output(path, render())
     if args.json:
         _out(result)
     else:

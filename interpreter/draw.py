@@ -82,13 +82,15 @@ def svg_to_png(svg: str, path: str, width: int = 900) -> None:
             try:
                 page = browser.new_page(viewport={"width": width, "height": 800})
                 page.set_content(html)
-                page.locator("svg").first.screenshot(path=path)
+                png = page.locator("svg").first.screenshot()
             finally:
                 browser.close()
     except PlaywrightError as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else "failed"
         raise TablierError(f"--png: headless Chromium could not render the board ({first}); "
                            f"install it with apt-get install chromium, or write --svg") from None
+    from interpreter.outputs import write_output
+    write_output(path, png)
 
 
 def on_roll_of(obj: dict) -> int:
@@ -142,10 +144,12 @@ def run(args: Any) -> int:
         if args.svg == "-":
             sys.stdout.write(svg + "\n")
         else:
-            try:
-                Path(args.svg).write_text(svg + "\n", encoding="utf-8")
-            except OSError as exc:
-                raise TablierError(f"cannot write {args.svg!r}: {exc.strerror}") from None
+            from interpreter.outputs import write_output
+            write_output(args.svg, svg + "\n")
     if args.png is not None:
+        from interpreter.outputs import output_fault
+        fault = output_fault(args.png)
+        if fault is not None:
+            raise TablierError(fault)
         svg_to_png(svg, args.png)
     return 0

@@ -28,8 +28,53 @@ class Diagnostic:
         head = f"{self.path}:{self.line}:{self.col}: error[{self.code}]: {self.message}"
         if not self.source_line:
             return head
-        caret = " " * (self.col - 1) + "^" * max(1, self.length)
-        return f"{head}\n  {self.source_line}\n  {caret}"
+        line, start, length = quoted_line(self.source_line, self.col, self.length)
+        caret = " " * start + "^" * length
+        return f"{head}\n  {line}\n  {caret}"
+
+
+#: the most characters of a source line a diagnostic quotes, around its caret
+QUOTE_CHARS = 160
+#: the most problems reported of one file; the rest are counted
+MAX_PROBLEMS = 50
+_CUT = "..."
+
+
+def quoted_line(text: str, col: int, length: int = 1) -> tuple[str, int, int]:
+    """The part of a source line a diagnostic shows: the whole line when it is short, else at
+    most `QUOTE_CHARS` characters around column `col`, an ellipsis marking each cut; with the
+    caret's start (0-based, in what is shown) and its length, cut to what is shown.
+
+    >>> quoted_line("x" * 1000, 500, 3)[1:]
+    (83, 3)
+    >>> len(quoted_line("x" * 1000, 500)[0])
+    166
+    """
+    at = max(0, col - 1)
+    length = max(1, length)
+    if len(text) <= QUOTE_CHARS:
+        return text, at, length
+    first = max(0, min(at - QUOTE_CHARS // 2, len(text) - QUOTE_CHARS))
+    last = first + QUOTE_CHARS
+    shown = (_CUT if first else "") + text[first:last] + (_CUT if last < len(text) else "")
+    start = at - first + (len(_CUT) if first else 0)
+    return shown, start, max(1, min(length, last - at))
+
+
+def render_all(diagnostics: list[Diagnostic]) -> str:
+    """Diagnostics rendered in turn, at most `MAX_PROBLEMS` of each file, then a line
+    `PATH: ... and N more problems` for the rest of that file."""
+    out: list[str] = []
+    shown: dict[str, int] = {}
+    for d in diagnostics:
+        n = shown[d.path] = shown.get(d.path, 0) + 1
+        if n <= MAX_PROBLEMS:
+            out.append(d.render())
+    for path, n in shown.items():
+        if n > MAX_PROBLEMS:
+            more = n - MAX_PROBLEMS
+            out.append(f"{path}: ... and {more:,} more problem{'s' if more != 1 else ''}")
+    return "\n".join(out)
 
 
 class InputError(TablierError):
@@ -53,7 +98,7 @@ class VariantError(TablierError):
 
     def __init__(self, diagnostics: list[Diagnostic]):
         self.diagnostics = list(diagnostics)
-        super().__init__("\n".join(d.render() for d in self.diagnostics))
+        super().__init__(render_all(self.diagnostics))
 
 
 class PositionError(TablierError):

@@ -167,8 +167,52 @@ def prepare(case: dict[str, Any], folder: Path) -> None:
                 last = i == n - 1
                 (folder / f"chain-{i:02d}.toml").write_text(
                     'extends = "backgammon"\n' if last else f'extends = "chain-{i + 1:02d}.toml"\n')
+        elif kind == "gen":
+            name, what, n = rest.split(":")
+            (folder / name).write_text(_generated(what, int(n)), encoding="utf-8")
+        elif kind == "save":
+            name, variant_file = rest.split(":", 1)
+            (folder / name).write_text(_save_naming(variant_file), encoding="utf-8")
         else:
             raise ValueError(f"unknown setup {item!r}")
+
+
+#: an end rule of about 4.6 million steps a call, under the budget a rule had alone before
+#: rules were priced by their runs
+DEAR_END = "count(a in 1..24 where count(b in 1..24 where count(c in 1..24 where " \
+    "count(d in 1..24 where mine(a) + mine(b) + mine(c) + mine(d) > 99) > 0) > 0) > 0) > 0"
+
+
+def _generated(what: str, n: int) -> str:
+    """The text of a generated file (`gen:NAME:WHAT:N` in a case's setup)."""
+    head = 'extends = "backgammon"\n'
+    if what == "regions":
+        return head + "[regions]\n" + "".join(f'r{i} = "{i % 24 + 1}..24"\n' for i in range(n))
+    if what == "defines":
+        return head + "[define]\n" + "".join(f'd{i} = "mine({i % 24 + 1}) + {i}"\n'
+                                              for i in range(n))
+    if what == "keys":     # n unknown keys in one inline table, on one line
+        return head + 'variant = { id = "k", name = "k", ' + \
+            ", ".join(f"k{i:05d} = 1" for i in range(n)) + " }\n"
+    if what == "ends":     # n end rules, each under the old budget of one rule
+        return head + "".join(f'[rules.dear-{i}]\nname = "Dear {i}"\nkind = "end"\n'
+                              f'description = "d"\nwhen = "{DEAR_END}"\n' for i in range(n))
+    raise ValueError(f"unknown generated file {what!r}")
+
+
+def _save_naming(variant_file: str) -> str:
+    """A saved game of backgammon, its checksum right, whose `game.variant_file` is
+    `variant_file` (a stranger's save naming a file of the person's)."""
+    import tomli_w
+
+    from interpreter.io.save import _checksum
+
+    data = {"format": 1, "game": {"variant": "backgammon", "seed": 1, "options": [],
+                                  "players": ["random", "random"], "doubles": [False, False],
+                                  "turns": 0, "variant_file": variant_file},
+            "files": [], "record": {"moves": []}, "state": {}}
+    data["checksum"] = _checksum(data)
+    return tomli_w.dumps(data)
 
 
 def stdin_of(case: dict[str, Any], folder: Path) -> Path | None:
@@ -198,4 +242,14 @@ def check(case: dict[str, Any], ran: Ran, folder: Path) -> list[str]:
     absent = case.get("absent")
     if absent and absent in ran.output:
         problems.append(f"{absent!r} appears in the output")
+    most = case.get("max_output")
+    if most is not None and len(ran.output) > most:
+        problems.append(f"{len(ran.output):,} characters of output (at most {most:,})")
+    for name in case.get("not_made", []):
+        if (folder / name).exists():
+            problems.append(f"{name} was made")
+    for name in case.get("devices", []):
+        import stat
+        if not stat.S_ISCHR(os.stat(name).st_mode):
+            problems.append(f"{name} is no longer a character device")
     return problems

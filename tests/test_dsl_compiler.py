@@ -207,7 +207,8 @@ def test_a_forbid_rule_reading_the_dice_filters_a_roll_with_them():
 
 
 def test_a_rule_on_each_move_is_priced_per_single_move():
-    from interpreter.dsl.limits import ASSUMED_MOVES
+    from interpreter.dsl.runs import runs_of
+    ASSUMED_MOVES = runs_of(15, 4).moves
 
     value, fn = _layout_hook("step.from == 24 and step.pin and count(p in 1..24 where "
                              "after.mine(p) > 0) > 3", MOVE)
@@ -216,3 +217,57 @@ def test_a_rule_on_each_move_is_priced_per_single_move():
     b = START
     assert fn(b, b, ((24, 21, 3, 0, 8),), 3, 1, 1) is True
     assert fn(b, b, ((24, 21, 3, 0, 0),), 3, 1, 1) is False
+
+
+def test_the_quick_reader_gives_the_parsers_trees():
+    """Simple arithmetic snippets are read without lark (interpreter/dsl/quickparse.py): on
+    random snippets of names, numbers, calls, operators and brackets, the same trees with the
+    same positions as larkparser, or None (left to lark: every fault among them)."""
+    import random
+
+    from interpreter.dsl import syntax as S
+    from interpreter.dsl.larkparser import parse_syntax
+    from interpreter.dsl.quickparse import quick_parse
+
+    def shape(node):
+        if isinstance(node, list):
+            return [shape(n) for n in node]
+        if isinstance(node, S.Syntax):
+            return (type(node).__name__, node.pos.line, node.pos.col, node.pos.length,
+                    [shape(getattr(node, k)) for k in type(node).__slots__])
+        return node
+
+    rng = random.Random(5)
+
+    def gen(d=0):
+        if d > 3 or rng.random() < 0.3:
+            return rng.choice(["1", "042", "x", "mine(6)", "theirs(off)", "true", "f(1, 2)",
+                               "g()", "1..2", "'s'"])
+        sp = rng.choice(["", " ", "  "])
+        k = rng.randrange(9)
+        if k < 2:
+            return gen(d + 1) + sp + rng.choice(["+", "-", "*", "//", "%"]) + sp + gen(d + 1)
+        if k == 2:
+            return gen(d + 1) + sp + rng.choice(["==", "!=", "<", "<=", ">", ">="]) + sp + \
+                gen(d + 1)
+        if k == 3:
+            return gen(d + 1) + rng.choice([" and ", " or "]) + gen(d + 1)
+        if k == 4:
+            return "not " + gen(d + 1)
+        if k == 5:
+            return "-" + sp + gen(d + 1)
+        if k == 6:
+            return "(" + sp + gen(d + 1) + sp + ")"
+        return "h(" + gen(d + 1) + ", " + gen(d + 1) + ")"
+
+    read = 0
+    for _ in range(1500):
+        text = gen()
+        quick = quick_parse(text)
+        if quick is None:
+            continue
+        read += 1
+        assert shape(quick) == shape(parse_syntax(text, "expr_start")), text
+    assert read > 500
+    assert quick_parse("count(p in 1..24 where mine(p) > 0)") is None
+    assert quick_parse("mine(1) < mine(2) < 3") is None       # lark says why not

@@ -328,12 +328,12 @@ def compare(specs: Sequence[ArmSpec], games: int, seed: int, white: str = "rando
     handles: list[IO[str] | None] = []
     t0 = time.perf_counter()
     interrupted = False
-    try:
+    from contextlib import ExitStack
+
+    from interpreter.outputs import open_output
+    with ExitStack() as opened:
         for p in paths:
-            try:
-                handles.append(None if p is None else open(p, "w", encoding="utf-8"))
-            except OSError as exc:
-                raise TablierError(f"cannot write {p!r}: {exc.strerror}") from None
+            handles.append(None if p is None else opened.enter_context(open_output(p)))
         try:
             with Interrupts() as guard:
                 for a, chunk in run(arms, variants, jobs, dask):
@@ -350,10 +350,6 @@ def compare(specs: Sequence[ArmSpec], games: int, seed: int, white: str = "rando
                             progress.advance(len(chunk))
         except KeyboardInterrupt:
             interrupted = True
-    finally:
-        for h in handles:
-            if h is not None:
-                h.close()
     seconds = time.perf_counter() - t0
     figures = [t.figures() for t in tallies]
     if keep_figures is not None:

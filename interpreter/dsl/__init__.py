@@ -12,10 +12,10 @@ from typing import Any, Callable
 from interpreter.dsl.check import measure_definitions
 from interpreter.dsl.compiler import (ANY_TYPE, BOOL, CHOICE, END, FORBID, INT, MOVE, ROLL,
                                       Compiler, HookInfo, Symbols, hook_info,
-                                      parse_definition_key, roll_info)
+                                      parse_definition_key, per_run, roll_info)
 from interpreter.dsl.emit import roll_function
 from interpreter.dsl.bounds import Cost
-from interpreter.dsl.limits import ASSUMED_LEAVES, COST_BUDGET
+from interpreter.dsl.limits import COST_BUDGET
 from interpreter.dsl.parser import flush
 from interpreter.dsl.syntax import SnippetError
 from interpreter.dsl.runtime import RollContext
@@ -70,6 +70,10 @@ class RuleSet:
     regions: dict[str, frozenset[int]] = field(default_factory=dict)
     #: `[turn.stages]`: (id, when, next, to_opponent or None, again or None), in order
     stages: list[tuple[str, Hook, Hook, Hook | None, Hook | None]] = field(default_factory=list)
+    #: the cost model's price of one throw of this file: every hook's cost times its runs
+    #: (interpreter/dsl/runs.py), summed; and the dearest hook's (key path, cost)
+    cost: int = 0
+    dearest: tuple[tuple[str, ...], int] = ((), 0)
 
     # -- what the engine calls ------------------------------------------------------------------
 
@@ -210,11 +214,14 @@ def _build_rules(model: Any, emit: bool) -> tuple[RuleSet, list[SnippetError]]:
                       checkers=getattr(board, "checkers", None) or 15,
                       route=getattr(movement, "route", "opposite") or "opposite",
                       pins=hit == "pin",
-                      pool=bool(getattr(board, "unentered", 0)) or hit == "unentered")
+                      pool=bool(getattr(board, "unentered", 0)) or hit == "unentered",
+                      doublet_moves=_doublet_moves(model))
     compiler = Compiler(symbols)
     _symbols(model, errors, compiler)
     rules = RuleSet(regions=dict(symbols.regions))
     reported = {(e.key_path, e.line, e.col, e.code) for e in errors}
+    #: (cost in one throw, key path, tree) of every snippet priced, for the file's total
+    priced: list[tuple[int, tuple[str, ...], Any, str, int]] = []
 
     def compile_one(rule_id: str, key: str, text: Any, context: str, want: tuple[str, ...],
                     runs: int | None = None, table: tuple[str, ...] = ("rules",)
@@ -228,6 +235,8 @@ def _build_rules(model: Any, emit: bool) -> tuple[RuleSet, list[SnippetError]]:
         try:
             # the rule's id is data: it names the snippet in diagnostics, never generated code
             value = compiler.compile_expr(text, context, want, table + (rule_id, key), runs)
+            priced.append((value.cost, value.key_path, value.tree, value.context,
+                           value.candidates))
             if key in ("when", "ways") and value.is_const and not value.const:
                 return NEVER        # switched off by the file's options: no hook at all
             return compiler.function(value) if emit else NEVER
@@ -248,13 +257,13 @@ def _build_rules(model: Any, emit: bool) -> tuple[RuleSet, list[SnippetError]]:
         if kind == "score":
             on_play = getattr(r, "on", "roll") == "play"
             context = CHOICE if on_play else ROLL
-            # a score on the play runs once, on the play chosen
+            # a score on the play runs on each play a player or `moves` weighs (runs_in)
             if getattr(r, "ways", None) is not None:
-                fn = compile_one(rule_id, "ways", r.ways, context, (INT,), 1)
+                fn = compile_one(rule_id, "ways", r.ways, context, (INT,))
             elif getattr(r, "when", None) is not None:
-                fn = compile_one(rule_id, "when", r.when, context, (BOOL,), 1)
+                fn = compile_one(rule_id, "when", r.when, context, (BOOL,))
             else:
-                fn = compile_one(rule_id, "value", "1", context, (INT,), 1)
+                fn = compile_one(rule_id, "value", "1", context, (INT,))
             value = getattr(r, "value", None)
             simple = getattr(r, "simple", None)
             doublet = getattr(r, "doublet", None)
@@ -313,17 +322,12 @@ def _build_rules(model: Any, emit: bool) -> tuple[RuleSet, list[SnippetError]]:
     bot = getattr(model, "bot", None)
     for name, text in (getattr(bot, "features", None) or {}).items():
         try:
-            value = compiler.compile_expr(text, END, (INT, BOOL), ("bot", "features", name))
-            # it runs on each board a decision's search judges, none shared: priced for as
-            # many boards as a decision may have
-            if value.cost * ASSUMED_LEAVES > COST_BUDGET:
-                where = Cost().costliest_aggregate(value.tree).site
-                raise SnippetError(
-                    "dsl-limit", f"this feature may take {value.cost:,} steps on each board, "
-                    f"{value.cost * ASSUMED_LEAVES:,} for the {ASSUMED_LEAVES:,} boards one "
-                    f"decision may judge, over the limit of {COST_BUDGET:,}: make what its "
-                    f"aggregates run over smaller", where.line, where.col, where.length,
-                    ("bot", "features", name))
+            # it runs on each board a decision's search judges, seen by each side: twice a
+            # board, none shared
+            value = compiler.compile_expr(text, END, (INT, BOOL), ("bot", "features", name),
+                                          2 * compiler.runs.boards)
+            priced.append((value.cost, value.key_path, value.tree, value.context,
+                           value.candidates))
             if emit:
                 rules.bot_features.append((name, compiler.function(value)))
         except SnippetError as err:
@@ -333,7 +337,29 @@ def _build_rules(model: Any, emit: bool) -> tuple[RuleSet, list[SnippetError]]:
                 reported.add(mark)
                 errors.append(err)
     _check_plain_definitions(compiler, errors, reported)
+    rules.cost = sum(p[0] for p in priced)
+    if priced:
+        top = max(priced, key=lambda p: p[0])
+        rules.dearest = (top[1], top[0])
+        if rules.cost > COST_BUDGET and not any(e.code == "cost" for e in errors):
+            errors.append(_file_over_budget(rules.cost, top))
     return rules, errors
+
+
+def _doublet_moves(model: Any) -> int:
+    doublets = getattr(getattr(model, "dice", None), "doublets", None) or "four"
+    return 2 if str(doublets).startswith("twice") else 4
+
+
+def _file_over_budget(total: int, top: tuple) -> SnippetError:
+    """`error[cost]` at the dearest rule of a file whose throw costs more than the budget."""
+    cost, key_path, tree, context, runs = top
+    where = Cost().costliest_aggregate(tree).site
+    return SnippetError("cost", f"the rules of this file may take {total:,} steps in one throw, "
+                        f"over the budget of {COST_BUDGET:,}; the dearest is this one, "
+                        f"{cost:,} steps{per_run(context, runs)}: make what its aggregates run "
+                        f"over smaller, or the file's rules fewer", where.line, where.col,
+                        where.length, where.key_path or key_path)
 
 
 def _check_plain_definitions(compiler: Compiler, errors: list[SnippetError],
@@ -346,7 +372,8 @@ def _check_plain_definitions(compiler: Compiler, errors: list[SnippetError],
         first: SnippetError | None = None
         for context in (ROLL, END, FORBID, CHOICE, MOVE):
             try:
-                compiler.compile_expr(d.name, context, ANY_TYPE, ("define", d.key))
+                # checked, not priced: what it costs is priced where a rule uses it
+                compiler.compile_expr(d.name, context, ANY_TYPE, ("define", d.key), 1)
                 first = None
                 break
             except SnippetError as err:

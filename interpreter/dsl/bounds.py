@@ -19,9 +19,13 @@ from interpreter.dsl import core as C
 from interpreter.dsl.core import BOOL, INT, LIST_INT, PATH, SET, STR, Expr
 from interpreter.dsl.fold import check_range, error
 from interpreter.dsl.info import Info
-from interpreter.dsl.limits import (ASSUMED_PATHS, ASSUMED_PLAYS, ASSUMED_STEPS, MAX_VALUE,
-                                    RANGE_MAX, RANGE_MIN)
+from interpreter.dsl.limits import (ASSUMED_PATHS, ASSUMED_STEPS, MAX_VALUE, RANGE_MAX,
+                                    RANGE_MIN)
 from interpreter.dsl.vocabulary import FUNCTIONS, ITEM_BOUNDS, PARAM_BOUNDS, Env
+
+#: what one call of a hook costs beside its parts, in steps: measured, a call of a hook of a few
+#: steps takes as long as twenty steps of a larger one (docs/dsl.md, "Limits")
+CALL_COST = 20
 
 #: a part that reads only the position before the roll and costs at least this much is computed
 #: once per roll in a forbid or prefer rule
@@ -80,7 +84,7 @@ class Bounds:
 
     def _b_CtxField(self, node: C.CtxField) -> Info:
         if node.name == "plays":
-            return Info(size=ASSUMED_PLAYS, exact=False)
+            return Info(size=self.env.plays, exact=False)
         lo, hi, exact = PARAM_BOUNDS[node.name]
         return Info(lo, hi, exact=exact)
 
@@ -353,14 +357,16 @@ class Cost:
         return self._combined(node, parts)
 
     def per_roll(self, node: Expr, candidates: int, hoisting: bool = True) -> int:
-        """The hook's worst case in one roll, run on `candidates` paths or plays (1: once);
+        """The hook's worst case in one throw, run on `candidates` paths, plays or boards (1:
+        once), each call counted `CALL_COST` more (what calling a hook costs beside its parts);
         `hoisting` False: a hook run many times whose position changes at each call (a rule on
-        each move), nothing of it computed once per roll."""
+        each move, an end rule or a feature on each board), nothing of it computed once per
+        throw."""
         if candidates <= 1 or not hoisting:
             once, each = self.split_invariants(node)
-            return max(1, candidates) * (once + each)
+            return max(1, candidates) * (once + each + CALL_COST)
         once, each = self.split(node)
-        return once + candidates * each
+        return once + candidates * (each + CALL_COST)
 
     def costliest_aggregate(self, node: Expr) -> Expr:
         """The outermost aggregate on the way to the dearest part (the root without one)."""

@@ -57,6 +57,8 @@ class Symbols:
     route: str = "opposite"
     pins: bool = False
     pool: bool = False
+    #: how many times a doublet is played (the cost model bounds the paths and plays by it)
+    doublet_moves: int = 4
 
 
 @dataclass

@@ -38,17 +38,30 @@ from interpreter.dsl.core import (ANY_TYPE, BOOL, CHOICE, CONTEXT_WORDS, END, FO
                                   STR, TYPE_WORDS, Expr)
 from interpreter.dsl.emit import Emitted, build_hook
 from interpreter.dsl.fold import Folder
-from interpreter.dsl.limits import (ASSUMED_CANDIDATES, ASSUMED_MOVES, ASSUMED_PLAYS, COST_BUDGET,
-                                   MAX_DEPTH)
+from interpreter.dsl.limits import COST_BUDGET, MAX_DEPTH
 from interpreter.dsl.optimize import Optimizer, cache_invariants, hoist
 from interpreter.dsl.parser import parse
+from interpreter.dsl.runs import Runs, runs_of
 from interpreter.dsl.runtime import BUILTINS, RUNTIME
 from interpreter.dsl.syntax import SnippetError
 from interpreter.dsl.vocabulary import BUILTIN_NAMES, Env
 
-#: how many times a hook of each context runs in one roll, by default
-CANDIDATES = {FORBID: ASSUMED_CANDIDATES, MOVE: ASSUMED_MOVES, CHOICE: ASSUMED_PLAYS, ROLL: 1,
-              END: 1}
+
+
+def runs_in(runs: Runs, context: str) -> int:
+    """How many times a hook of `context` runs in one throw (interpreter/dsl/runs.py): once per
+    candidate path (forbid), single move (forbid on each move), play (prefer, a score on the
+    play), board a bot judges (end and value rules), throw a bot's search plays (a score on
+    the throw)."""
+    if context == FORBID:
+        return runs.paths
+    if context == MOVE:
+        return runs.moves
+    if context == CHOICE:
+        return runs.plays
+    if context == END:
+        return runs.boards
+    return runs.throws
 
 
 @dataclass
@@ -101,8 +114,10 @@ class Compiler:
         self.symbols = symbols
         #: write out aggregates over small fixed sets of pips (False: always loops)
         self.unroll = unroll
+        #: how many times each kind of hook runs in one throw, bounded from the variant
+        self.runs = runs_of(symbols.checkers, symbols.doublet_moves)
         self.env = Env(checkers=symbols.checkers, route=symbols.route, pins=symbols.pins,
-                       pool=symbols.pool)
+                       pool=symbols.pool, plays=self.runs.plays)
         #: the globals of every hook of this compiler: the runtime table and the fixed sets
         self.namespace: dict[str, Any] = {**RUNTIME, "__builtins__": dict(BUILTINS)}
         self.constants: dict[frozenset, str] = {}
@@ -117,12 +132,13 @@ class Compiler:
     def compile_expr(self, text: str, context: str, want: str | tuple[str, ...],
                      key_path: tuple[str, ...], candidates: int | None = None) -> Value:
         """Check a snippet, fold it and price it; raise SnippetError at the first problem.
-        `candidates`: how many times the hook runs in one roll (default: by context)."""
+        `candidates`: how many times the hook runs in one throw (default: by context, bounded
+        from the variant by `runs_in`)."""
         try:
             node = parse(text)
         except SnippetError as err:
             raise err.at(key_path) from None
-        runs = CANDIDATES[context] if candidates is None else candidates
+        runs = runs_in(self.runs, context) if candidates is None else candidates
         try:
             tree = self._checker.check(node, context, key_path)
             uses = tuple(self._checker.uses)
@@ -134,8 +150,10 @@ class Compiler:
             kind = tree.type
             tree = Folder(self.strings)(tree)
             Bounds(self.env)(tree)
-            # a rule on each move reads the position before that move: nothing is hoisted
-            cost = Cost().per_roll(tree, runs, hoisting=context != MOVE)
+            # only a forbid or prefer rule runs many times on one position (optimize.hoist); a
+            # rule on each move, on each board or on each throw reads a position of its own
+            # each time: nothing of it is computed once for all its runs
+            cost = Cost().per_roll(tree, runs, hoisting=context in (FORBID, CHOICE))
             if cost > COST_BUDGET:
                 raise self._over_budget(tree, cost, runs, context)
         except SnippetError as err:
@@ -145,12 +163,10 @@ class Compiler:
     @staticmethod
     def _over_budget(tree: Expr, cost: int, runs: int, context: str) -> SnippetError:
         where = Cost().costliest_aggregate(tree).site
-        unit = {FORBID: "path", MOVE: "single move"}.get(context, "play")
-        per = (f" (it runs once per {unit}, up to {runs:,} "
-               f"a roll)" if runs > 1 else "")
-        return SnippetError("dsl-limit", f"this rule may take {cost:,} steps in one roll{per}, "
-                            f"over the limit of {COST_BUDGET:,}: make what its aggregates run "
-                            f"over smaller", where.line, where.col, where.length, where.key_path)
+        return SnippetError("cost", f"this rule may take {cost:,} steps in one throw{per_run(context, runs)}, "
+                            f"over the budget of {COST_BUDGET:,} for the whole file: make what its "
+                            f"aggregates run over smaller", where.line, where.col, where.length,
+                            where.key_path)
 
     def region(self, text: str, key_path: tuple[str, ...]) -> frozenset[int]:
         """The pips of a `[regions]` value."""
@@ -168,6 +184,9 @@ class Compiler:
                 if lo <= hi and (lo < 0 or hi > 25):
                     # not on the board: reported without making the range
                     bad.append(lo if lo < 0 else max(lo, 26))
+                    continue
+                if lo <= hi:     # fixed pips on the board: nothing to check or fold
+                    points.update(range(lo, hi + 1))
                     continue
             try:
                 value = Folder(self.strings)(self._checker.check(part, END, key_path))
@@ -213,6 +232,15 @@ class Compiler:
         if emitted.batch is not None:
             setattr(fn, "filter_paths" if batch == "filter" else "each", emitted.batch)
         return fn
+
+
+def per_run(context: str, runs: int) -> str:
+    """` (it runs once per path, up to N a throw)`: what a cost diagnostic says of the runs."""
+    if runs <= 1:
+        return ""
+    unit = {FORBID: "path", MOVE: "single move", CHOICE: "play",
+            END: "board a bot judges", ROLL: "throw a bot's search plays"}.get(context, "call")
+    return f" (it runs once per {unit}, up to {runs:,} a throw)"
 
 
 def roll_info(fn: Any) -> tuple[Any, dict, str, list[int]] | None:

@@ -12,7 +12,7 @@ import difflib
 from typing import Any
 
 from interpreter.dsl import NEVER, RuleSet
-from interpreter.dsl.compiler import FORBID, MOVE, HookInfo, hook_info
+from interpreter.dsl.compiler import END, FORBID, MOVE, HookInfo, hook_info
 from interpreter.dsl.limits import COST_BUDGET
 from interpreter.errors import TablierError
 
@@ -122,10 +122,11 @@ def _describe(model: Any, fn: Any, info: HookInfo, stage: bool = False) -> list[
         out += [_indent(f"{name} = {regions.get(name, '')}") for name in info.regions]
     runs = ""
     if info.candidates > 1:
-        what = "path" if info.context == FORBID else "move" if info.context == MOVE else "play"
-        runs = f", run once per {what} (up to {info.candidates:,} a roll)"
+        what = {FORBID: "path", MOVE: "move", END: "board"}.get(info.context, "play")
+        runs = f", run once per {what} (up to {info.candidates:,} a throw)"
     steps = "step" if info.cost == 1 else "steps"
-    out.append(f"cost: at most {info.cost:,} {steps} a roll{runs}; the limit is {COST_BUDGET:,}")
+    out.append(f"cost: at most {info.cost:,} {steps} a throw{runs}; the file's budget is "
+               f"{COST_BUDGET:,}")
     batch = info.emitted.batch_name
     names = f"hook_{info.index}" + (f", with {batch}" if batch else "")
     if info.context == "roll" and info.emitted.expr is not None and not stage:

@@ -25,29 +25,21 @@ MAX_VALUE = 1_000_000_000_000
 MAX_RANGE_VALUES = 64
 RANGE_MIN, RANGE_MAX = -1000, 1000
 
-# What the cost model assumes of the quantities a file cannot bound itself. They are generous
-# figures for the games Tablier plays (the most seen in random play: 437 plays of one backgammon
-# roll, 24 paths of one play, 4 steps of a path), used only to price the rules; the kernel
-# produces what the movement rules give.
-ASSUMED_PLAYS = 1000          # complete legal plays of one roll (`plays`)
-ASSUMED_PATHS = 24            # paths of one play (`pl.paths`)
+# What the cost model assumes of the quantities a file cannot bound itself, used only to price
+# the rules inside one call (the number of calls is bounded from the variant: dsl/runs.py)
+ASSUMED_PATHS = 24            # paths of one play (`pl.paths`): the orders of a doublet's 4 steps
 ASSUMED_STEPS = 4             # steps of one path
-ASSUMED_CANDIDATES = 1000     # paths a `forbid` rule examines in one roll
-#: single moves a `forbid` rule on each move (`on = "move"`) examines in one roll: the walk asks
-#: it once per step it tries, and the steps tried are a little more than the complete paths
-#: found (in random play of the wider family 1.1 to 1.2 times; most seen: 11,662 moves for the
-#: 10,523 paths of one acey-deucey roll), so a quarter more than the paths
-ASSUMED_MOVES = ASSUMED_CANDIDATES * 5 // 4
-ASSUMED_LEAVES = 1000         # boards the search player judges for one decision (`[bot] features`)
 #: bounds assumed for the throw counters (a range computed from them is clipped at run time)
 ROLLS_CAP = 1000
 SETUP_CAP = 1000
 #: and for the ladder's points an end or value rule may read (`my_points`, `their_points`)
 POINTS_CAP = 1000
 
-#: the most work one hook may do in one roll (one play for `end`/`value` rules), in the cost
-#: model's units (one unit: one part of the expanded rule evaluated once)
-COST_BUDGET = 5_000_000
+#: the most work the rules of one file may do in one throw, in the cost model's units (one unit:
+#: one part of the expanded rule evaluated once): every hook's cost times the number of times it
+#: runs (dsl/runs.py), summed over the file, its `extends` and a rotation's games; about 10 ns a
+#: unit, 4 s at most for a throw (docs/dsl.md, "Limits")
+COST_BUDGET = 400_000_000
 
 #: aggregates over a fixed set of at most MAX_UNROLL_ITEMS pips are written out term by term
 #: when the written-out form has at most MAX_UNROLL_NODES parts; all of a hook's written-out

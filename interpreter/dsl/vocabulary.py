@@ -62,6 +62,8 @@ class Env:
     route: str = "opposite"
     pins: bool = False
     pool: bool = False
+    #: the most distinct plays of one throw (`plays`), bounded from the variant (dsl/runs.py)
+    plays: int = 1000
 
 
 #: any collection (a region, a set, a list, a path): the argument of `size`

@@ -109,4 +109,6 @@ def write_sheet_record(path: Path, variant: Any, result: Any) -> None:
     """Write `sheet_record(variant, result)` as a TOML file `tablier sheet` reads."""
     import tomli_w
 
-    Path(path).write_text(tomli_w.dumps(sheet_record(variant, result)), encoding="utf-8")
+    from interpreter.outputs import write_output
+
+    write_output(path, tomli_w.dumps(sheet_record(variant, result)))

@@ -83,30 +83,14 @@ def save_data(record: Record, state: dict[str, Any],
 
 def write_save(path: str | Path, record: Record, state: dict[str, Any],
                notation: str | None = None) -> None:
-    """Write the save atomically: a temporary file in the same folder, flushed, synced to disk
-    and renamed over `path`. `notation` is the one the game is played in (`--notation`): a
-    resumed game keeps it."""
+    """Write the save atomically (`interpreter.outputs`: a temporary file in the same folder,
+    flushed, synced to disk and renamed over `path`; a device written directly). `notation` is
+    the one the game is played in (`--notation`): a resumed game keeps it."""
     import tomli_w
 
-    text = tomli_w.dumps(save_data(record, state, notation))
-    target = Path(path)
-    folder = target.parent if str(target.parent) else Path(".")
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
-    except OSError as exc:
-        raise TablierError(f"cannot write {str(path)!r}: {exc.strerror}") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, target)
-    except OSError as exc:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise TablierError(f"cannot write {str(path)!r}: {exc.strerror}") from None
+    from interpreter.outputs import write_output
+
+    write_output(path, tomli_w.dumps(save_data(record, state, notation)))
 
 
 def _need(table: Any, key: str, kind: type | tuple, where: str) -> Any:

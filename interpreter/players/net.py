@@ -146,14 +146,10 @@ class ValueNet:
     def save(self, path: str | Path, meta: dict[str, Any]) -> None:
         path = Path(path)
         info = dict(meta, format=FORMAT, levels=list(self.levels))
-        tmp = path.with_name(path.name + ".tmp.npz")
-        try:
-            with open(tmp, "wb") as fh:
-                np.savez(fh, W1=self.W1, b1=self.b1, W2=self.W2, b2=self.b2,
-                         meta=np.array(json.dumps(info, sort_keys=True)))
-            tmp.replace(path)
-        except OSError as exc:
-            raise TablierError(f"cannot write {str(path)!r}: {exc.strerror}") from None
+        from interpreter.outputs import open_output
+        with open_output(path, binary=True) as fh:
+            np.savez(fh, W1=self.W1, b1=self.b1, W2=self.W2, b2=self.b2,
+                     meta=np.array(json.dumps(info, sort_keys=True)))
         self.meta = info
 
     @classmethod

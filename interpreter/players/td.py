@@ -177,7 +177,12 @@ def train(variant: Any, variant_ref: str, games: int, out: str | Path, *, seed: 
     trainer = Trainer(variant, net, alpha=alpha, lam=lam)
     snap_dir = Path(snapshots) if snapshots is not None else None
     if snap_dir is not None:
-        snap_dir.mkdir(parents=True, exist_ok=True)
+        try:
+            snap_dir.mkdir(exist_ok=True)     # the folder asked for, not its parents
+        except OSError as exc:
+            from interpreter.errors import TablierError
+            raise TablierError(f"cannot make the folder {str(snap_dir)!r}: "
+                               f"{(exc.strerror or str(exc)).lower()}") from None
 
     def meta() -> dict[str, Any]:
         return {"variant": variant.id, "variant_ref": variant_ref, "features": enc.names,

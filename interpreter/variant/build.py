@@ -183,7 +183,7 @@ def build_variant(doc: Any) -> Variant:
         mat_variation=getattr(model.variant, "mat_variation", None),
         flip=geometry.flip, layout=layout, files=_file_hashes(doc), throws=throws)
     if getattr(model.ladder, "kind", None) == "rotation":
-        variant.games = _rotation_games(doc, model.ladder.games)
+        variant.games = _rotation_games(doc, model.ladder.games, rules.cost)
         variant.files = _unique(variant.files + tuple(f for g in variant.games for f in g.files))
     problems = check_built(doc, variant)
     if problems:
@@ -195,13 +195,15 @@ def build_variant(doc: Any) -> Variant:
 _LOADING: set[str] = set()
 
 
-def _rotation_games(doc: Any, refs: Sequence[str]) -> tuple[Variant, ...]:
+def _rotation_games(doc: Any, refs: Sequence[str], own_cost: int = 0) -> tuple[Variant, ...]:
     """The variants a rotation plays in turn: built-in ids, or `.toml` paths relative to the
     file (as `extends`). Each must be one game scored by its value rules (`[ladder] kind =
     "game"`); what cannot be loaded is a diagnostic at `ladder.games`."""
     from interpreter.errors import TablierError
-    from interpreter.variant.loader import _looks_like_path
+    from interpreter.variant.loader import _looks_like_path, load_document
 
+    #: each file loaded once, however often the rotation names it
+    loaded: dict[str, Variant] = {}
     here = str(Path(doc.path).resolve()) if doc.path is not None else ""
     problems: list[Diagnostic] = []
     out: list[Variant] = []
@@ -221,12 +223,24 @@ def _rotation_games(doc: Any, refs: Sequence[str]) -> tuple[Variant, ...]:
                     continue
             else:
                 target = ref
-            try:
-                game = load_variant(target)
-            except TablierError as err:
-                problems.append(_at(doc, where, "unplayable", f"game {i + 1} of the rotation, "
-                                    f"{ref!r}, cannot be loaded: {_lower(str(err))[:400]}"))
-                continue
+            key = str(Path(target).resolve()) if _looks_like_path(ref) else ref
+            game = loaded.get(key)
+            if game is None:
+                try:
+                    game_doc = load_document(target, check_rules="on-error")
+                    kind = getattr(game_doc.model.ladder, "kind", "game")
+                    if kind == "rotation":
+                        # refused before its own games are opened: no rotation of rotations
+                        problems.append(_at(doc, where, "unplayable", f"game {i + 1} of the "
+                                            f"rotation, {ref!r}, is a rotation itself: a "
+                                            f"rotation plays games, not rotations"))
+                        continue
+                    game = build_variant(game_doc)
+                except TablierError as err:
+                    problems.append(_at(doc, where, "unplayable", f"game {i + 1} of the rotation, "
+                                        f"{ref!r}, cannot be loaded: {_lower(str(err))[:400]}"))
+                    continue
+                loaded[key] = game
             kind = getattr(game.ladder, "kind", "game")
             if kind != "game":
                 problems.append(_at(doc, where, "unplayable", f"game {i + 1} of the rotation, "
@@ -236,9 +250,27 @@ def _rotation_games(doc: Any, refs: Sequence[str]) -> tuple[Variant, ...]:
             out.append(game)
     finally:
         _LOADING.discard(here)
+    if not problems:
+        over = _rotation_over_budget(doc, out, own_cost)
+        if over is not None:
+            problems.append(over)
     if problems:
         raise VariantError(problems)
     return tuple(out)
+
+
+def _rotation_over_budget(doc: Any, games: Sequence[Variant], own: int) -> Diagnostic | None:
+    """`error[cost]` at `ladder.games` when the rotation's own rules and those of its games,
+    summed, cost more than the one budget of a file (interpreter/dsl/limits.py)."""
+    from interpreter.dsl.limits import COST_BUDGET
+
+    total = own + sum(g.rules.cost for g in {id(g): g for g in games}.values())
+    if total <= COST_BUDGET:
+        return None
+    dearest = max(games, key=lambda g: g.rules.cost)
+    return _at(doc, ("ladder", "games"), "cost", f"the rotation's games may take {total:,} "
+               f"steps in one throw together, over the budget of {COST_BUDGET:,}; the dearest "
+               f"is {dearest.id!r}, {dearest.rules.cost:,} steps")
 
 
 def _unique(pairs: tuple) -> tuple:

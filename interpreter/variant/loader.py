@@ -26,7 +26,8 @@ from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ValidationError
 
-from interpreter.bounded import InputError, read_text, shown_name, toml_fault
+from interpreter.bounded import (InputError, read_toml_file, shown_name, toml_fault,
+                                 toml_file_fault)
 from interpreter.errors import Diagnostic, VariantError
 from interpreter.resources import builtin_variant_path, variants_dir
 from interpreter.variant.checks import (
@@ -406,7 +407,7 @@ class _Session:
         """Read and parse one file, within the bounds of `interpreter.bounded`; on failure
         record a diagnostic (at the `extends` that named it, if any) and return None."""
         try:
-            text = read_text(path, display=display)
+            text = read_toml_file(path, display=display)
         except InputError as error:
             message = f"no such file: {display}" if error.code == "file-not-found" else str(error)
             self._fail(cited, display, error.code, message)
@@ -469,9 +470,9 @@ class _Session:
                                              f"{shown_name(os.path.normpath(target), 200)})")
             except (OSError, ValueError):
                 return target   # `_read` says why it cannot be read
-            if not os.path.realpath(target).endswith(".toml"):
-                return "extends-not-found", (f"`extends`: {shown} is a link to a file whose "
-                                             f"name does not end in `.toml`")
+            fault = toml_file_fault(target)
+            if fault is not None:
+                return "extends-not-found", f"`extends`: {shown} cannot be read: {fault}"
             return target
         builtin = builtin_variant_path(value)
         if builtin is not None:
@@ -528,10 +529,13 @@ class _Session:
 
     # -- merging ----------------------------------------------------------------------------------
 
-    def _forget(self, path: KeyPath) -> None:
-        n = len(path)
-        for key in [k for k in self.provenance if k[:n] == path]:
-            del self.provenance[key]
+    def _forget(self, path: KeyPath, old: Any = None) -> None:
+        """Drop what `path` and the keys under it came from: the keys of `old`, the value being
+        replaced, are visited (never the whole provenance: merging stays linear in the files)."""
+        self.provenance.pop(path, None)
+        if isinstance(old, dict):
+            for key, sub in old.items():
+                self._forget(path + (key,), sub)
 
     def _mark(self, path: KeyPath, value: Any, origin: int) -> None:
         self.provenance[path] = origin
@@ -555,7 +559,7 @@ class _Session:
                 self.provenance[path] = origin
                 self._merge(old, value, origin, path)
             else:
-                self._forget(path)
+                self._forget(path, old)
                 target[key] = copy.deepcopy(value)
                 self._mark(path, value, origin)
 
@@ -587,8 +591,7 @@ class _Session:
                     f"field `remove_rules[{i}]` must be a rule id (a string); found "
                     f"{found_str(rule_id)}"))
             elif rule_id in rules:
-                del rules[rule_id]
-                self._forget(("rules", rule_id))
+                self._forget(("rules", rule_id), rules.pop(rule_id))
                 valid.append(rule_id)
             elif has_base:
                 match = closest(rule_id, rules)
@@ -630,8 +633,7 @@ class _Session:
                               "option_sets"):
                     entries = merged.get(table)
                     if isinstance(entries, dict) and name in entries:
-                        del entries[name]
-                        self._forget((table, name))
+                        self._forget((table, name), entries.pop(name))
                 valid.append(name)
             elif has_base:
                 match = closest(name, options)
@@ -674,8 +676,7 @@ class _Session:
             removed_options = self._remove_options(merged, data, index, has_base=position > 0)
             variant = merged.get("variant")
             if isinstance(variant, dict) and "abstract" in variant:
-                del variant["abstract"]
-                self._forget(("variant", "abstract"))
+                self._forget(("variant", "abstract"), variant.pop("abstract"))
             own = {k: v for k, v in data.items()
                    if k not in ("extends", "remove_rules", "remove_options")}
             self._merge(merged, own, index)

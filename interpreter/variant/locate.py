@@ -101,12 +101,17 @@ class SourceMap:
         return min(self._line_starts[line - 1] + max(col, 1) - 1, len(self.text))
 
     def line_text(self, line: int) -> str:
-        """The text of a 1-based line, without its line ending ('' past the end)."""
+        """The text of a 1-based line, without its line ending ('' past the end). The same
+        string each time: thousands of diagnostics on one long line share one copy of it."""
         if not 1 <= line <= len(self._line_starts):
             return ""
-        start = self._line_starts[line - 1]
-        end = self._line_starts[line] - 1 if line < len(self._line_starts) else len(self.text)
-        return self.text[start:end].rstrip("\r")
+        lines = self.__dict__.setdefault("_lines", {})
+        text = lines.get(line)
+        if text is None:
+            start = self._line_starts[line - 1]
+            end = self._line_starts[line] - 1 if line < len(self._line_starts) else len(self.text)
+            text = lines[line] = self.text[start:end].rstrip("\r")
+        return text
 
     @property
     def line_count(self) -> int:
