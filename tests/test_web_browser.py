@@ -43,8 +43,8 @@ def _free_port() -> int:
 @pytest.fixture(scope="module")
 def server() -> str:
     port = _free_port()
-    config = uvicorn.Config(create_app(port=port), host="127.0.0.1", port=port,
-                            log_level="warning")
+    config = uvicorn.Config(create_app(port=port, request_seconds=60), host="127.0.0.1",
+                            port=port, log_level="warning")
     srv = uvicorn.Server(config)
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
