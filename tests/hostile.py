@@ -189,7 +189,7 @@ def _generated(what: str, n: int) -> str:
     if what == "regions":
         return head + "[regions]\n" + "".join(f'r{i} = "{i % 24 + 1}..24"\n' for i in range(n))
     if what == "defines":
-        return head + "[define]\n" + "".join(f'd{i} = "mine({i % 24 + 1}) + {i}"\n'
+        return head + "[define]\n" + "".join(f'd{i} = "mine({i % 24 + 1}) > {i % 7}"\n'
                                               for i in range(n))
     if what == "keys":     # n unknown keys in one inline table, on one line
         return head + 'variant = { id = "k", name = "k", ' + \

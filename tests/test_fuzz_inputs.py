@@ -347,3 +347,51 @@ def test_mutated_identifiers(text):
 @given(identifiers())
 def test_mutated_identifiers_long(text):
     _id_survives(text)
+
+
+# -- bounded diagnostics and the quick reader of snippets -------------------------------------------
+
+@FAST
+@given(st.text(alphabet="ab =,{}\"'x\t", max_size=2000), st.integers(1, 2100),
+       st.integers(1, 3000))
+def test_a_quoted_line_is_bounded_and_keeps_the_caret_on_its_character(text, col, length):
+    from interpreter.errors import QUOTE_CHARS, quoted_line
+
+    col = min(col, len(text) + 1)
+    shown, start, width = quoted_line(text, col, length)
+    assert len(shown) <= QUOTE_CHARS + 6 and 1 <= width <= max(length, 1)
+    if col <= len(text):
+        assert shown[start] == text[col - 1]
+        assert start + width <= len(shown)
+
+
+SNIPPET_TOKENS = ["mine(", "theirs(", "f(", ")", "(", ",", " ", "1", "24", "007", "x", "off",
+                  "+", "-", "*", "//", "%", "==", "<", ">=", "!=", " and ", " or ", "not ",
+                  "true", "..", "count(p in 1..2 where ", "'s'", "\n", "#"]
+
+
+@FAST
+@given(st.lists(st.sampled_from(SNIPPET_TOKENS), min_size=1, max_size=30))
+def test_the_quick_reader_agrees_with_the_parser(parts):
+    from interpreter.dsl import syntax as S
+    from interpreter.dsl.larkparser import parse_syntax
+    from interpreter.dsl.quickparse import quick_parse
+    from interpreter.dsl.syntax import SnippetError
+
+    def shape(node):
+        if isinstance(node, list):
+            return [shape(n) for n in node]
+        if isinstance(node, S.Syntax):
+            return (type(node).__name__, node.pos.line, node.pos.col, node.pos.length,
+                    [shape(getattr(node, k)) for k in type(node).__slots__])
+        return node
+
+    text = "".join(parts)
+    quick = quick_parse(text)
+    if quick is None:
+        return
+    try:
+        slow = parse_syntax(text, "expr_start")
+    except SnippetError as err:
+        raise AssertionError(f"the quick reader read {text!r}, which the parser refuses: {err}")
+    assert shape(quick) == shape(slow), text

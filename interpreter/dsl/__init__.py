@@ -366,15 +366,18 @@ def _check_plain_definitions(compiler: Compiler, errors: list[SnippetError],
                              reported: set) -> None:
     """A definition without parameters is checked even when no rule uses it yet: it must make
     sense in at least one kind of rule (its parameters' types are known only where it is used)."""
+    #: bodies found to make sense: another definition of the same text makes the same sense
+    sound: set[str] = set()
     for d in compiler.symbols.definitions.values():
-        if d.params or d.error is not None:
+        if d.params or d.error is not None or d.body_text in sound:
             continue
         first: SnippetError | None = None
         for context in (ROLL, END, FORBID, CHOICE, MOVE):
             try:
                 # checked, not priced: what it costs is priced where a rule uses it
-                compiler.compile_expr(d.name, context, ANY_TYPE, ("define", d.key), 1)
+                compiler.compile_expr(d.name, context, ANY_TYPE, ("define", d.key), 0)
                 first = None
+                sound.add(d.body_text)
                 break
             except SnippetError as err:
                 first = first or err

@@ -133,7 +133,7 @@ class Compiler:
                      key_path: tuple[str, ...], candidates: int | None = None) -> Value:
         """Check a snippet, fold it and price it; raise SnippetError at the first problem.
         `candidates`: how many times the hook runs in one throw (default: by context, bounded
-        from the variant by `runs_in`)."""
+        from the variant by `runs_in`; 0: checked only, not priced)."""
         try:
             node = parse(text)
         except SnippetError as err:
@@ -153,7 +153,8 @@ class Compiler:
             # only a forbid or prefer rule runs many times on one position (optimize.hoist); a
             # rule on each move, on each board or on each throw reads a position of its own
             # each time: nothing of it is computed once for all its runs
-            cost = Cost().per_roll(tree, runs, hoisting=context in (FORBID, CHOICE))
+            cost = Cost().per_roll(tree, runs, hoisting=context in (FORBID, CHOICE)) \
+                if runs else 0
             if cost > COST_BUDGET:
                 raise self._over_budget(tree, cost, runs, context)
         except SnippetError as err:

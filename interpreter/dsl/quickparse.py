@@ -56,11 +56,29 @@ def quick_parse(text: str) -> S.Syntax | None:
     try:
         reader = _Reader(tokens)
         node, _s, _e = reader.expr(0)
-        if reader.i != len(tokens):
-            return None
+        if reader.i != len(tokens) or _depth(node) > _MAX_NESTING:
+            return None     # the parser measures the nesting and refuses what is too deep
         return node
-    except (_Unsure, IndexError):
+    except (_Unsure, IndexError, RecursionError):
         return None
+
+
+#: trees nested deeper than this go to the parser, which measures them against MAX_DEPTH
+_MAX_NESTING = MAX_DEPTH - 10
+
+
+def _depth(node: S.Syntax) -> int:
+    """How deep a tree of this reader nests (without recursing)."""
+    deepest = 0
+    stack: list[tuple[object, int]] = [(node, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, list):
+            stack.extend((x, depth) for x in item)
+        elif isinstance(item, S.Syntax):
+            deepest = max(deepest, depth)
+            stack.extend((getattr(item, k), depth + 1) for k in type(item).__slots__)
+    return deepest
 
 
 def _pos(start: int, end: int) -> S.Pos:
@@ -85,7 +103,7 @@ class _Reader:
     # each returns (node, first column, column after the last)
 
     def expr(self, depth: int) -> tuple[S.Syntax, int, int]:
-        if depth > MAX_DEPTH // 2:
+        if depth > _MAX_NESTING:
             raise _Unsure       # the parser measures the nesting and refuses it
         left, s, e = self.and_(depth)
         while self.peek() == "or":
@@ -103,6 +121,8 @@ class _Reader:
         return left, s, e
 
     def not_(self, depth: int) -> tuple[S.Syntax, int, int]:
+        if depth > _MAX_NESTING:
+            raise _Unsure
         if self.peek() == "not":
             s = self.t[self.i][2]
             self.i += 1
@@ -140,6 +160,8 @@ class _Reader:
         return left, s, e
 
     def unary(self, depth: int) -> tuple[S.Syntax, int, int]:
+        if depth > _MAX_NESTING:
+            raise _Unsure
         if self.peek() == "-":
             s = self.t[self.i][2]
             self.i += 1
