@@ -450,7 +450,9 @@ class Game:
         answered = self.answered
         fast = Decision("play", 0, (), self)
         answers = self._answers
-        counts = self.play_counts
+        # the playout's counts, kept in locals and added to `play_counts` when the run of
+        # throws ends (a run left at a yield for good, a resigned game, loses its own)
+        n_plays = n_forced = n_decisions = 0
         turns = self.turns
         how = "limit"
         while turns < max_turns:
@@ -504,8 +506,8 @@ class Game:
                 # the fast path: the distinct end positions are all a throw needs
                 results = gen.results(b, d1, d2)
                 n = len(results)
-                counts[0] += n
-                counts[2] += 1
+                n_plays += n
+                n_decisions += 1
                 if n > 1:
                     self.choice_base = b
                     if keep:
@@ -526,7 +528,7 @@ class Game:
                         self._recorded(d, i)
                     after = results[i]
                 else:
-                    counts[1] += 1
+                    n_forced += 1
                     after = results[0]
                     if keep:
                         self._log_forced(b, d1, d2, after)
@@ -552,8 +554,8 @@ class Game:
                         if ctx.plays else []
                     results = [p[0] for p in plays] or [b]
                 n = len(results)
-                counts[0] += n
-                counts[2] += 1
+                n_plays += n
+                n_decisions += 1
                 if n > 1:
                     self.choice_base = b
                     if keep:
@@ -571,7 +573,7 @@ class Game:
                     i = answered((d := ask("play", mover, results)), (yield d))
                     self._choice_items = None
                 else:
-                    counts[1] += 1
+                    n_forced += 1
                     i = 0
                     if keep:
                         self._log_forced(b, d1, d2, results[0], plays)
@@ -689,6 +691,10 @@ class Game:
                 self.extra = False
             self.board = flip(after)
             self.mover = 1 - mover
+        counts = self.play_counts
+        counts[0] += n_plays
+        counts[1] += n_forced
+        counts[2] += n_decisions
         if self._swapping:
             self._swapping = False
             return "swap"
