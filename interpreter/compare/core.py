@@ -344,8 +344,7 @@ def compare(specs: Sequence[ArmSpec], games: int, seed: int, white: str = "rando
                             if pairing is not None:
                                 pairing.add(a, line)
                             if fh is not None:
-                                fh.write(json.dumps(line, separators=(",", ":")) + "
-")
+                                fh.write(json.dumps(line, separators=(",", ":")) + "\n")
                         if progress is not None:
                             progress.advance(len(chunk))
         except KeyboardInterrupt:
