@@ -176,6 +176,8 @@ class Session:
         self.broken = False
         #: the requests in a row whose time ran out while a bot was thinking
         self.overruns = 0
+        #: how the page names the points (`--notation`)
+        self.notation: Notation = notation_for(variant)
 
     @property
     def finished(self) -> bool:
@@ -188,8 +190,6 @@ class Session:
         d = self.pending
         return d is not None and self.stopped is None and \
             not isinstance(self.players[d.player], Human)
-        #: how the page names the points (`--notation`)
-        self.notation: Notation = notation_for(variant)
 
     @property
     def playing(self) -> Any:
