@@ -27,7 +27,7 @@ def test_explain_shows_the_snippet_its_definitions_and_the_generated_code(capsys
     assert "they_can_fill(7, 12) and any(p in landings(path): p in their_grand_jan)" in out
     assert "they_can_fill(first, last) = all(q in first..last:" in out
     assert "their_grand_jan = 7..12" in out
-    assert "run once per path" in out and "the file's budget is 400,000,000" in out
+    assert "run once per path" in out and "the file's budget is 1,000,000,000" in out
     # the hook with its parts computed once per roll, and its batch form with the landings
     # of a two-step path written out
     assert "def hook_" in out and "if b is not _cb:" in out and "def filter_" in out

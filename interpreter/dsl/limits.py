@@ -38,8 +38,8 @@ POINTS_CAP = 1000
 #: the most work the rules of one file may do in one throw, in the cost model's units (one unit:
 #: one part of the expanded rule evaluated once): every hook's cost times the number of times it
 #: runs (dsl/runs.py), summed over the file, its `extends` and a rotation's games; about 10 ns a
-#: unit, 4 s at most for a throw (docs/dsl.md, "Limits")
-COST_BUDGET = 400_000_000
+#: unit, 10 s at most for a throw at the bounds (docs/dsl.md, "Limits")
+COST_BUDGET = 1_000_000_000
 
 #: aggregates over a fixed set of at most MAX_UNROLL_ITEMS pips are written out term by term
 #: when the written-out form has at most MAX_UNROLL_NODES parts; all of a hook's written-out
