@@ -85,10 +85,16 @@ def test_report_opens_in_chromium_with_every_plot_drawn(report: Path, tmp_path: 
                 return {w: box.width, h: box.height,
                         marks: s.querySelectorAll('path, use').length};
             })""")
+            # the page fits a laptop's screen: a wide table scrolls inside its own box
+            widths = page.evaluate("""() => [document.documentElement.scrollWidth,
+                window.innerWidth, ...[...document.querySelectorAll('.wide')].map(
+                    w => w.getBoundingClientRect().right)]""")
             page.screenshot(path=str(tmp_path / "report.png"), full_page=True)
         finally:
             browser.close()
     assert requests == [report.as_uri()] and not errors
+    page_width, viewport, *boxes = widths
+    assert page_width <= viewport and all(right <= viewport for right in boxes), widths
     assert len(plots) >= 6
     for plot in plots:
         assert plot["w"] > 200 and plot["h"] > 100 and plot["marks"] > 20, plot
