@@ -192,7 +192,8 @@ def _staged_results(variant: Any, pos: Any) -> dict[str, Any]:
     if passed is not None:
         return _passed_results(variant, pos, passed[1])
     plays, unplayed = gen.plays(b, d1, d2, pos.rolls)
-    results = [layout.to_json(p.board) for p in sorted(plays, key=lambda p: layout.sort_key(p.board))]
+    results = [layout.to_json(p.board)
+               for p in sorted(plays, key=lambda p: layout.sort_key(p.board))]
     out: dict[str, Any] = {"count": len(results), "results": results, "next": "end"}
     if all(p.board[0] == variant.checkers for p in plays):
         return out                  # the last checker is off: nothing follows
@@ -219,7 +220,8 @@ def _passed_results(variant: Any, pos: Any, moves: int) -> dict[str, Any]:
     layout = variant.geometry
     b, d = pos.board, pos.d1
     plays, unplayed = gen.stage_plays(b, d, moves, pos.rolls)
-    results = [layout.to_json(p.board) for p in sorted(plays, key=lambda p: layout.sort_key(p.board))]
+    results = [layout.to_json(p.board)
+               for p in sorted(plays, key=lambda p: layout.sort_key(p.board))]
     out: dict[str, Any] = {"count": len(results), "results": results, "next": "throw"}
     if unplayed or all(p.board[0] == variant.checkers for p in plays):
         return out

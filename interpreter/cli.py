@@ -259,8 +259,9 @@ def _parser() -> argparse.ArgumentParser:
                    help="the address to listen on (default 127.0.0.1: this machine only)")
     p.add_argument("--port", type=PORT, default=8000)
     p.add_argument("--max-games", "--games", dest="games", type=_integer(1, 10_000),
-                   default=100, metavar="N", help="the most games kept at once (default 100; the oldest "
-                                     "finished game goes first)")
+                   default=100, metavar="N",
+                   help="the most games kept at once (default 100; the oldest finished game "
+                        "goes first)")
     p.add_argument("--variants", metavar="DIR", default=None,
                    help="a folder whose .toml files the pages may play, by their file names "
                         "(requests name no path)")
@@ -593,7 +594,6 @@ def _notation(variant: Any, name: str | None) -> Any:
 
 
 def _write_mat(variant: Any, result: Any, seed: Any, kinds: tuple[str, str], path: str) -> None:
-    from interpreter.errors import TablierError
     from interpreter.io.mat import write_mat
     from interpreter.io.played import match_record
 

@@ -28,7 +28,7 @@ import os
 import stat
 import tempfile
 from types import TracebackType
-from typing import IO, Any
+from typing import IO, Any, Literal
 
 from interpreter.bounded import shown_name
 from interpreter.errors import TablierError
@@ -129,7 +129,7 @@ class open_output:
             raise self._error(error) from None
 
     def __exit__(self, kind: type[BaseException] | None, value: BaseException | None,
-                 tb: TracebackType | None) -> bool:
+                 tb: TracebackType | None) -> Literal[False]:
         fh = self._fh
         if kind is not None:
             self._discard()

@@ -154,14 +154,16 @@ class Tally:
         if self.fired:
             scored = self.points["white"] + self.points["black"]
             out["rule_firings"] = {}
-            for rule, n in sorted(self.fired.items()):
-                entry = out["rule_firings"][rule] = {"white": n["white"], "black": n["black"],
-                                                     "total": n["white"] + n["black"]}
+            for rule, by_side in sorted(self.fired.items()):
+                firing: dict[str, Any] = {
+                    "white": by_side["white"], "black": by_side["black"],
+                    "total": by_side["white"] + by_side["black"]}
+                out["rule_firings"][rule] = firing
                 if scored:
                     # the points the rule gave and its share of all the points scored
                     pts = self.rule_points.get(rule) or {"white": 0, "black": 0}
-                    entry["points"] = pts["white"] + pts["black"]
-                    entry["share"] = round(entry["points"] / scored, 6)
+                    firing["points"] = pts["white"] + pts["black"]
+                    firing["share"] = round(firing["points"] / scored, 6)
         return out
 
 

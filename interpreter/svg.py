@@ -320,22 +320,22 @@ def board_svg(board: Sequence[int], geometry: Geometry | None = None, *,
                 cy = f.mid + dy
                 out.append(f"<g{_attrs(class_='unentered', data_side=side)}>")
                 pip = 29 if side == "mover" else 30
-                cls = "unentered" + (" movable" if pip in movable else "") + \
+                group = "unentered" + (" movable" if pip in movable else "") + \
                     (" picked" if pip == picked else "")
-                out[-1] = f"<g{_attrs(class_=cls, data_side=side, data_pip=pip)}>"
+                out[-1] = f"<g{_attrs(class_=group, data_side=side, data_pip=pip)}>"
                 _checker(out, tx + 16, cy, colour, pip, side, cls="checker waiting", r=9)
                 out.append(f"<text{_attrs(class_='count', x=tx + 30, y=cy + 4, font_size=12, fill='#fff', font_weight='bold')}>{count}</text>")
                 # the label: above the viewer's count, below the opponent's
-                ly = cy + (-14 if side == "mover" else 21)
-                out.append(f"<text{_attrs(class_='waiting-label', x=tx + TRAY / 2, y=ly, font_size=9, fill='#f3e2c0', text_anchor='middle')}>to enter</text>")
+                label_y = cy + (-14 if side == "mover" else 21)
+                out.append(f"<text{_attrs(class_='waiting-label', x=tx + TRAY / 2, y=label_y, font_size=9, fill='#f3e2c0', text_anchor='middle')}>to enter</text>")
                 if side == "mover":
                     out.append(f"<rect{_attrs(class_='hit', x=tx, y=cy - 26, width=TRAY, height=38, fill='#fff', fill_opacity=0, data_pip=pip)}/>")
                 out.append(f"<title>{count} {colour} waiting off the board to enter</title></g>")
     if cube is not None:
         value, owner = cube
-        y = f.mid - 18 if owner is None else (f.bottom - 40 if owner == "mover" else f.top + 4)
+        cube_y = f.mid - 18 if owner is None else (f.bottom - 40 if owner == "mover" else f.top + 4)
         who = "centre" if owner is None else (mine if owner == "mover" else theirs)
-        _cube(out, bx, y, value, who)
+        _cube(out, bx, cube_y, value, who)
     # the dice, on the viewer's side of the half away from the tray
     if dice:
         dx = f.half[1] + 3 * PW - 40

@@ -269,10 +269,11 @@ class _Pairing:
                     self._pair(j, line, other)
                     entry[1] += 1
         else:
-            entry = self.base.get(i)
-            if entry is None:
+            found = self.base.get(i)
+            if found is None:
                 self.waiting[a][i] = line
                 return
+            entry = found
             self._pair(a, entry[0], line)
             entry[1] += 1
         if entry[1] == self.arms - 1:

@@ -308,7 +308,7 @@ def render_html(specs: Sequence[Any], result: dict[str, Any],
 
     arms = result["arms"]
     labels = [a["label"] for a in arms]
-    heads = [Raw(_arm_header(a)) for a in arms]
+    heads: list[str] = [Raw(_arm_header(a)) for a in arms]
     names = {a["label"]: arm_name(a) for a in arms}
     esc = html.escape
     title = "Comparison: " + " | ".join(labels)

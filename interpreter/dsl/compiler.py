@@ -164,7 +164,8 @@ class Compiler:
     @staticmethod
     def _over_budget(tree: Expr, cost: int, runs: int, context: str) -> SnippetError:
         where = Cost().costliest_aggregate(tree).site
-        return SnippetError("cost", f"this rule may take {cost:,} steps in one throw{per_run(context, runs)}, "
+        return SnippetError("cost", f"this rule may take {cost:,} steps in one throw"
+                                    f"{per_run(context, runs)}, "
                             f"over the budget of {COST_BUDGET:,} for the whole file: make what its "
                             f"aggregates run over smaller", where.line, where.col, where.length,
                             where.key_path)

@@ -121,6 +121,7 @@ class _State:
     opening: bool
     d1: int
     d2: int
+    passed: tuple | None
 
     __slots__ = ("board", "mover", "first", "rolls", "setup", "turns", "dice", "pending",
                  "extra", "scored", "leader", "lead_changes", "ladder", "owner", "opening", "d1",

@@ -796,7 +796,8 @@ class Game:
         result.scored = self.scored
         result.rule_points = self.rule_points
         result.lead_changes = self.lead_changes
-        result.play_counts = tuple(self.play_counts)
+        c = self.play_counts
+        result.play_counts = (c[0], c[1], c[2])
         return result
 
     def _snapshot(self) -> None:

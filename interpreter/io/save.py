@@ -1,9 +1,10 @@
 """Saved games (`tablier play --save FILE`, `--resume FILE`): TOML written with tomli-w.
 
 A save holds `format` (an integer version), `[game]` (the variant id, the seed, the options,
-the players' kinds and capabilities, the turns played, the notation played in), `[[files]]` (name and sha256 of each
-file of the variant's `extends` chain), `[record] moves` (engine/record.py: each throw's dice and
-each decision with its answer, in order), `[state]` (the current state: the board seen by the
+the players' kinds and capabilities, the turns played, the notation played in), `[[files]]`
+(name and sha256 of each file of the variant's `extends` chain), `[record] moves`
+(engine/record.py: each throw's dice and each decision with its answer, in order), `[state]`
+(the current state: the board seen by the
 player on roll, who is on roll, the dice, every ladder's state — for à écrire and combiné the
 partie in the players' terms) and `checksum` (sha256 of everything else).
 
@@ -16,8 +17,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Any, Callable
 

@@ -180,7 +180,6 @@ def train(variant: Any, variant_ref: str, games: int, out: str | Path, *, seed: 
         try:
             snap_dir.mkdir(exist_ok=True)     # the folder asked for, not its parents
         except OSError as exc:
-            from interpreter.errors import TablierError
             raise TablierError(f"cannot make the folder {str(snap_dir)!r}: "
                                f"{(exc.strerror or str(exc)).lower()}") from None
 

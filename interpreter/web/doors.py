@@ -78,12 +78,12 @@ class Doors:
             # a header given twice is refused as one the server does not know
             headers[name] = "\0" if name in headers else v.decode("latin-1")
         refusal = self.refusal(scope, headers)
-        if refusal is None:
-            body = await self._read_body(headers, receive)
-            if isinstance(body, tuple):
-                refusal = body
         if refusal is not None:
             await _answer(send, *refusal)
+            return
+        body = await self._read_body(headers, receive)
+        if isinstance(body, tuple):
+            await _answer(send, *body)
             return
         await self.app(scope, _replay(body, receive), send)
 

@@ -260,10 +260,10 @@ class Session:
         `until`. The number of answers given."""
         n = 0
         side = None if self.pending is None else self.pending.player
-        while self.bot_to_move and self.pending.player == side and n < MAX_BOT_ANSWERS:
-            if n and until is not None and time.monotonic() > until:
+        while self.bot_to_move and n < MAX_BOT_ANSWERS:
+            d = cast(Decision, self.pending)        # a bot is asked
+            if d.player != side or (n and until is not None and time.monotonic() > until):
                 break
-            d = self.pending
             p = self.players[d.player]
             try:
                 answer = p.answer(d)
