@@ -43,6 +43,11 @@ SHORT = {
     "portes": {},
     "acey-deucey": {},
     "tavli": {"match_points": 3},
+    "gul-bara": {},
+    "tapa": {},
+    "jacquet": {},
+    "tabla": {},
+    "tabla-match": {"match_points": 3},
 }
 
 
