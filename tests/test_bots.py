@@ -411,9 +411,9 @@ def test_features_of_the_file_weigh_in_the_judgement(tmp_path):
     ('features = { x = "mine(1) + true" }\n', "own.toml:8:"),
     ('weights = { nothing = 1.0 }\n', "no feature 'nothing'"),
     ('features = { blot = "1" }\n', "a default feature's name"),
-    # run on every board a search judges, a feature is priced for a thousand of them
+    # run on every board a search judges, a feature is priced for each of them
     ('features = { x = "count(p in 1..24 where count(q in 1..24 where count(r in 1..24 where '
-     'mine(r) > mine(q)) > mine(p)) > 0)" }\n', "for the 1,000 boards one decision may judge"),
+     'mine(r) > mine(q)) > mine(p)) > 0)" }\n', "runs once per board a bot judges"),
 ])
 def test_bad_features_are_refused_at_their_place(tmp_path, table, message, capsys):
     path = _bot_file(tmp_path, table)

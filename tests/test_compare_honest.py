@@ -258,7 +258,7 @@ def test_the_legal_plays_are_those_the_players_were_offered() -> None:
     """The branching factor's counts: a player that counts the choices of each play decision
     it is asked (a throw with one play or none is not asked) finds the counts of the line."""
     from interpreter.engine.game import Game
-    from interpreter.players.bots import make_player
+    from interpreter.players.kinds import make_player
     from interpreter.sim import game_line
     from interpreter.variant.build import load_variant
 

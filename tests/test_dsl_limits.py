@@ -226,7 +226,7 @@ def test_a_file_over_the_budget_is_refused_at_its_dearest_rule(tmp_path):
 
     rules = "".join(f'[rules.e{i}]\nname = "e"\nkind = "end"\n'
                     f'when = "count(p in 1..24 where mine(p) > {i % 7}) > 30"\n'
-                    for i in range(20))
+                    for i in range(60))
     dear = '[rules.dear]\nname = "d"\nkind = "end"\n' \
         'when = "count(p in 1..24 where count(q in 1..4 where mine(p) > mine(q)) > 1) > 30"\n'
     (tmp_path / "many.toml").write_text('extends = "backgammon"\n' + rules + dear)

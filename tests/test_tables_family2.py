@@ -12,7 +12,7 @@ import pytest
 
 from interpreter.analysis import legal_results
 from interpreter.engine.game import Game
-from interpreter.players.bots import make_player
+from interpreter.players.kinds import make_player
 from interpreter.variant.build import load_variant
 from reference_tables import Pos, json_key, opp_pip_same
 from reference_tables2 import (gul_bara, gul_bara_passed, gul_bara_throw, jacquet, tapa,
