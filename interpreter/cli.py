@@ -52,26 +52,24 @@ def _integer(lo: int, hi: int) -> Callable[[str], int]:
     return parse
 
 
-def _seconds(text: str) -> float:
-    """An argparse type: a number of seconds from 0.05 to 3600."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text[:40]!r}") from None
-    if not 0.05 <= value <= 3600:
-        raise argparse.ArgumentTypeError(f"must be from 0.05 to 3600 seconds, not {text[:40]}")
-    return value
+def _real(lo: float, hi: float, unit: str = "") -> Any:
+    """An argparse type: a number from `lo` to `hi` (in `unit`)."""
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number: {text[:40]!r}") from None
+        if not lo <= value <= hi:
+            raise argparse.ArgumentTypeError(f"must be from {lo:g} to {hi:g}{unit}, "
+                                             f"not {text[:40]}")
+        return value
+    parse.__name__ = "number"
+    return parse
 
 
-def _fraction(text: str) -> float:
-    """An argparse type: a number from 0 to 1."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text[:40]!r}") from None
-    if not 0.0 <= value <= 1.0:
-        raise argparse.ArgumentTypeError(f"must be from 0 to 1, not {text[:40]}")
-    return value
+#: seconds of a request's work; a fraction (a learning rate, a trace decay)
+_seconds = _real(0.05, 3600, " seconds")
+_fraction = _real(0.0, 1.0)
 
 
 MAX_TURNS = _integer(1, 10_000_000)

@@ -263,14 +263,12 @@ def summary_text(summary: dict[str, Any]) -> str:
             total = sum(summary[key].values()) or 1
             lines.append(f"{title:>22}  " + ", ".join(
                 f"{name} {n} ({100 * n / total:.1f} %)" for name, n in summary[key].items()))
-    if "first_player_win_interval" in summary:
-        lo, hi = summary["first_player_win_interval"]
-        lines.append(f"{'first player, decided':>22}  {summary['first_player_win_rate']:.3f} "
-                     f"(95 % interval {lo:.3f}-{hi:.3f})")
-    if "draw_interval" in summary:
-        lo, hi = summary["draw_interval"]
-        lines.append(f"{'draw rate':>22}  {summary['draw_rate']:.3f} "
-                     f"(95 % interval {lo:.3f}-{hi:.3f})")
+    for rate, interval, title in (
+            ("first_player_win_rate", "first_player_win_interval", "first player, decided"),
+            ("draw_rate", "draw_interval", "draw rate")):
+        if interval in summary:
+            lo, hi = summary[interval]
+            lines.append(f"{title:>22}  {summary[rate]:.3f} (95 % interval {lo:.3f}-{hi:.3f})")
     for key, value in summary.items():
         if key.endswith("_rate") and key not in ("first_player_win_rate", "white_win_rate",
                                                  "draw_rate"):

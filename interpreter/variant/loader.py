@@ -569,83 +569,53 @@ class _Session:
             return True
         return path == ("ladder",) and "kind" in new and new.get("kind") != old.get("kind")
 
-    def _remove_rules(self, merged: dict[str, Any], data: dict[str, Any], index: int, *,
-                      has_base: bool) -> list[str]:
-        """Apply a file's `remove_rules` to what it extends; return the valid ids."""
-        origin = self.origins[index]
-        ids = data.get("remove_rules")
-        if ids is None:
-            return []
-        if not isinstance(ids, list):
-            self.diagnostics.append(origin.diagnostic(
-                ("remove_rules",), "value", "bad-type",
-                f"field `remove_rules` must be an array of rule ids; found {found_str(ids)}"))
-            return []
-        rules = merged.get("rules") if isinstance(merged.get("rules"), dict) else {}
-        assert isinstance(rules, dict)
-        valid: list[str] = []
-        for i, rule_id in enumerate(ids):
-            if not isinstance(rule_id, str):
-                self.diagnostics.append(origin.diagnostic(
-                    ("remove_rules", i), "value", "bad-type",
-                    f"field `remove_rules[{i}]` must be a rule id (a string); found "
-                    f"{found_str(rule_id)}"))
-            elif rule_id in rules:
-                self._forget(("rules", rule_id), rules.pop(rule_id))
-                valid.append(rule_id)
-            elif has_base:
-                match = closest(rule_id, rules)
-                hint = f"; did you mean `{match}`?" if match else ""
-                self.diagnostics.append(origin.diagnostic(
-                    ("remove_rules", i), "value", "unknown-rule",
-                    f"cannot remove rule `{rule_id}`: the extended file has no such rule{hint}"))
-            elif "extends" not in data:  # (with `extends` but no base, the base is unreadable)
-                self.diagnostics.append(origin.diagnostic(
-                    ("remove_rules", i), "value", "unknown-rule",
-                    f"cannot remove rule `{rule_id}`: this file extends no other file"))
-        return valid
+    #: what `remove_rules` and `remove_options` name: the noun, what each entry is, and the
+    #: tables an entry is removed from (the first one holds the names)
+    _REMOVALS = {
+        "remove_rules": ("rule", "rule ids", "a rule id", ("rules",)),
+        "remove_options": ("option", "option names", "an option name",
+                           ("options", "option_choices", "option_descriptions", "option_sets")),
+    }
 
-    def _remove_options(self, merged: dict[str, Any], data: dict[str, Any], index: int, *,
-                        has_base: bool) -> list[str]:
-        """Apply a file's `remove_options` to what it extends (the option with its choices,
-        descriptions and option sets); return the valid names."""
+    def _remove(self, field: str, merged: dict[str, Any], data: dict[str, Any], index: int, *,
+                has_base: bool) -> list[str]:
+        """Apply a file's `remove_rules` or `remove_options` to what it extends (an option goes
+        with its choices, descriptions and option sets); return the valid names."""
+        noun, plural, one, tables = self._REMOVALS[field]
         origin = self.origins[index]
-        names = data.get("remove_options")
+        names = data.get(field)
         if names is None:
             return []
         if not isinstance(names, list):
             self.diagnostics.append(origin.diagnostic(
-                ("remove_options",), "value", "bad-type",
-                f"field `remove_options` must be an array of option names; found "
-                f"{found_str(names)}"))
+                (field,), "value", "bad-type",
+                f"field `{field}` must be an array of {plural}; found {found_str(names)}"))
             return []
-        options = merged.get("options") if isinstance(merged.get("options"), dict) else {}
-        assert isinstance(options, dict)
+        known = merged.get(tables[0]) if isinstance(merged.get(tables[0]), dict) else {}
+        assert isinstance(known, dict)
         valid: list[str] = []
         for i, name in enumerate(names):
             if not isinstance(name, str):
                 self.diagnostics.append(origin.diagnostic(
-                    ("remove_options", i), "value", "bad-type",
-                    f"field `remove_options[{i}]` must be an option name (a string); found "
-                    f"{found_str(name)}"))
-            elif name in options:
-                for table in ("options", "option_choices", "option_descriptions",
-                              "option_sets"):
+                    (field, i), "value", "bad-type",
+                    f"field `{field}[{i}]` must be {one} (a string); found {found_str(name)}"))
+            elif name in known:
+                for table in tables:
                     entries = merged.get(table)
                     if isinstance(entries, dict) and name in entries:
                         self._forget((table, name), entries.pop(name))
                 valid.append(name)
             elif has_base:
-                match = closest(name, options)
+                match = closest(name, known)
                 hint = f"; did you mean `{match}`?" if match else ""
                 self.diagnostics.append(origin.diagnostic(
-                    ("remove_options", i), "value", "unknown-option",
-                    f"cannot remove option `{name}`: the extended file has no such "
-                    f"option{hint}"))
-            elif "extends" not in data:
+                    (field, i), "value", f"unknown-{noun}",
+                    f"cannot remove {noun} `{name}`: the extended file has no such "
+                    f"{noun}{hint}"))
+            elif "extends" not in data:  # (with `extends` but no base, the base is unreadable)
                 self.diagnostics.append(origin.diagnostic(
-                    ("remove_options", i), "value", "unknown-option",
-                    f"cannot remove option `{name}`: this file extends no other file"))
+                    (field, i), "value", f"unknown-{noun}",
+                    f"cannot remove {noun} `{name}`: this file extends no other file"))
         return valid
 
     # -- the whole load ----------------------------------------------------------------------------
@@ -672,8 +642,9 @@ class _Session:
         merged: dict[str, Any] = {}
         directives: dict[str, Any] = {}
         for position, (index, data) in enumerate(reversed(files)):
-            removed = self._remove_rules(merged, data, index, has_base=position > 0)
-            removed_options = self._remove_options(merged, data, index, has_base=position > 0)
+            removed = self._remove("remove_rules", merged, data, index, has_base=position > 0)
+            removed_options = self._remove("remove_options", merged, data, index,
+                                           has_base=position > 0)
             variant = merged.get("variant")
             if isinstance(variant, dict) and "abstract" in variant:
                 self._forget(("variant", "abstract"), variant.pop("abstract"))
