@@ -529,7 +529,9 @@ def _cmd_play(args: argparse.Namespace) -> int:
     else:
         result = play()
     if args.mat is not None:
-        if getattr(variant.ladder, "kind", None) != "cube":
+        from interpreter.scoring.registry import ladder_class
+
+        if not ladder_class(variant.ladder).cube_match:
             raise TablierError(f"--mat writes backgammon matches: {variant.id!r} has a "
                                f"{getattr(variant.ladder, 'kind', 'game')!r} ladder, not 'cube'")
         if variant.ladder.match_length > 64:

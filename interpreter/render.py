@@ -5,6 +5,7 @@ from typing import Any
 
 from interpreter.kernel.board import BAR, OFF, OPP_BAR, OPP_OFF, Board
 from interpreter.notation import PIPS
+from interpreter.scoring.registry import ladder_class
 from interpreter.terminal import draw_board
 
 
@@ -30,40 +31,8 @@ SIDES = ("white", "black")
 
 
 def ladder_text(kind: str, st: dict) -> str:
-    """The running score of a ladder (its `sides()` state) in a few words."""
-    def pair(key: str) -> str:
-        v = st.get(key)
-        return f"{v[0]}-{v[1]}" if isinstance(v, (list, tuple)) else "?"
-
-    if kind == "cube":
-        owner = st.get("owner")
-        cube = f"cube {st['cube']}" + ("" if owner is None else f" {SIDES[owner]}")
-        if st.get("crawford"):
-            cube += ", Crawford game"
-        score = f"; match {pair('score')} of {st['match_length']}" if st.get("match_length") \
-            else ""
-        return cube + score
-    if kind == "rotation":
-        return f"match {pair('score')} of {st['match_points']}"
-    if kind == "continuous":
-        return f"points {pair('points')}; game {st['game']}, games {pair('games')}"
-    if kind in ("holes", "ecrire", "combine"):
-        bred = st.get("bredouille", [False, False])
-        pts = st.get("points", [0, 0])
-        # "b": the side can still win the current hole bredouille (double)
-        points = f"points {pts[0]}{'b' if bred[0] else ''}-{pts[1]}{'b' if bred[1] else ''}"
-        if kind == "holes":
-            return f"{points}; holes {pair('holes')}"
-        out = f"{points}; mark {st.get('mark')} holes {pair('mark_holes')}; lost marks " \
-              f"{pair('lost_marks')}; jetons {st['received'][0] - st['paid'][0]:+d}/" \
-              f"{st['received'][1] - st['paid'][1]:+d}"
-        if kind == "combine":
-            out += f"; honours {pair('honours_holes')}"
-            for game, who in (st.get("suspended") or {}).items():
-                if who is not None:
-                    out += f"; {game} suspended by {who}"
-        return out
-    return ""
+    """The running score of a ladder (its `sides()` state) in a few words, the ladder's."""
+    return ladder_class(kind).sides_text(st)
 
 
 class LogWriter:
@@ -78,6 +47,7 @@ class LogWriter:
                  rule_names: bool = False):
         self.variant = variant
         self.kind = getattr(variant.ladder, "kind", "game")
+        self.ladder = ladder_class(variant.ladder)
         self.marks_only = marks_only
         self.notation = notation
         self.names = _rule_names(variant) if rule_names else {}
@@ -103,7 +73,6 @@ class LogWriter:
         return (self.notation or PIPS).from_pips(text, self.side)
 
     def feed(self, events: Any) -> list[str]:
-        kind = self.kind
         for e in events:
             what = e[0]
             notes = self.notes
@@ -204,17 +173,17 @@ class LogWriter:
                     notes.append("the next game goes on from this position")
                 elif e[1] == "first":
                     notes.append(f"a new game: {SIDES[e[2]]} throws from the start")
-                elif kind == "continuous":
-                    notes.append("a new game: opening throw")
+                elif self.ladder.new_game_note:
+                    notes.append(self.ladder.new_game_note)
             elif what == "after":
                 st = e[1]
-                text = ladder_text(kind, st)
+                text = self.ladder.sides_text(st)
                 if self.cur is None:
                     text = ""               # a snapshot taken after a new game began
                 if text and not self.marks_only:
                     notes.append(text)
-                if kind in ("ecrire", "combine"):
-                    k = (st.get("mark"), st.get("refaits"))
+                k = self.ladder.mark_key(st)
+                if k is not None:
                     if self.mark is not None and k != self.mark:
                         self._flush()
                         n_marks = getattr(self.variant.ladder, "marks", None)
@@ -267,14 +236,9 @@ def render_game(variant: Any, result: Any, summary: dict, marks_only: bool = Fal
         b = game.board if game.mover == side else game.variant.flip(game.board)
         drawn = draw_board(game.variant, b, side, notation or PIPS, final=True).plain
         lines += ["", f"Final position, seen by {SIDES[side]}:", drawn.rstrip("\n")]
-    kind = getattr(variant.ladder, "kind", "game")
-    if kind == "rotation":
-        lines.append(f"match to {summary.get('match_points')}: white "
-                     f"{summary['score']['white']}, black {summary['score']['black']}")
-    elif kind not in ("game", "cube"):
-        score = summary.get("score", {})
-        unit = "holes" if kind == "holes" else "points"
-        lines.append(f"score: white {score.get('white')}, black {score.get('black')} {unit}")
+    score_line = ladder_class(variant.ladder).summary_line(summary)
+    if score_line is not None:
+        lines.append(score_line)
     if result.finished and result.winner is None:
         lines.append(f"a draw (after {result.turns} turns)")
     elif result.finished:

@@ -15,6 +15,7 @@ from typing import IO, Any, Sequence
 
 # one game and its line are played where every game of simulate and compare is (re-exported)
 from interpreter.runner import game_line, game_seed, play_game  # noqa: F401
+from interpreter.scoring.registry import ladder_class
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -34,13 +35,7 @@ def net_of(kind: str, winner: int | None, points: Sequence[int], value: int,
     parties à écrire and combiné, the difference of the match totals in the continuous match
     and a rotation (Tavli), elsewhere the play's value (points at the cube's stake, the
     partie's value)."""
-    if kind in ("ecrire", "combine"):
-        return float(points[side])
-    if kind in ("continuous", "rotation"):
-        return float(points[side] - points[1 - side])
-    if winner is None:
-        return 0.0
-    return float(value if winner == side else -value)
+    return ladder_class(kind).net(winner, points, value, side)
 
 
 class Tally:
@@ -208,12 +203,9 @@ def simulate(variant: Any, ref: str, overrides: Sequence[str], games: int, seed:
     return out
 
 
-#: what a ladder's score counts (`"won"` of a game's line)
-_UNITS = {"holes": "holes", "ecrire": "jetons", "combine": "jetons"}
-
-
 def points_unit(variant: Any) -> str:
-    return _UNITS.get(getattr(variant.ladder, "kind", "game"), "points")
+    """What a ladder's score counts (`"won"` of a game's line)."""
+    return ladder_class(variant.ladder).net_unit
 
 
 def _value_names(variant: Any) -> dict[str, str]:

@@ -27,6 +27,7 @@ from rich.text import Text
 
 from interpreter.kernel.board import BAR, OFF, OPP_BAR, OPP_OFF, OPP_POOL, PINS, POOL, their_pip
 from interpreter.notation import Notation
+from interpreter.scoring.registry import ladder_class
 
 SIDES = ("white", "black")
 MARKS = ("X", "O")
@@ -170,65 +171,10 @@ def named_points(notation: Notation, side: int) -> str:
 
 # -- the score --------------------------------------------------------------------------------
 
-def _pair(st: dict, key: str, names: tuple[str, str]) -> str:
-    v = st.get(key) or {}
-    return f"{names[0]} {v.get('me')}, {names[1]} {v.get('opponent')}"
-
-
 def ladder_lines(state: dict, names: tuple[str, str] = ("you", "opponent")) -> list[str]:
     """The running score of every ladder from a decision's `view.ladder` (seen by the player
-    asked; `names` are his and his opponent's)."""
-    kind = state.get("kind")
-    me, them = names
-    out: list[str] = []
-    if kind == "cube":
-        owner = state.get("owner")
-        who = "centred" if owner is None else f"owned by {me if owner == 'me' else them}"
-        cube = f"cube {state.get('cube')} ({who})" if state.get("enabled") else "no cube"
-        if state.get("crawford"):
-            cube += ", the Crawford game"
-        if state.get("match_length"):
-            out.append(f"match to {state['match_length']}: {_pair(state, 'score', names)}; "
-                       f"game {state.get('game')}; {cube}")
-        else:
-            out.append(f"money game; {cube}")
-        return out
-    if kind == "continuous":
-        out.append(f"game {state.get('game')} (to {state.get('target')} points): points "
-                   f"{_pair(state, 'points', names)}; games won (values) "
-                   f"{_pair(state, 'games', names)}")
-        return out
-    if kind in ("holes", "ecrire", "combine"):
-        pts, bred = state.get("points", {}), state.get("bredouille", {})
-
-        def p(who: str) -> str:
-            return f"{pts.get(who)}" + (" (bredouille)" if bred.get(who) else "")
-        line = f"points: {me} {p('me')}, {them} {p('opponent')}"
-        if kind == "holes":
-            line += f"; holes: {_pair(state, 'holes', names)} (of {state.get('holes_to_win')})"
-        out.append(line)
-        if kind in ("ecrire", "combine") and "mark" in state:
-            refait = f", refait {state['refaits']}" if state.get("refaits") else ""
-            out.append(f"mark {state['mark']} of {state['marks']}{refait}: holes "
-                       f"{_pair(state, 'mark_holes', names)}; lost marks "
-                       f"{_pair(state, 'lost_marks', names)}; jetons "
-                       f"{_pair(state, 'jetons', names)}")
-            flags = [f"{me if w == 'me' else them}: {what}"
-                     for what in ("banner", "necktie") for w in ("me", "opponent")
-                     if (state.get(what) or {}).get(w)]
-            if flags:
-                out.append("markers: " + ", ".join(flags))
-        if kind == "combine" and "honours_holes" in state:
-            active = state.get("active", {})
-            off = [g for g, on in active.items() if not on]
-            out.append(f"honours game {state.get('honours_game')}: holes "
-                       f"{_pair(state, 'honours_holes', names)}; pool {state.get('pool_fish')} "
-                       f"fish; fish {_pair(state, 'fish', names)}"
-                       + (f"; suspended: {', '.join(off)}" if off else ""))
-        return out
-    if "points" in state:
-        out.append(f"games: {_pair(state, 'points', names)}")
-    return out
+    asked; `names` are his and his opponent's), in the ladder's words."""
+    return ladder_class(state).state_lines(state, names)
 
 
 def score_lines(variant: Any, items: list, side: int, names: tuple[str, str]) -> list[str]:

@@ -39,6 +39,7 @@ from interpreter.scoring.combine import Combine, combine_json
 from interpreter.scoring.ecrire import Ecrire, Settlement, check_partie_length, ecrire_json
 from interpreter.scoring.holes import Holes
 from interpreter.scoring.pools import Draining, Filling, PoolRules
+from interpreter.scoring.registry import ladder_class
 
 LadderFor = Callable[[str, dict], BaseModel]
 
@@ -413,7 +414,6 @@ def pool_draw_lines(game: Combine, names: tuple[str, str]) -> list[str]:
 # -- the multi-player pools (match-scoring §5) ----------------------------------------------------
 
 POOL_RECORD_KEYS = ("variant", "pool", "players", "ante", "events", "options")
-POOL_LADDERS = ("holes", "ecrire", "combine")
 
 
 @dataclass(frozen=True)
@@ -465,7 +465,7 @@ def read_pool_record(path: Path, data: dict, ladder_for: LadderFor) -> PoolRecor
     record = Record(path=str(path), variant=variant, players=("", ""), events=(),
                     options=other)
     ladder = _ladder(record, ladder_for)
-    if getattr(ladder, "kind", None) not in POOL_LADDERS:
+    if ladder_class(ladder).sheet is None:
         raise RecordError(f"{where}: variant {shown(variant)} is scored by the "
                           f"{getattr(ladder, 'kind', None)!r} ladder; a pool is played with a "
                           f"variant whose games end in holes")
@@ -678,7 +678,7 @@ def _open(record_path: Path, ladder_for: LadderFor, data: dict | None = None
     record = read_record(record_path, data)
     ladder = _ladder(record, ladder_for)
     kind = getattr(ladder, "kind", None)
-    if kind not in ("ecrire", "holes", "combine"):
+    if ladder_class(ladder).sheet is None:
         raise RecordError(f"record {shown_name(record.path, 200)!r}: variant {record.variant!r} "
                           f"is scored by the "
                           f"{shown(kind)} ladder, which has no score sheet (sheets exist for the "
@@ -746,9 +746,10 @@ def _sheet_object(record_path: Path, data: dict, ladder_for: LadderFor) -> dict:
     if "pool" in data:
         return _pool_sheet(read_pool_record(record_path, data, ladder_for))[0]
     record, ladder = _open(record_path, ladder_for, data)
-    if ladder.kind == "ecrire":
+    form = ladder_class(ladder).sheet
+    if form == "marks":
         return _ecrire_sheet(record, ladder)[0]
-    if ladder.kind == "combine":
+    if form == "honours":
         return _combine_sheet(record, ladder)[0]
     return _points_sheet(record, ladder)[0]
 
@@ -761,9 +762,10 @@ def in_play_text(text: str, ladder_for: LadderFor, name: str = "sheet.toml") -> 
     if "pool" in data:
         return None
     record, ladder = _open(Path(name), ladder_for, data)
-    if ladder.kind == "ecrire":
+    form = ladder_class(ladder).sheet
+    if form == "marks":
         ledger = _ecrire_sheet(record, ladder)[1]
-    elif ladder.kind == "combine":
+    elif form == "honours":
         ledger = _combine_sheet(record, ladder)[1].ecrire
     else:
         return None
@@ -790,10 +792,11 @@ def _render(record_path: Path, data: dict, ladder_for: LadderFor, json_output: b
         return json.dumps(obj, ensure_ascii=False) if json_output else _pool_text(pool_record,
                                                                                   pool)
     record, ladder = _open(record_path, ladder_for, data)
-    if ladder.kind == "ecrire":
+    form = ladder_class(ladder).sheet
+    if form == "marks":
         obj, ledger = _ecrire_sheet(record, ladder)
         text = _ecrire_text(record, ledger)
-    elif ladder.kind == "combine":
+    elif form == "honours":
         obj, game = _combine_sheet(record, ladder)
         text = _combine_text(record, game)
     else:

@@ -24,6 +24,7 @@ from typing import Any, cast
 
 from interpreter.errors import TablierError
 from interpreter.io.gnubg import encode_position_id
+from interpreter.scoring.registry import ladder_class
 
 #: the starting layouts gnubg knows (pips seen by each player), with its variation numbers
 LAYOUTS = {
@@ -62,7 +63,7 @@ def gnubg_variation(variant: Any) -> int:
     same = (replace(variant.move_rules, checkers=15) == bg.move_rules
             and not variant.has_roll_hooks
             and variant.all_off == "end" and not variant.doublet_rethrow
-            and getattr(variant.ladder, "kind", None) == "cube" and values == {2, 3}
+            and ladder_class(variant.ladder).cube_match and values == {2, 3}
             and len(variant.rules.end) == 1)
     if known is None or not same:
         why = ("the gnubg module ships without gnubg's hypergammon databases"

@@ -39,13 +39,13 @@ from interpreter.kernel.board import BAR, OFF, OPP_BAR, OPP_POOL, PINS, POOL
 from interpreter.players._numpy import np
 from interpreter.players.leaves import Leaf
 from interpreter.players.utility import of_game_end, of_outcomes, of_result
+from interpreter.scoring.registry import ladder_class
 
 #: the throws of a first pass over many leaves: two doublets and five other throws, spread
 #: over the numbers, each weighed by its chance
 FIRST_PASS = tuple((a, b, 1 if a == b else 2) for a, b in
                    ((1, 1), (4, 4), (1, 2), (2, 5), (3, 4), (3, 6), (5, 6)))
 #: the ladders whose plays are won by points and holes
-POINT_LADDERS = frozenset({"holes", "ecrire", "combine", "continuous"})
 
 
 class HeuristicJudge:
@@ -125,6 +125,7 @@ class HeuristicJudge:
         self.scoring = self.score_roll or self.score_play
         self.prefer = bool(rules.prefer)
         self.kind = getattr(variant.ladder, "kind", None) or "game"
+        self.points_ladder = ladder_class(variant.ladder).points_unit is not None
         self.levels = tuple(sorted({2, 3} & set(self._values())))
         self._memo: dict[tuple, float] = {}
         self._ways_memo: dict[int, list] = {}
@@ -143,14 +144,10 @@ class HeuristicJudge:
 
     @property
     def unit(self) -> str:
-        if self.kind == "continuous":
-            return "game values"
-        if self.kind in POINT_LADDERS:
-            return "holes"
-        from interpreter.players.utility import UNITS
-        if self.kind == "cube" and getattr(self.variant.ladder, "match_length", 0):
-            return UNITS["cube-match"]
-        return UNITS.get(self.kind, "points")
+        ladder = ladder_class(self.variant.ladder)
+        if ladder.points_unit is not None:
+            return ladder.points_unit
+        return ladder.bot_unit(getattr(self.variant.ladder, "match_length", 0))
 
     # -- points to come ---------------------------------------------------------------------
 
@@ -387,7 +384,7 @@ class HeuristicJudge:
         rows: list[list[float]] = []
         where: list[int] = []
         for i, lf in enumerate(ls):
-            if self.kind in POINT_LADDERS:
+            if self.points_ladder:
                 # a finished partie or match too, in the unit of its net result
                 out[i] = self.points_value(lf)
             elif lf.over:
@@ -416,7 +413,7 @@ class HeuristicJudge:
     def cheap_values(self, ls: Sequence[Leaf], me: int) -> np.ndarray | None:
         """A first pass over many leaves (players/search.py keeps the best for `values`): the
         points to come over a few throws only; None where `values` is cheap already."""
-        if not (self.scoring and self.kind in POINT_LADDERS):
+        if not (self.scoring and self.points_ladder):
             return None
         out = np.zeros(len(ls))
         for i, lf in enumerate(ls):
@@ -430,7 +427,7 @@ class HeuristicJudge:
         valued by the same terms of its final state, so that ending it is weighed in the unit
         of going on."""
         s = lf.ladder or {}
-        if s.get("kind") == "continuous":
+        if ladder_class(s).points_unit == "game values":
             return self.continuous_value(lf, s, dice)
         pph = float(s.get("points_per_hole") or 12)
         holes = s.get("mark_holes") or s.get("holes") or {"me": 0, "opponent": 0}

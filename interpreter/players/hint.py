@@ -27,6 +27,7 @@ from typing import Any
 from interpreter.engine import branch
 from interpreter.players.leaves import quick
 from interpreter.players.utility import unit_of
+from interpreter.scoring.registry import ladder_class
 
 
 @dataclass(frozen=True)
@@ -94,7 +95,7 @@ def hint(decision: Any, kind: str | None = None) -> Hint:
     else:
         ranked = player.rank(decision)
     unit = getattr(player.judge, "unit", None) or "points"
-    if (decision.view.ladder or {}).get("kind") == "rotation":
+    if ladder_class(decision.view.ladder).plays_games:
         # a game of a rotation is judged in the match's unit, whatever its own file's ladder
         unit = unit_of(decision.view.ladder)
     best = Choice(ranked[0][0], words[ranked[0][0]], round(ranked[0][1], 4))

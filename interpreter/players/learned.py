@@ -18,6 +18,7 @@ from interpreter.players.features import Encoder
 from interpreter.players.leaves import Leaf, leaves
 from interpreter.players.net import ValueNet, WeightsError
 from interpreter.players.utility import of_game_end, of_outcomes, of_result
+from interpreter.scoring.registry import ladder_class
 
 
 def shipped_weights(variant_id: str) -> Path | None:
@@ -59,11 +60,8 @@ class NetJudge:
     @property
     def unit(self) -> str:
         """The unit of its values, as hints show it (players/utility.py)."""
-        from interpreter.players.utility import UNITS
-        kind = getattr(self.variant.ladder, "kind", None) or "game"
-        if kind == "cube" and getattr(self.variant.ladder, "match_length", 0):
-            return UNITS["cube-match"]
-        return UNITS.get(kind, "points")
+        return ladder_class(self.variant.ladder).bot_unit(
+            getattr(self.variant.ladder, "match_length", 0))
 
     def features(self, ls: Sequence[Leaf]) -> np.ndarray:
         enc = self.encoder

@@ -276,7 +276,7 @@ def advise(decision: Any) -> str:
     """The greedy bot's answer to a word decision of any ladder."""
     kind = decision.kind
     view = decision.view
-    ladder = view.ladder.get("kind")
+    s = view.ladder
     if kind in ("double", "take"):
         return cube(view, kind)
     if kind == "resign":
@@ -289,11 +289,13 @@ def advise(decision: Any) -> str:
         return "throw"
     if kind == "doublet":
         return doublet(view)
-    if ladder == "continuous" and kind == "continue":
+    # what the ladder's state holds says whose question it is: the continuous match's game
+    # (its target), combiné's partie (its games in play), the partie à écrire's mark
+    if kind == "continue" and "target" in s:
         return continuous(view)
-    if ladder == "combine":
+    if "active" in s:
         return combine(view, kind, tuple(decision.choices))
-    if ladder == "ecrire":
+    if "go_question" in s:
         return ecrire(view, kind)
     if kind == "go":
         return holes_go(view)

@@ -26,6 +26,7 @@ from interpreter.engine.game import Game
 from interpreter.errors import TablierError
 from interpreter.players.features import Encoder
 from interpreter.players.net import ValueNet
+from interpreter.scoring.registry import ladder_class
 
 #: the features and the training method, as recorded in every weights file
 METHOD = "td-lambda self-play, one throw ahead"
@@ -36,8 +37,7 @@ def value_levels(variant: Any) -> tuple[int, ...]:
     values by its value rules (backgammon: gammon 2, backgammon 3) where the ladder scores one
     game (money play, the plain game); none where the play is a partie or a match (then only
     who wins it is learned)."""
-    kind = getattr(variant.ladder, "kind", None) or "game"
-    if kind not in ("game", "cube"):
+    if not ladder_class(variant.ladder).learns_values:
         return ()
     levels = set()
     from interpreter.engine.game import _EndContext
@@ -55,9 +55,7 @@ def value_levels(variant: Any) -> tuple[int, ...]:
 def training_overrides(variant: Any) -> list[str]:
     """What training changes in a variant: a cube ladder is trained on cubeless money games
     (one game each; the cube and match score are weighed above the network)."""
-    if getattr(variant.ladder, "kind", None) == "cube":
-        return ["ladder.match_length=0", "ladder.doubling=false"]
-    return []
+    return list(ladder_class(variant.ladder).training_overrides)
 
 
 def outcome(result: Any, player: int) -> tuple[bool, int]:

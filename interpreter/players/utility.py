@@ -23,23 +23,16 @@ from functools import lru_cache
 from typing import Any, Sequence, cast
 
 from interpreter.players._numpy import np
+from interpreter.scoring.registry import ladder_class
+from interpreter.scoring.rotation import match_of
 
-#: the unit of each ladder kind, as shown by hints
-UNITS = {"game": "points", "cube": "points", "cube-match": "match-winning chances (2 MWC - 1)",
-         "rotation": "match-winning chances (2 MWC - 1)",
-         "holes": "partie-winning chances (2 P - 1)",
-         "continuous": "match-winning chances (2 P - 1)",
-         "ecrire": "partie-winning chances (2 P - 1)",
-         "combine": "partie-winning chances (2 P - 1)"}
 #: the share of games won with a gammon, for the match table of players without a network
 GAMMON_SHARE = 0.2
 
 
 def unit_of(state: dict) -> str:
-    kind = state.get("kind", "game")
-    if kind == "cube" and state.get("match_length"):
-        return UNITS["cube-match"]
-    return UNITS.get(kind, "points")
+    """The unit of a bot's values, as hints show it: the ladder's (`Ladder.bot_unit`)."""
+    return ladder_class(state).bot_unit(state.get("match_length") or 0)
 
 
 @lru_cache(maxsize=64)
@@ -109,31 +102,21 @@ def of_outcomes(Y: np.ndarray, levels: Sequence[int], state: dict | None,
     network outputs). For a cube ladder the game is worth `cube` (default: the cube's value
     now) times its value; elsewhere the network's own outputs are the play's."""
     Y = np.asarray(Y, dtype=np.float64)
-    kind = (state or {}).get("kind", "game")
-    if kind == "cube":
-        c = cube if cube is not None else int(state.get("cube", 1))   # type: ignore[union-attr]
-        length = state.get("match_length") or 0                       # type: ignore[union-attr]
-        if length:
-            if state.get("enabled") and not state.get("crawford"):    # type: ignore[union-attr]
-                return 2.0 * match_cubeful(Y, levels, state, c) - 1.0  # type: ignore[arg-type]
-            return 2.0 * _match_chance(Y, levels, state, c) - 1.0     # type: ignore[arg-type]
-        if state.get("enabled") and state.get("may_double") is not None:  # type: ignore
-            return c * cubeful(Y, levels, state.get("owner"))              # type: ignore
-        return c * _equity(Y, levels)
-    if kind == "game":
-        return _equity(Y, levels)
-    if kind == "rotation":
-        return 2.0 * _match_chance(Y, levels, rotation_match(state), 1) - 1.0   # type: ignore
-    return 2.0 * Y[..., 0] - 1.0
+    w = ladder_class(state).worth(state or {})
+    if w.chance:
+        return 2.0 * Y[..., 0] - 1.0
+    c = cube if cube is not None and w.doubling else w.stake
+    if w.match is not None:
+        if w.cubeful:
+            return 2.0 * match_cubeful(Y, levels, w.match, c) - 1.0
+        return 2.0 * _match_chance(Y, levels, w.match, c) - 1.0
+    if w.cubeful:
+        return c * cubeful(Y, levels, w.owner)
+    return c * _equity(Y, levels) if w.doubling else _equity(Y, levels)
 
 
-def rotation_match(state: dict) -> dict:
-    """A rotation's state (Tavli: games to `match_points`) as a match's: its length and the
-    points each side is away."""
-    n = int(state["match_points"])
-    score = state["score"]
-    return {"match_length": n, "away": {"me": n - int(score["me"]),
-                                        "opponent": n - int(score["opponent"])}}
+#: a rotation's state as a match's (scoring/rotation.py)
+rotation_match = match_of
 
 
 #: the cube's efficiency in Janowski's model: the share of a live cube's value it keeps
@@ -251,30 +234,23 @@ def _after_game(state: dict, won: bool, pts: int) -> float:
 def of_game_end(won: bool, k: int, state: dict) -> float:
     """A game just ended by its end rules, `won` by me with value k, before the ladder marked
     it."""
-    kind = state.get("kind", "game")
-    if kind == "cube":
-        c = int(state.get("cube", 1))
-        if state.get("jacoby_single"):
-            k = 1
-        if state.get("match_length"):
-            return 2.0 * _after_game(state, won, c * k) - 1.0
-        return float(c * k if won else -c * k)
-    if kind == "game":
-        return float(k if won else -k)
-    if kind == "rotation":
-        return 2.0 * _after_game(rotation_match(state), won, k) - 1.0
-    # a game inside a partie: the partie goes on (its ladder marks it)
-    return 0.0
+    w = ladder_class(state).worth(state)
+    if w.chance:
+        # a game inside a partie: the partie goes on (its ladder marks it)
+        return 0.0
+    if w.single:
+        k = 1
+    if w.match is not None:
+        return 2.0 * _after_game(w.match, won, w.stake * k) - 1.0
+    return float(w.stake * k if won else -w.stake * k)
 
 
 def of_result(result: Any, me: int, state: dict) -> float:
     """The utility of a finished play for `me`."""
-    kind = state.get("kind", "game")
+    w = ladder_class(state).worth(state)
     won = result.winner == me
     if result.winner is None:
         return 0.0
-    if kind == "cube" and not state.get("match_length"):
-        return float(result.value if won else -result.value)
-    if kind == "game":
+    if not w.chance and w.match is None:
         return float(result.value if won else -result.value)
     return 1.0 if won else -1.0

@@ -31,6 +31,7 @@ from interpreter.rulebook.blocks import (
     to_markdown,
 )
 from interpreter.rulebook.usage import Usage, definition_name, usage
+from interpreter.scoring.registry import ladder_class
 from interpreter.rulebook.words import applies, effect, toml_value
 from interpreter.variant.schema import SNIPPET_FIELDS, Rule, VariantModel, choice_key
 
@@ -565,7 +566,7 @@ def rulebook(ref: str | Path, overrides: Sequence[str] = (), *,
         raise TablierError(f"the heading level must be from 1 to 5, not {level}")
     ctx = _load_context(ref, overrides)
     out: list[Block] = []
-    rotation = getattr(ctx.doc.model.ladder, "kind", None) == "rotation"
+    rotation = ladder_class(ctx.doc.model.ladder).plays_games
     for name in sections or DEFAULT_SECTIONS:
         if rotation and name in _GAME_SECTIONS:
             # a rotation has no board, dice, movement nor rules of its own: its games have

@@ -448,7 +448,7 @@ def _clear_go(ledger: Ecrire) -> None:
 from typing import Any  # noqa: E402
 
 from interpreter.scoring.ecrire import NAMES, EcrirePlay, ecrire_json, go_question  # noqa: E402
-from interpreter.scoring.protocol import GameResult, Gen, side_view  # noqa: E402
+from interpreter.scoring.protocol import GameResult, Gen, pair_text, pair_words, side_view  # noqa: E402
 
 SUSPEND = {game: f"suspend {game}" for game in GAMES}
 
@@ -509,6 +509,28 @@ class CombinePlay(EcrirePlay):
 
     name = "combiné"
     holes_span_marks = True
+    marked_before_play: str | None = name
+    sheet: str | None = "honours"
+
+    @classmethod
+    def state_lines(cls, state: dict, names: tuple[str, str]) -> list[str]:
+        out = super().state_lines(state, names)
+        if "honours_holes" in state:
+            active = state.get("active", {})
+            off = [g for g, on in active.items() if not on]
+            out.append(f"honours game {state.get('honours_game')}: holes "
+                       f"{pair_words(state, 'honours_holes', names)}; pool "
+                       f"{state.get('pool_fish')} fish; fish {pair_words(state, 'fish', names)}"
+                       + (f"; suspended: {', '.join(off)}" if off else ""))
+        return out
+
+    @classmethod
+    def sides_text(cls, state: dict) -> str:
+        out = super().sides_text(state) + f"; honours {pair_text(state, 'honours_holes')}"
+        for game, who in (state.get("suspended") or {}).items():
+            if who is not None:
+                out += f"; {game} suspended by {who}"
+        return out
 
     def make_ledger(self, first: int) -> None:
         self.combine = Combine(self.model, leader=first, names=NAMES)

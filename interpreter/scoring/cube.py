@@ -369,7 +369,8 @@ class Match:
 
 # -- the live match (the turn loop's ladder for `kind = "cube"`) ---------------------------------
 
-from interpreter.scoring.protocol import END, GameResult, Gen, Ladder, Next, side_view  # noqa: E402
+from interpreter.scoring.protocol import (  # noqa: E402
+    END, SIDE_NAMES, GameResult, Gen, Ladder, Next, Worth, pair_text, pair_words, side_view)
 
 DOUBLE, ROLL = "double", "roll"
 
@@ -389,6 +390,46 @@ class CubePlay(Ladder):
 
     A player who never doubles (the game's `doubles` capabilities) is neither asked to double
     nor offered beavers; he is still asked to take or pass."""
+
+    cube_match = True
+    training_overrides = ("ladder.match_length=0", "ladder.doubling=false")
+
+    @classmethod
+    def bot_unit(cls, match_length: int = 0) -> str:
+        return "match-winning chances (2 MWC - 1)" if match_length else "points"
+
+    @classmethod
+    def worth(cls, state: dict) -> Worth:
+        c = int(state.get("cube", 1))
+        single = bool(state.get("jacoby_single"))
+        if state.get("match_length"):
+            return Worth(match=state, stake=c, doubling=True, single=single,
+                         cubeful=bool(state.get("enabled") and not state.get("crawford")))
+        return Worth(stake=c, doubling=True, single=single, owner=state.get("owner"),
+                     cubeful=bool(state.get("enabled") and state.get("may_double") is not None))
+
+    @classmethod
+    def state_lines(cls, state: dict, names: tuple[str, str]) -> list[str]:
+        me, them = names
+        owner = state.get("owner")
+        who = "centred" if owner is None else f"owned by {me if owner == 'me' else them}"
+        cube = f"cube {state.get('cube')} ({who})" if state.get("enabled") else "no cube"
+        if state.get("crawford"):
+            cube += ", the Crawford game"
+        if state.get("match_length"):
+            return [f"match to {state['match_length']}: {pair_words(state, 'score', names)}; "
+                    f"game {state.get('game')}; {cube}"]
+        return [f"money game; {cube}"]
+
+    @classmethod
+    def sides_text(cls, state: dict) -> str:
+        owner = state.get("owner")
+        cube = f"cube {state['cube']}" + ("" if owner is None else f" {SIDE_NAMES[owner]}")
+        if state.get("crawford"):
+            cube += ", Crawford game"
+        score = f"; match {pair_text(state, 'score')} of {state['match_length']}" \
+            if state.get("match_length") else ""
+        return cube + score
 
     def __init__(self, model: CubeLadder, game: object):
         super().__init__(model, game)

@@ -481,8 +481,10 @@ from dataclasses import dataclass as _dataclass  # noqa: E402
 from typing import Any  # noqa: E402
 
 from interpreter.errors import TablierError  # noqa: E402
-from interpreter.scoring.holes import Holes, holes_sides, holes_state  # noqa: E402
-from interpreter.scoring.protocol import END, ON, GameResult, Gen, Ladder, Next, side_view  # noqa: E402
+from interpreter.scoring.holes import (  # noqa: E402
+    Holes, PointsLadder, holes_sides, holes_state, points_text, points_words)
+from interpreter.scoring.protocol import (  # noqa: E402
+    END, ON, GameResult, Gen, Next, pair_text, pair_words, side_view)
 
 #: the decisions of a partie à écrire, with their choices (the first one holds)
 QUESTIONS: dict[str, tuple[str, ...]] = {
@@ -594,7 +596,7 @@ def ecrire_sides(ledger: Ecrire) -> dict[str, Any]:
 from interpreter.scoring.schools import Schools  # noqa: E402
 
 
-class EcrirePlay(Schools, Ladder):
+class EcrirePlay(Schools, PointsLadder):
     """The partie à écrire on the board. Each throw is marked as in the game of holes: the
     roller's points first, then, once he has played, the opponent's points from the same throw;
     the holes go to the mark ledger with who made them on whose throw. After holes made on his
@@ -605,6 +607,42 @@ class EcrirePlay(Schools, Ladder):
 
     #: the game's name, for the refusal of rules scored on the play
     name = "the partie à écrire"
+    marked_before_play: str | None = name
+    net_unit = "jetons"
+    sheet: str | None = "marks"
+
+    @classmethod
+    def net(cls, winner: int | None, points: Any, value: int, side: int) -> float:
+        """The jetons `side` won (+) or lost (−)."""
+        return float(points[side])
+
+    @classmethod
+    def state_lines(cls, state: dict, names: tuple[str, str]) -> list[str]:
+        me, them = names
+        out = [points_words(state, names)]
+        if "mark" in state:
+            refait = f", refait {state['refaits']}" if state.get("refaits") else ""
+            out.append(f"mark {state['mark']} of {state['marks']}{refait}: holes "
+                       f"{pair_words(state, 'mark_holes', names)}; lost marks "
+                       f"{pair_words(state, 'lost_marks', names)}; jetons "
+                       f"{pair_words(state, 'jetons', names)}")
+            flags = [f"{me if w == 'me' else them}: {what}"
+                     for what in ("banner", "necktie") for w in ("me", "opponent")
+                     if (state.get(what) or {}).get(w)]
+            if flags:
+                out.append("markers: " + ", ".join(flags))
+        return out
+
+    @classmethod
+    def sides_text(cls, state: dict) -> str:
+        st = state
+        return (f"{points_text(st)}; mark {st.get('mark')} holes {pair_text(st, 'mark_holes')}; "
+                f"lost marks {pair_text(st, 'lost_marks')}; jetons "
+                f"{st['received'][0] - st['paid'][0]:+d}/{st['received'][1] - st['paid'][1]:+d}")
+
+    @classmethod
+    def mark_key(cls, state: dict) -> tuple | None:
+        return (state.get("mark"), state.get("refaits"))
     #: whether one points → holes ladder runs through the whole partie (else one per mark)
     holes_span_marks = False
 

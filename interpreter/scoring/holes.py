@@ -186,7 +186,9 @@ class Holes:
 
 # -- the live game of holes (the turn loop's ladder for `kind = "holes"`) ------------------------
 
-from interpreter.scoring.protocol import END, ON, GameResult, Gen, Ladder, Next, side_view  # noqa: E402
+from interpreter.scoring.protocol import (  # noqa: E402
+    END, ON, GameResult, Gen, Ladder, Next, Worth, pair_text, pair_words, side_view)
+from interpreter.variant.problems import Problem  # noqa: E402
 
 
 def holes_state(holes: Holes, player: int) -> dict:
@@ -202,13 +204,84 @@ def holes_sides(holes: Holes) -> dict:
             "bredouille": list(holes.bred)}
 
 
+def points_words(state: dict, names: tuple[str, str]) -> str:
+    """The points of a state seen by a player, with who can still win the hole bredouille."""
+    pts, bred = state.get("points", {}), state.get("bredouille", {})
+
+    def p(who: str) -> str:
+        return f"{pts.get(who)}" + (" (bredouille)" if bred.get(who) else "")
+    return f"points: {names[0]} {p('me')}, {names[1]} {p('opponent')}"
+
+
+def points_text(state: dict) -> str:
+    """The points of a `sides()` state in a few words: `points 4b-2` ("b": the side can still
+    win the current hole bredouille, double)."""
+    bred = state.get("bredouille", [False, False])
+    pts = state.get("points", [0, 0])
+    return f"points {pts[0]}{'b' if bred[0] else ''}-{pts[1]}{'b' if bred[1] else ''}"
+
+
+def score_line(summary: dict, unit: str) -> str:
+    """The score line under a played game's log."""
+    score = summary.get("score", {})
+    return f"score: white {score.get('white')}, black {score.get('black')} {unit}"
+
+
+class PointsLadder(Ladder):
+    """What the ladders that count each throw's points towards holes (or game values) answer
+    alike: a bot weighs the chance of winning the partie, and the variant needs `score` rules."""
+
+    points_unit: str | None = "holes"
+    learns_values = False
+    ended_by_rules = False
+    counted_in_points = True
+
+    @classmethod
+    def bot_unit(cls, match_length: int = 0) -> str:
+        return "partie-winning chances (2 P - 1)"
+
+    @classmethod
+    def worth(cls, state: dict) -> Worth:
+        return Worth(chance=True)
+
+    @classmethod
+    def summary_line(cls, summary: dict) -> str | None:
+        return score_line(summary, "points")
+
+
 from interpreter.scoring.schools import Schools  # noqa: E402
 
 
-class HolesPlay(Schools, Ladder):
+class HolesPlay(Schools, PointsLadder):
     """Each throw's points marked into holes: the roller's before his play, then the play's own
     and the opponent's; after a hole on his own throw the roller may go (a relevé, and he throws
     again); the game ends at the ladder's number of holes."""
+
+    net_unit = "holes"
+    sheet = "points"
+
+    @classmethod
+    def state_lines(cls, state: dict, names: tuple[str, str]) -> list[str]:
+        return [f"{points_words(state, names)}; holes: {pair_words(state, 'holes', names)} "
+                f"(of {state.get('holes_to_win')})"]
+
+    @classmethod
+    def sides_text(cls, state: dict) -> str:
+        return f"{points_text(state)}; holes {pair_text(state, 'holes')}"
+
+    @classmethod
+    def summary_line(cls, summary: dict) -> str | None:
+        return score_line(summary, "holes")
+
+    @classmethod
+    def file_problems(cls, ladder: dict, off_pip: int) -> list[Problem]:
+        n = ladder.get("holes_to_win")
+        if isinstance(n, int) and not isinstance(n, bool) and n == 0:
+            return [Problem(("ladder", "holes_to_win"), "unplayable",
+                            "`ladder.holes_to_win` = 0: a game of holes would never end; it "
+                            "needs at least 1 hole (the holes under the marks of the partie à "
+                            "écrire are `kind = \"ecrire\"`)")]
+        return []
 
     def __init__(self, model: HolesLadder, game: object):
         super().__init__(model, game)

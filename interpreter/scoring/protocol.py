@@ -13,13 +13,16 @@ are plain methods. `state(player)` is the ladder's state as plain data, seen by 
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Generator
 
 from interpreter.engine.contract import END, ON, SIDE_NAMES, Decision, GameResult, Next
+from interpreter.variant.problems import Problem
 
 Gen = Generator[Decision, Any, Any]
 
-__all__ = ["Ladder", "Next", "ON", "END", "Gen", "GameResult", "SIDE_NAMES", "side_view"]
+__all__ = ["Ladder", "Next", "ON", "END", "Gen", "GameResult", "SIDE_NAMES", "Worth",
+           "pair_words", "pair_text", "side_view"]
 
 
 def side_view(pair: Any, player: int) -> dict[str, Any]:
@@ -27,8 +30,130 @@ def side_view(pair: Any, player: int) -> dict[str, Any]:
     return {"me": pair[player], "opponent": pair[1 - player]}
 
 
+def pair_words(state: dict, key: str, names: tuple[str, str]) -> str:
+    """A per-side pair of a state seen by a player ({"me": …, "opponent": …}) in words:
+    `you 3, opponent 1`."""
+    v = state.get(key) or {}
+    return f"{names[0]} {v.get('me')}, {names[1]} {v.get('opponent')}"
+
+
+def pair_text(state: dict, key: str) -> str:
+    """A white-black pair of a `sides()` state as `3-1` (`?` when it is not there)."""
+    v = state.get(key)
+    return f"{v[0]}-{v[1]}" if isinstance(v, (list, tuple)) else "?"
+
+
+@dataclass(frozen=True)
+class Worth:
+    """What a play is won by, for a bot weighing outcomes (players/utility.py), from a state
+    seen by a player (`Ladder.worth`).
+
+    - `chance`: the play is a partie or a match scored game by game by the ladder: what counts
+      is the chance of winning it (2·P − 1), and a game ended by the end rules is worth nothing
+      by itself (the partie goes on);
+    - else, with `match`: the chance of winning a match (`match_length`, and `score` or `away`,
+      as plain data), each game worth `stake` times its value;
+    - else points: a game's value times `stake`.
+
+    `doubling`: the stake is the doubling cube's (a cube value given to the bot replaces it);
+    `cubeful`: the cube is live (money: Janowski's cubeful equity, from `owner`'s side; a match:
+    the cubeful match equity); `single`: gammons count single (Jacoby)."""
+
+    chance: bool = False
+    match: dict | None = None
+    stake: int = 1
+    doubling: bool = False
+    cubeful: bool = False
+    owner: str | None = None
+    single: bool = False
+
+
 class Ladder:
-    """The default ladder: one game, ended by the end rules and worth their value rules."""
+    """The default ladder: one game, ended by the end rules and worth their value rules.
+
+    Besides the turn loop's hooks, a ladder class answers what the rest of the program asks of
+    its kind (class attributes and class methods, asked through `registry.ladder_class` of a
+    `[ladder]` model, a state or a kind name): the terminal's and the log's words for its state,
+    the summary's score line, what a play gives each side, what a bot's utility is, what the
+    sheet draws and what the checks require of a file."""
+
+    # -- what the rest of the program asks of the kind -------------------------------------------
+
+    #: the play is scored as backgammon's: the doubling cube, money play or a match to N points
+    #: (what gnubg plays and a `.mat` file holds)
+    cube_match = False
+    #: the ladder plays the games of other variant files in turn: it has no board, dice,
+    #: movement or rules of its own, and each of its games is one game (this class's kind)
+    plays_games = False
+    #: what the points a throw scores are counted towards, as the heuristic bot judges them
+    #: ("holes", "game values"); None where the game ends by its end rules alone
+    points_unit: str | None = None
+    #: the play's outcome is one game's value (the value levels a network learns)
+    learns_values = True
+    #: the `--set` keys that training plays the ladder with
+    training_overrides: tuple[str, ...] = ()
+    #: the unit of what a play gives a side (`simulate`'s net result, `compare`)
+    net_unit = "points"
+    #: the form of its score sheet (`tablier sheet`, interpreter/io/sheet.py): None (no sheet),
+    #: "points" (a game of holes), "marks" (the partie à écrire), "honours" (combiné)
+    sheet: str | None = None
+    #: the mark in play is marked before the play, with what a message calls it (None: the
+    #: points of a throw may be scored on the play chosen)
+    marked_before_play: str | None = None
+    #: its games end when an end rule holds (else the ladder ends them); its points come from the
+    #: `score` rules
+    ended_by_rules = True
+    counted_in_points = False
+    #: a note in the log when a new game begins with an opening throw (None: no note)
+    new_game_note: str | None = None
+
+    @classmethod
+    def bot_unit(cls, match_length: int = 0) -> str:
+        """The unit of a bot's values (hints show it)."""
+        return "points"
+
+    @classmethod
+    def worth(cls, state: dict) -> Worth:
+        """What the play is won by, from its state seen by a player (`state()`)."""
+        return Worth()
+
+    @classmethod
+    def net(cls, winner: int | None, points: Any, value: int, side: int) -> float:
+        """What a finished play gave `side` in `net_unit`, + won and − lost: by default the
+        play's value (a game's points, at the cube's stake)."""
+        if winner is None:
+            return 0.0
+        return float(value if winner == side else -value)
+
+    @classmethod
+    def state_lines(cls, state: dict, names: tuple[str, str]) -> list[str]:
+        """The running score in words from a state seen by a player (`state()`, a decision's
+        `view.ladder`); `names` are his and his opponent's."""
+        if "points" in state:
+            return [f"games: {pair_words(state, 'points', names)}"]
+        return []
+
+    @classmethod
+    def sides_text(cls, state: dict) -> str:
+        """The running score in a few words from a `sides()` state (the log, the web board)."""
+        return ""
+
+    @classmethod
+    def mark_key(cls, state: dict) -> tuple | None:
+        """The mark in play of a `sides()` state (its number and refaits), for the log's mark
+        headings; None where the ladder has no marks."""
+        return None
+
+    @classmethod
+    def summary_line(cls, summary: dict) -> str | None:
+        """The score line under a played game's log (`summary` of the result), None for none."""
+        return None
+
+    @classmethod
+    def file_problems(cls, ladder: dict, off_pip: int) -> list[Problem]:
+        """What the ladder requires of a variant file that the schema cannot say, from the
+        file's merged data: its `[ladder]` table and `movement.off_pip` (the value in effect)."""
+        return []
 
     #: whether `before_throw` must be asked before each throw but a game's first (the cube)
     offers_before_throw = False

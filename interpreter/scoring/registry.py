@@ -39,6 +39,20 @@ LADDERS: dict[str, tuple[type[BaseModel], type[Ladder]]] = {
 LADDER_MODELS: dict[str, type[BaseModel]] = {kind: model for kind, (model, _) in LADDERS.items()}
 
 
+def ladder_class(of: Any) -> type[Ladder]:
+    """The ladder class of a kind: `of` is a kind name, a `[ladder]` model or table (its
+    `kind`), a ladder's state as plain data (its "kind"), or None (one game). What the program
+    asks of a kind outside the turn loop, it asks of this class (scoring/protocol.py)."""
+    if isinstance(of, dict):
+        kind = of.get("kind")
+    elif isinstance(of, str) or of is None:
+        kind = of
+    else:
+        kind = getattr(of, "kind", None)
+    entry = LADDERS.get(kind) if isinstance(kind, str) else None
+    return entry[1] if entry is not None else Ladder
+
+
 def ladder_for(variant: Any, game: Any) -> Ladder:
     """The ladder that plays `variant`'s `[ladder]` in `game`."""
     model = variant.ladder if variant.ladder is not None else GameLadder()

@@ -19,7 +19,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from interpreter.scoring.protocol import END, GameResult, Ladder, Next, side_view
+from interpreter.scoring.protocol import END, GameResult, Ladder, Next, Worth, pair_text, side_view
 
 OpeningMode = Literal["winner_throws_two", "one_die_each", "nearer_high_die"]
 
@@ -64,8 +64,43 @@ class RotationGame:
     turns: int
 
 
+def match_of(state: dict) -> dict:
+    """A rotation's state (Tavli: games to `match_points`) as a match's: its length and the
+    points each side is away."""
+    n = int(state["match_points"])
+    score = state["score"]
+    return {"match_length": n, "away": {"me": n - int(score["me"]),
+                                        "opponent": n - int(score["opponent"])}}
+
+
 class RotationPlay(Ladder):
     """The match of a rotation: game after game, each of its own variant (see the module)."""
+
+    plays_games = True
+    learns_values = False
+    ended_by_rules = False
+
+    @classmethod
+    def bot_unit(cls, match_length: int = 0) -> str:
+        return "match-winning chances (2 MWC - 1)"
+
+    @classmethod
+    def worth(cls, state: dict) -> Worth:
+        """The match of the rotation, without the cube: each game worth its value."""
+        return Worth(match=match_of(state))
+
+    @classmethod
+    def net(cls, winner: int | None, points: Any, value: int, side: int) -> float:
+        return float(points[side] - points[1 - side])
+
+    @classmethod
+    def sides_text(cls, state: dict) -> str:
+        return f"match {pair_text(state, 'score')} of {state['match_points']}"
+
+    @classmethod
+    def summary_line(cls, summary: dict) -> str | None:
+        return (f"match to {summary.get('match_points')}: white "
+                f"{summary['score']['white']}, black {summary['score']['black']}")
 
     def __init__(self, model: RotationLadder, game: Any):
         super().__init__(model, game)

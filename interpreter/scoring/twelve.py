@@ -213,13 +213,50 @@ class ContinuousMatch:
 
 # -- the live match (the turn loop's ladder for `kind = "continuous"`) ---------------------------
 
-from interpreter.scoring.protocol import END, ON, GameResult, Gen, Ladder, Next, side_view  # noqa: E402
+from interpreter.scoring.holes import PointsLadder  # noqa: E402
+from interpreter.scoring.protocol import (  # noqa: E402
+    END, ON, GameResult, Gen, Next, pair_text, pair_words, side_view)
+from interpreter.variant.problems import Problem  # noqa: E402
 
 
-class ContinuousPlay(Ladder):
+class ContinuousPlay(PointsLadder):
     """Each throw's points go to the match, the mover's first, then the opponent's; a throw that
     wins a game forfeits a pending extra throw, and the winner is asked (but for the match's last
     game) whether to go away (a fresh game from the start) or continue from the position."""
+
+    points_unit: str | None = "game values"
+    new_game_note: str | None = "a new game: opening throw"
+
+    @classmethod
+    def bot_unit(cls, match_length: int = 0) -> str:
+        return "match-winning chances (2 P - 1)"
+
+    @classmethod
+    def net(cls, winner: int | None, points: Any, value: int, side: int) -> float:
+        """The difference of the match totals."""
+        return float(points[side] - points[1 - side])
+
+    @classmethod
+    def state_lines(cls, state: dict, names: tuple[str, str]) -> list[str]:
+        return [f"game {state.get('game')} (to {state.get('target')} points): points "
+                f"{pair_words(state, 'points', names)}; games won (values) "
+                f"{pair_words(state, 'games', names)}"]
+
+    @classmethod
+    def sides_text(cls, state: dict) -> str:
+        return f"points {pair_text(state, 'points')}; game {state['game']}, games " \
+               f"{pair_text(state, 'games')}"
+
+    @classmethod
+    def file_problems(cls, ladder: dict, off_pip: int) -> list[Problem]:
+        if off_pip < 1:
+            return [Problem(("movement", "off_pip"), "unplayable",
+                            "a `continuous` ladder restacks a player's men on his pip 24 when "
+                            "his last man is off, and the opponent's men must never stand "
+                            "there: his pip 1 must count as off (`off_pip` at least 1, as in "
+                            "the 12-point Tric-Trac, where Home is off)",
+                            alternatives=(("ladder", "kind"),))]
+        return []
 
     def __init__(self, model: ContinuousLadder, game: Any):
         super().__init__(model, game)

@@ -18,6 +18,8 @@ from interpreter.kernel.board import Board, Geometry, flip
 from interpreter.kernel.movegen import MoveGenerator
 from interpreter.kernel.rules import MoveRules
 from interpreter.kernel.throws import StageRule, ThrowRules
+from interpreter.scoring.protocol import Ladder
+from interpreter.scoring.registry import ladder_class
 from interpreter.variant.schema import choice_key
 
 _DOUBLET_MOVES = {"four": 4, "twice": 2, "twice_and_throw_again": 2, "four_and_throw_again": 4}
@@ -182,7 +184,7 @@ def build_variant(doc: Any) -> Variant:
         all_off=getattr(model.board, "all_off", None) or "end",
         mat_variation=getattr(model.variant, "mat_variation", None),
         flip=geometry.flip, layout=layout, files=_file_hashes(doc), throws=throws)
-    if getattr(model.ladder, "kind", None) == "rotation":
+    if ladder_class(model.ladder).plays_games:
         variant.games = _rotation_games(doc, model.ladder.games, rules.cost)
         variant.files = _unique(variant.files + tuple(f for g in variant.games for f in g.files))
     problems = check_built(doc, variant)
@@ -228,8 +230,7 @@ def _rotation_games(doc: Any, refs: Sequence[str], own_cost: int = 0) -> tuple[V
             if game is None:
                 try:
                     game_doc = load_document(target, check_rules="on-error")
-                    kind = getattr(game_doc.model.ladder, "kind", "game")
-                    if kind == "rotation":
+                    if ladder_class(game_doc.model.ladder).plays_games:
                         # refused before its own games are opened: no rotation of rotations
                         problems.append(_at(doc, where, "unplayable", f"game {i + 1} of the "
                                             f"rotation, {ref!r}, is a rotation itself: a "
@@ -241,8 +242,8 @@ def _rotation_games(doc: Any, refs: Sequence[str], own_cost: int = 0) -> tuple[V
                                         f"{ref!r}, cannot be loaded: {_lower(str(err))[:400]}"))
                     continue
                 loaded[key] = game
-            kind = getattr(game.ladder, "kind", "game")
-            if kind != "game":
+            if ladder_class(game.ladder) is not Ladder:
+                kind = getattr(game.ladder, "kind", "game")
                 problems.append(_at(doc, where, "unplayable", f"game {i + 1} of the rotation, "
                                     f"{ref!r}, is scored by a `{kind}` ladder: a rotation plays "
                                     f"games scored by their value rules (`kind = \"game\"`)"))
@@ -277,10 +278,6 @@ def _unique(pairs: tuple) -> tuple:
     return tuple(dict.fromkeys(pairs))
 
 
-#: the ladders that mark a throw's points before the play (interpreter/scoring/ecrire.py)
-_MARKED_BEFORE_THE_PLAY = {"ecrire": "the partie à écrire", "combine": "combiné"}
-
-
 def check_built(doc: Any, variant: Variant) -> list[Diagnostic]:
     """What the compiled variant shows about the file: the kernel accepts its switches (its
     generators are made here, once, as play would make them), and no `end` rule holds on the
@@ -292,14 +289,14 @@ def check_built(doc: Any, variant: Variant) -> list[Diagnostic]:
         out.append(_at(doc, ("movement",), "unplayable", f"the movement switches cannot be "
                                                          f"played: {_lower(str(err))}"))
         return out
-    kind = getattr(variant.ladder, "kind", None)
-    if kind in _MARKED_BEFORE_THE_PLAY:
+    marked = ladder_class(variant.ladder).marked_before_play
+    if marked is not None:
         for rule in variant.rules.score_play:
             out.append(_at(doc, ("rules", rule.id, "on"), "unplayable",
                            f"rule `{rule.id}` is scored on the play chosen (`on = \"play\"`), "
-                           f"but {_MARKED_BEFORE_THE_PLAY[kind]} marks every throw before it is "
-                           f"played: the rule cannot be used with the `{kind}` ladder (an option "
-                           f"may have switched it on)"))
+                           f"but {marked} marks every throw before it is "
+                           f"played: the rule cannot be used with the "
+                           f"`{variant.ladder.kind}` ladder (an option may have switched it on)"))
     seen = (variant.start, variant.flip(variant.start))
     for rule_id, _winner, fn in variant.rules.end:
         try:

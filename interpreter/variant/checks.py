@@ -15,7 +15,7 @@ from pydantic import ValidationError
 from interpreter.bounded import MAX_INT, shown, shown_name
 from interpreter.kernel.board import their_pip
 from interpreter.kernel.rules import MoveRules
-from interpreter.scoring.registry import LADDER_MODELS
+from interpreter.scoring.registry import LADDER_MODELS, ladder_class
 from interpreter.variant.problems import (
     Problem,
     choices_str,
@@ -117,7 +117,7 @@ def _check_board(data: dict[str, Any], concrete: bool) -> list[Problem]:
     start = board.get("start")
     ladder = data.get("ladder")
     # a rotation plays the boards of its games: it has none of its own
-    rotation = isinstance(ladder, dict) and ladder.get("kind") == "rotation"
+    rotation = isinstance(ladder, dict) and ladder_class(ladder).plays_games
     if concrete and not rotation:
         for key in ("checkers", "start"):
             if key not in board:
@@ -474,10 +474,6 @@ def check_ladder(data: dict[str, Any], *, concrete: bool) -> tuple[Any, list[Pro
 # -- what can be played --------------------------------------------------------------------------
 
 _MOVES = MoveRules()
-#: the ladders whose games end when an `end` rule holds, and those counted in points of the
-#: `score` rules
-_ENDED_BY_RULES = ("game", "cube")
-_COUNTED_IN_POINTS = ("holes", "ecrire", "combine", "continuous")
 
 
 def _switch(movement: dict[str, Any], key: str, kind: type) -> Any:
@@ -580,18 +576,11 @@ def _check_ladder_playable(data: dict[str, Any], concrete: bool) -> list[Problem
     if not concrete or not isinstance(ladder, dict):
         return out
     kind = ladder.get("kind")
-    if kind == "holes" and _is_int(ladder.get("holes_to_win")) and ladder["holes_to_win"] == 0:
-        out.append(Problem(("ladder", "holes_to_win"), "unplayable",
-                           "`ladder.holes_to_win` = 0: a game of holes would never end; it needs "
-                           "at least 1 hole (the holes under the marks of the partie à écrire "
-                           "are `kind = \"ecrire\"`)"))
+    # what the ladder named requires of the file (a kind the schema refuses requires nothing)
+    known = ladder_class(kind) if isinstance(kind, str) and kind in LADDER_MODELS else None
     off = _switch(_table(data, "movement"), "off_pip", int)
-    if kind == "continuous" and off < 1:
-        out.append(Problem(("movement", "off_pip"), "unplayable",
-                           "a `continuous` ladder restacks a player's men on his pip 24 when his "
-                           "last man is off, and the opponent's men must never stand there: his "
-                           "pip 1 must count as off (`off_pip` at least 1, as in the 12-point "
-                           "Tric-Trac, where Home is off)", alternatives=(("ladder", "kind"),)))
+    if known is not None:
+        out += known.file_problems(ladder, off)
     rules = {rid: r for rid, r in _table(data, "rules").items() if isinstance(r, dict)}
     disabled = tuple(("rules", rid, "enabled") for rid, r in rules.items()
                      if r.get("enabled") is False)
@@ -601,12 +590,12 @@ def _check_ladder_playable(data: dict[str, Any], concrete: bool) -> list[Problem
         return any(r.get("kind") == kind_ and r.get("enabled") is not False
                    for r in rules.values())
 
-    if kind in _ENDED_BY_RULES and rules and not enabled("end"):
+    if known is not None and known.ended_by_rules and rules and not enabled("end"):
         out.append(Problem(("ladder", "kind"), "unplayable",
                            f"a `{kind}` ladder ends each game when an `end` rule holds, and this "
                            f"variant has no enabled `end` rule: its games could never end",
                            alternatives=disabled + removed))
-    if kind in _COUNTED_IN_POINTS and not enabled("score"):
+    if known is not None and known.counted_in_points and not enabled("score"):
         out.append(Problem(("ladder", "kind"), "unplayable",
                            f"a `{kind}` ladder is won with the points of the `score` rules, and "
                            f"this variant has no enabled `score` rule: its games could never end",

@@ -382,6 +382,7 @@ def builtin_variants() -> list[dict[str, Any]]:
 
 def sheet_variants() -> list[dict[str, Any]]:
     """The built-in variants that have a score sheet, with their ladder kind."""
+    from interpreter.scoring.registry import ladder_class
     from interpreter.variant.loader import load_document
 
     out = []
@@ -390,8 +391,8 @@ def sheet_variants() -> list[dict[str, Any]]:
             ladder = load_document(row["id"], check_rules=False).model.ladder
         except TablierError:    # pragma: no cover - the shipped files load
             continue
-        kind = getattr(ladder, "kind", None)
-        if kind in ("ecrire", "combine", "holes"):
+        if ladder_class(ladder).sheet is not None:
+            kind = getattr(ladder, "kind", None)
             out.append({**row, "kind": kind, "marks": getattr(ladder, "marks", None)})
     return out
 
