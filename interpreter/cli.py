@@ -14,10 +14,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from interpreter.bounded import SEED_RANGE
-
-BOT_KINDS = ("random", "greedy")
-#: who may sit at the board in `tablier play`: the bots, or a person at the terminal
-PLAYER_KINDS = BOT_KINDS + ("human",)
+from interpreter.players.kinds import BASIC, HUMAN, KINDS_TEXT
 
 
 def _player_kind(text: str) -> str:
@@ -33,7 +30,7 @@ def _player_kind(text: str) -> str:
 
 def _play_kind(text: str) -> str:
     """An argparse type: a player of `tablier play`, a bot or "human"."""
-    return text if text == "human" else _player_kind(text)
+    return text if text == HUMAN else _player_kind(text)
 
 
 def _integer(lo: int, hi: int) -> Callable[[str], int]:
@@ -90,9 +87,7 @@ def _add_runs(p: argparse.ArgumentParser) -> None:
     """The players and where the games run (simulate, compare). Any kind of player the bots
     module makes is accepted (checked before the games start)."""
     p.add_argument("--white", default="random", type=_player_kind, metavar="KIND",
-                   help="the white player: random (default), greedy, search:N, "
-                        "learned[:FILE], search:N:learned[:FILE], rollout:N, gnubg "
-                        "(docs/bots.md)")
+                   help=f"the white player: {KINDS_TEXT} (docs/bots.md; default random)")
     p.add_argument("--black", default="random", type=_player_kind, metavar="KIND",
                    help="the black player (default random)")
     p.add_argument("--jobs", type=JOBS, default=None,
@@ -151,9 +146,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
                    help="override an option of the variant file by its dotted key (repeatable)")
     p.add_argument("--white", default=None, type=_play_kind, metavar="KIND",
-                   help="who plays white: a bot (random, greedy, search:N, learned[:FILE], "
-                        "search:N:learned[:FILE], rollout:N, gnubg: docs/bots.md) or human (a "
-                        "person at the terminal)")
+                   help=f"who plays white: a bot ({KINDS_TEXT}: docs/bots.md) or {HUMAN} (a "
+                        f"person at the terminal)")
     p.add_argument("--black", default=None, type=_play_kind, metavar="KIND")
     p.add_argument("--seed", type=SEED, default=None,
                    help="the seed of the dice (default 1 between bots; drawn at random and "
@@ -490,7 +484,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
             raise TablierError(f"{variant.id!r} is an abstract base; play a variant that "
                                f"extends it")
         kinds = (args.white or "random", args.black or "random")
-        human = "human" in kinds
+        human = HUMAN in kinds
         if args.seed is not None:
             seed = args.seed
         elif human:
@@ -551,7 +545,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
         return 0
     from interpreter.render import render_game
     # the final board seen by the person at the board (white when both are, or neither)
-    side = 1 if kinds[1] == "human" and kinds[0] != "human" else 0
+    side = 1 if kinds[1] == HUMAN and kinds[0] != HUMAN else 0
     print(render_game(variant, result, summary, marks_only=args.log == "marks",
                       notation=notation, with_log=session is None, side=side))
     return 0
@@ -565,7 +559,7 @@ def _players(variant: Any, kinds: tuple[str, str], seed: Any, notation: Any,
 
     gs = f"{seed}/0"
     session = None
-    if "human" in kinds:
+    if HUMAN in kinds:
         from interpreter.engine.record import record_of
         from interpreter.io import save
         from interpreter.players.human import Session
@@ -577,7 +571,7 @@ def _players(variant: Any, kinds: tuple[str, str], seed: Any, notation: Any,
         session = Session(variant, notation, inp=sys.stdin, out=sys.stdout, save=save_game)
     out = []
     for side, kind in enumerate(kinds):
-        if kind == "human":
+        if kind == HUMAN:
             from interpreter.players.human import HumanPlayer
 
             assert session is not None      # made above when a person plays
@@ -669,7 +663,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
             parse_kind(kind)
         except PlayerKindError as exc:
             raise TablierError(f"--vary {args.vary}: {exc}") from None
-    if all(kind in BOT_KINDS for kind in kinds):
+    if all(kind in BASIC for kind in kinds):
         _check_players(args)
     else:
         from interpreter.variant.build import load_variant

@@ -18,6 +18,7 @@ from typing import IO, Any, Sequence
 from interpreter.compare import stats
 from interpreter.compare.arms import ArmSpec, games_out_paths
 from interpreter.compare.tally import ArmTally, Figure
+from interpreter.players import kinds
 
 def _ci(ci: tuple[float, float] | None) -> list[float] | None:
     return None if ci is None else [ci[0], ci[1]]
@@ -373,8 +374,8 @@ def compare(specs: Sequence[ArmSpec], games: int, seed: int, white: str = "rando
     return out
 
 
-#: the players whose games say little about the game as people play it
-WEAK = ("random", "greedy")
+#: the players whose games say little about the game as people play it (players/kinds.py)
+WEAK = kinds.WEAK
 
 
 def caveat(players: Sequence[dict[str, str]]) -> str:

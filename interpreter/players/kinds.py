@@ -24,6 +24,12 @@ from typing import Any
 from interpreter.errors import TablierError
 
 BASIC = ("random", "greedy")
+#: a person at the board (`tablier play`, the web board): not a bot `make` builds
+HUMAN = "human"
+#: the players whose games say little about the game as people play it (`compare`'s caveat)
+WEAK = BASIC
+#: the stronger bots a web page may choose (docs/bots.md), where numpy is installed
+OFFERED = ("search:1", "search:2", "learned", "rollout:8")
 _SEARCH = re.compile(r"search:([1-9])(?::learned(?::(.+))?)?")
 _ROLLOUT = re.compile(r"rollout:([0-9]{1,5})(?::learned(?::(.+))?)?")
 _LEARNED = re.compile(r"learned(?::(.+))?")
@@ -35,6 +41,21 @@ KINDS_TEXT = ("random, greedy, search:N, search:N:learned[:FILE], learned[:FILE]
 
 class PlayerKindError(TablierError):
     """A player kind that names no player."""
+
+
+def offered() -> list[str]:
+    """The kinds a web page may choose: a person, the simple bots, the search and the
+    self-taught player where numpy is there, gnubg where its module is (a kind the variant
+    cannot have, such as `learned` without shipped weights, is refused when the game is
+    made)."""
+    from importlib.util import find_spec
+
+    kinds = [HUMAN, *sorted(BASIC)]
+    if find_spec("numpy") is not None:
+        kinds += OFFERED
+    if find_spec("gnubg") is not None:
+        kinds.append("gnubg")
+    return kinds
 
 
 def parse(kind: str) -> tuple[str, dict[str, Any]]:

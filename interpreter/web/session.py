@@ -56,8 +56,8 @@ from interpreter.errors import TablierError
 from interpreter.kernel.board import to_json
 from interpreter.web.doors import Overrun
 from interpreter.notation import PIPS, UNENTERED, Notation, notation_for, notations_of
+from interpreter.players.kinds import HUMAN, offered
 
-HUMAN = "human"
 #: the longest game a session plays (throws): `tablier play`'s default
 MAX_TURNS = 20000
 #: the most answers a bot gives in one request (one turn: the cube, the play, go or stay)
@@ -85,34 +85,9 @@ class Human:
         raise WebError("a person answers from the page")
 
 
-#: the stronger bots a page may choose (docs/bots.md), where numpy is installed
-SEARCH_KINDS = ("search:1", "search:2", "learned", "rollout:8")
-
-
 def player_kinds() -> list[str]:
-    """The kinds a page may choose: a person, the simple bots, the search and the self-taught
-    player where numpy is there, gnubg where its module is (a kind the variant cannot have, such
-    as `learned` without shipped weights, is refused when the game is made)."""
-    from importlib.util import find_spec
-
-    from interpreter.players.bots import BOTS
-
-    kinds = [HUMAN, *sorted(BOTS)]
-    if find_spec("numpy") is not None:
-        kinds += SEARCH_KINDS
-    if find_spec("gnubg") is not None:
-        kinds.append("gnubg")
-    return kinds
-
-
-def strongest_bot() -> str:
-    """The bot that answers a hint: the strongest `make_player` knows."""
-    from interpreter.players.bots import BOTS
-
-    for kind in ("expert", "search", "greedy"):
-        if kind in BOTS:
-            return kind
-    return sorted(BOTS)[0]
+    """The kinds a page may choose (the players' registry, players/kinds.py)."""
+    return offered()
 
 
 _NOTATIONS: dict[str, list[str]] = {}
