@@ -39,10 +39,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from interpreter.errors import TablierError
 from interpreter.kernel.board import their_pip
+from interpreter.kernel.notation import Reading, read_steps
 
 #: every notation Tablier knows; `pips` is every variant's, the others a variant file declares
 SYSTEMS = ("pips", "guiton", "malfilatre", "magriel", "lepeintre")
@@ -206,75 +208,22 @@ class Notation:
             raise NotationError(f"a play must be text, not {text!r}")
         if len(text) > 200:
             raise NotationError(f"unreadable play {text[:40]!r}...: too long")
-        pattern = self._tokens()
-        chains: list[list[int]] = []
-        linked = False
-        pos = 0
         s = text.strip()
         if s in ("", "-"):
             return []
-        while pos < len(s):
-            m = pattern.match(s, pos)
-            if not m or m.end() == pos:
-                raise NotationError(f"unreadable play {text!r}: unexpected {s[pos]!r}")
-            pos = m.end()
-            kind = m.lastgroup
-            if kind == "sep":
-                if linked:
-                    raise NotationError(f"unreadable play {text!r}: a '/' is not followed by a "
-                                        f"point")
-                continue
-            if kind in ("point", "bar", "off", "unentered"):
-                try:
-                    point = BAR if kind == "bar" else OFF if kind == "off" \
-                        else UNENTERED if kind == "unentered" \
-                        else self.pip_of(m.group("point"), side)
-                except NotationError as exc:
-                    raise NotationError(f"unreadable play {text!r}: {exc}") from None
-                if linked:
-                    chains[-1].append(point)
-                    linked = False
-                else:
-                    chains.append([point])
-            elif kind == "slash":
-                if not chains or linked:
-                    raise NotationError(f"unreadable play {text!r}: a '/' must follow a point")
-                linked = True
-            elif kind == "hit":
-                if not chains or linked:
-                    raise NotationError(f"unreadable play {text!r}: a '*' must follow a point")
-                if hits is not None:
-                    hits.append(chains[-1][-1])
-            else:
-                n = int(m.group("rep"))
-                if not chains or linked or len(chains[-1]) < 2:
-                    raise NotationError(f"unreadable play {text!r}: '({n})' must follow a move")
-                if not 2 <= n <= 4:
-                    raise NotationError(f"unreadable play {text!r}: a repeat count is 2 to 4")
-                chains += [list(chains[-1]) for _ in range(n - 1)]
-        if linked:
-            raise NotationError(f"unreadable play {text!r}: it ends with '/'")
-        steps: list[tuple[int, int]] = []
-        for chain in chains:
-            if len(chain) < 2:
-                raise NotationError(f"unreadable play {text!r}: {self.label(chain[0], side)} has "
-                                    f"no destination (points are separated by '/')")
-            for a, b in zip(chain, chain[1:]):
-                if a == OFF:
-                    raise NotationError(f"unreadable play {text!r}: a checker cannot move from "
-                                        f"off the board")
-                if b == BAR:
-                    raise NotationError(f"unreadable play {text!r}: a checker cannot move to "
-                                        f"the bar")
-                if b >= a:
-                    raise NotationError(f"unreadable play {text!r}: {self.label(a, side)}/"
-                                        f"{self.label(b, side)} moves backwards (your checkers "
-                                        f"move from {self.label(24, side)} towards "
-                                        f"{self.label(1, side)})")
-                steps.append((a, b))
-        if len(steps) > 8:
-            raise NotationError(f"unreadable play {text!r}: {len(steps)} moves")
-        return steps
+        return read_steps(text, s, self._tokens(), self._reading(side), hits)
+
+    def _reading(self, side: int) -> Reading:
+        label = partial(self.label, side=side)
+
+        def backwards(a: int, b: int) -> str:
+            return (f"{label(a)}/{label(b)} moves backwards (your checkers move from "
+                    f"{label(24)} towards {label(1)})")
+
+        return Reading(NotationError, partial(self.pip_of, side=side), label,
+                       repeats=(2, 4), repeat_message="a repeat count is 2 to 4",
+                       no_destination=(BAR,), backwards=backwards, max_steps=8,
+                       steps_message=lambda n: f"{n} moves")
 
     # -- writing plays ----------------------------------------------------------------------
 

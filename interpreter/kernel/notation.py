@@ -4,12 +4,17 @@ Pips are the mover's (kernel/board.py): bar = 25, off = 0; a checker entering fr
 (acey-deucey's unentered checkers, source 29) is written `in/20`. `move_text` writes a path of
 steps, `parse_move` reads a text back into steps, `expand_steps` splits steps written over several
 dice, and `read_play` finds the one legal play a text names among the plays of a position.
+
+`read_steps` is the one parser of play texts: gnubg's (here) and every notation of `--notation`
+(interpreter/notation.py) call it with their tokens, their point names and their limits (a
+`Reading`).
 """
 from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from interpreter.errors import RecordError
@@ -18,37 +23,57 @@ from interpreter.kernel.board import POOL as UNENTERED   # a step entering from 
 Step = tuple[int, int]
 
 
+@dataclass(frozen=True)
+class Reading:
+    """What one notation says of its play texts, for `read_steps` (the one parser of plays):
+    the error it raises, the pip a point token names (`point`, raising `error` with the reason),
+    how a pip is written back in messages, and its limits."""
 
-_MOVE_TOKEN = re.compile(
-    r"(?P<num>[0-9]{1,3})|(?P<bar>b(?:ar?)?)|(?P<off>o(?:ff?)?|-)|(?P<enter>in)|(?P<slash>/)"
-    r"|(?P<hit>\*)"
-    r"|\((?P<rep>[0-9]{1,3})\)|(?P<sep>[\s,]+)",
-    re.IGNORECASE | re.ASCII)
+    error: type[Exception]
+    point: Callable[[str], int]
+    label: Callable[[int], str] = str
+    #: the repeat counts `(n)` accepted (None: no upper bound) and the message for the others
+    repeats: tuple[int, int | None] = (2, None)
+    repeat_message: str = "a repeat count must be 2 or more"
+    #: the pips a step may not end on, and why
+    no_destination: tuple[int, ...] = (25,)
+    no_destination_message: str = "a checker cannot move to the bar"
+    backwards: Callable[[int, int], str] = lambda a, b: f"{a}/{b} does not move toward home"
+    max_steps: int = 4
+    steps_message: Callable[[int], str] = lambda n: f"{n} moves (at most 4)"
 
 
-def _parse_play(text: str) -> tuple[list[Step], set[int]]:
-    """Steps and hit-marked points of a play text; RecordError for anything gnubg refuses."""
+def read_steps(text: str, scan: str, pattern: re.Pattern[str], reading: Reading,
+               hits: list[int] | None = None) -> list[Step]:
+    """The (from, to) pip steps of a play text in the order written: chains are split (`8/2/1`
+    is 8/2 then 2/1), `(n)` repeats the preceding move n times in all, `*` marks a hit (the
+    pips marked are appended to `hits` when it is given) and `,` separates. `scan` is the text
+    as read (`text` as messages quote it); `pattern` matches one token, with the groups
+    `point`, `bar`, `off`, `unentered`, `slash`, `hit`, `rep` and `sep`. Raises
+    `reading.error` quoting the text."""
+    error = reading.error
+    where = f"unreadable play {text!r}"
     chains: list[list[int]] = []
-    hits: set[int] = set()
     linked = False       # a '/' waits for its point
     pos = 0
-    while pos < len(text):
-        m = _MOVE_TOKEN.match(text, pos)
-        if not m:
-            raise RecordError(f"unreadable play {text!r}: unexpected {text[pos]!r}")
+    while pos < len(scan):
+        m = pattern.match(scan, pos)
+        if not m or m.end() == pos:
+            raise error(f"{where}: unexpected {scan[pos]!r}")
         pos = m.end()
         kind = m.lastgroup
         if kind == "sep":
             if linked:
-                raise RecordError(f"unreadable play {text!r}: a '/' is not followed by a point")
+                raise error(f"{where}: a '/' is not followed by a point")
             continue
-        if kind in ("num", "bar", "off", "enter"):
-            if kind == "num":
-                point = int(m.group("num"))
-                if point > 25:
-                    raise RecordError(f"unreadable play {text!r}: there is no point {point}")
+        if kind in ("point", "bar", "off", "unentered"):
+            if kind == "point":
+                try:
+                    point = reading.point(m.group("point"))
+                except error as exc:
+                    raise error(f"{where}: {exc}") from None
             else:
-                point = {"bar": 25, "off": 0, "enter": UNENTERED}[kind]
+                point = {"bar": 25, "off": 0, "unentered": UNENTERED}[kind]
             if linked:
                 chains[-1].append(point)
                 linked = False
@@ -56,40 +81,58 @@ def _parse_play(text: str) -> tuple[list[Step], set[int]]:
                 chains.append([point])
         elif kind == "slash":
             if not chains or linked:
-                raise RecordError(f"unreadable play {text!r}: a '/' must follow a point")
+                raise error(f"{where}: a '/' must follow a point")
             linked = True
         elif kind == "hit":
             if not chains or linked:
-                raise RecordError(f"unreadable play {text!r}: a '*' must follow a point")
-            hits.add(chains[-1][-1])
+                raise error(f"{where}: a '*' must follow a point")
+            if hits is not None:
+                hits.append(chains[-1][-1])
         else:  # "(n)": the whole preceding move, n times in all
             n = int(m.group("rep"))
             if not chains or linked or len(chains[-1]) < 2:
-                raise RecordError(f"unreadable play {text!r}: '({n})' must follow a move")
-            if n < 2:
-                raise RecordError(f"unreadable play {text!r}: a repeat count must be 2 or more")
+                raise error(f"{where}: '({n})' must follow a move")
+            lo, hi = reading.repeats
+            if n < lo or (hi is not None and n > hi):
+                raise error(f"{where}: {reading.repeat_message}")
             chains += [list(chains[-1]) for _ in range(n - 1)]
     if linked:
-        raise RecordError(f"unreadable play {text!r}: it ends with '/'")
+        raise error(f"{where}: it ends with '/'")
     steps: list[Step] = []
     for chain in chains:
         if len(chain) < 2:
-            raise RecordError(f"unreadable play {text!r}: {chain[0]} has no destination "
-                              f"(points are separated by '/')")
+            raise error(f"{where}: {reading.label(chain[0])} has no destination (points are "
+                        f"separated by '/')")
         for a, b in zip(chain, chain[1:]):
             if a == 0:
-                raise RecordError(f"unreadable play {text!r}: a checker cannot move from off "
-                                  f"the board")
-            if b in (25, UNENTERED):
-                raise RecordError(f"unreadable play {text!r}: a checker cannot move to the bar "
-                                  f"or off the board")
+                raise error(f"{where}: a checker cannot move from off the board")
+            if b in reading.no_destination:
+                raise error(f"{where}: {reading.no_destination_message}")
             if b >= a:
-                raise RecordError(f"unreadable play {text!r}: {a}/{b} does not move toward "
-                                  f"home")
+                raise error(f"{where}: {reading.backwards(a, b)}")
             steps.append((a, b))
-    if len(steps) > 4:
-        raise RecordError(f"unreadable play {text!r}: {len(steps)} moves (at most 4)")
-    return steps, hits
+    if len(steps) > reading.max_steps:
+        raise error(f"{where}: {reading.steps_message(len(steps))}")
+    return steps
+
+
+#: a play as gnubg writes it in `.mat` files
+_MOVE_TOKEN = re.compile(
+    r"(?P<point>[0-9]{1,3})|(?P<bar>b(?:ar?)?)|(?P<off>o(?:ff?)?|-)|(?P<unentered>in)|(?P<slash>/)"
+    r"|(?P<hit>\*)"
+    r"|\((?P<rep>[0-9]{1,3})\)|(?P<sep>[\s,]+)",
+    re.IGNORECASE | re.ASCII)
+
+
+def _gnubg_point(token: str) -> int:
+    point = int(token)
+    if point > 25:
+        raise RecordError(f"there is no point {point}")
+    return point
+
+
+_GNUBG = Reading(RecordError, _gnubg_point, no_destination=(25, UNENTERED),
+                 no_destination_message="a checker cannot move to the bar or off the board")
 
 
 def parse_move(text: str) -> list[Step]:
@@ -109,7 +152,7 @@ def parse_move(text: str) -> list[Step]:
     """
     if not isinstance(text, str):
         raise RecordError(f"a play must be a string, not {text!r}")
-    return _parse_play(text)[0]
+    return read_steps(text, text, _MOVE_TOKEN, _GNUBG)
 
 
 def move_text(steps: Iterable[Sequence[int]], board: Sequence[int] | None = None) -> str:
