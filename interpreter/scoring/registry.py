@@ -5,6 +5,7 @@ two can never disagree; `LADDER_MODELS` is its model column.
 """
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -36,7 +37,21 @@ LADDERS: dict[str, tuple[type[BaseModel], type[Ladder]]] = {
     "rotation": (RotationLadder, RotationPlay),  # games of several variant files in turn (tavli)
 }
 
-LADDER_MODELS: dict[str, type[BaseModel]] = {kind: model for kind, (model, _) in LADDERS.items()}
+class _Models(Mapping[str, type[BaseModel]]):
+    """The model column of `LADDERS`, read at each use: a ladder added to the table is known
+    to the schema at once."""
+
+    def __getitem__(self, kind: str) -> type[BaseModel]:
+        return LADDERS[kind][0]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(LADDERS)
+
+    def __len__(self) -> int:
+        return len(LADDERS)
+
+
+LADDER_MODELS: Mapping[str, type[BaseModel]] = _Models()
 
 
 def ladder_class(of: Any) -> type[Ladder]:
