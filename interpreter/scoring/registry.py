@@ -5,7 +5,7 @@ two can never disagree; `LADDER_MODELS` is its model column.
 """
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, MutableMapping
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -37,12 +37,19 @@ LADDERS: dict[str, tuple[type[BaseModel], type[Ladder]]] = {
     "rotation": (RotationLadder, RotationPlay),  # games of several variant files in turn (tavli)
 }
 
-class _Models(Mapping[str, type[BaseModel]]):
+class _Models(MutableMapping[str, type[BaseModel]]):
     """The model column of `LADDERS`, read at each use: a ladder added to the table is known
-    to the schema at once."""
+    to the schema at once. A model set here alone is played by the class its kind had, else
+    as one game (`Ladder`)."""
 
     def __getitem__(self, kind: str) -> type[BaseModel]:
         return LADDERS[kind][0]
+
+    def __setitem__(self, kind: str, model: type[BaseModel]) -> None:
+        LADDERS[kind] = (model, LADDERS[kind][1] if kind in LADDERS else Ladder)
+
+    def __delitem__(self, kind: str) -> None:
+        del LADDERS[kind]
 
     def __iter__(self) -> Iterator[str]:
         return iter(LADDERS)
@@ -51,7 +58,7 @@ class _Models(Mapping[str, type[BaseModel]]):
         return len(LADDERS)
 
 
-LADDER_MODELS: Mapping[str, type[BaseModel]] = _Models()
+LADDER_MODELS: MutableMapping[str, type[BaseModel]] = _Models()
 
 
 def ladder_class(of: Any) -> type[Ladder]:
