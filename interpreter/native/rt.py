@@ -17,7 +17,7 @@ MAX_BIT = 62
 
 
 @njit(cache=True)
-def mine(b, p):  # type: ignore[no-untyped-def]
+def mine(b, p):
     if 1 <= p <= 24:
         x = b[p]
         return x if x > 0 else 0
@@ -31,7 +31,7 @@ def mine(b, p):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def theirs(b, p):  # type: ignore[no-untyped-def]
+def theirs(b, p):
     if 1 <= p <= 24:
         x = b[p]
         return -x if x < 0 else 0
@@ -45,45 +45,45 @@ def theirs(b, p):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def pos(x):  # type: ignore[no-untyped-def]
+def pos(x):
     """The mover's count of a board cell."""
     return x if x > 0 else 0
 
 
 @njit(cache=True)
-def neg(x):  # type: ignore[no-untyped-def]
+def neg(x):
     """The opponent's count of a board cell."""
     return -x if x < 0 else 0
 
 
 @njit(cache=True)
-def mine_pinned(b, p):  # type: ignore[no-untyped-def]
+def mine_pinned(b, p):
     if 1 <= p <= 24 and b.shape[0] > 28 and (b[28] >> p) & 1 and b[p] < 0:
         return 1
     return 0
 
 
 @njit(cache=True)
-def theirs_pinned(b, p):  # type: ignore[no-untyped-def]
+def theirs_pinned(b, p):
     if 1 <= p <= 24 and b.shape[0] > 28 and (b[28] >> p) & 1 and b[p] > 0:
         return 1
     return 0
 
 
 @njit(cache=True)
-def their_same(p):  # type: ignore[no-untyped-def]
+def their_same(p):
     return p + 12 if p <= 12 else p - 12
 
 
 @njit(cache=True)
-def empty(b, p):  # type: ignore[no-untyped-def]
+def empty(b, p):
     if 1 <= p <= 24:
         return b[p] == 0
     return False
 
 
 @njit(cache=True)
-def full(b, m):  # type: ignore[no-untyped-def]
+def full(b, m):
     """Every pip of the mask is a point holding two or more of the mover's checkers."""
     for p in range(MAX_BIT + 1):
         if (m >> p) & 1:
@@ -93,17 +93,17 @@ def full(b, m):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def div(a, b):  # type: ignore[no-untyped-def]
+def div(a, b):
     return a // b if b != 0 else 0
 
 
 @njit(cache=True)
-def mod(a, b):  # type: ignore[no-untyped-def]
+def mod(a, b):
     return a % b if b != 0 else 0
 
 
 @njit(cache=True)
-def bit(v):  # type: ignore[no-untyped-def]
+def bit(v):
     """The mask of the one number v (nothing outside 0..MAX_BIT)."""
     if 0 <= v <= MAX_BIT:
         return 1 << v
@@ -111,14 +111,14 @@ def bit(v):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def has(m, v):  # type: ignore[no-untyped-def]
+def has(m, v):
     if 0 <= v <= MAX_BIT:
         return (m >> v) & 1 != 0
     return False
 
 
 @njit(cache=True)
-def span(lo, hi, first, last):  # type: ignore[no-untyped-def]
+def span(lo, hi, first, last):
     """The mask of lo..hi clipped to first..last (the bounds the compiler proved for it)."""
     lo = max(lo, first, 0)
     hi = min(hi, last, MAX_BIT)
@@ -129,7 +129,7 @@ def span(lo, hi, first, last):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def count(m):  # type: ignore[no-untyped-def]
+def count(m):
     """How many numbers a mask holds."""
     n = 0
     for v in range(MAX_BIT + 1):
@@ -139,7 +139,7 @@ def count(m):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def landings(x, n):  # type: ignore[no-untyped-def]
+def landings(x, n):
     """The pips where a checker of the path comes to rest (a step not continued by the next)."""
     m = 0
     for i in range(n):
@@ -149,7 +149,7 @@ def landings(x, n):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def rests(x, n):  # type: ignore[no-untyped-def]
+def rests(x, n):
     """The pips a checker passes through within one play (a step continued by the next)."""
     m = 0
     for i in range(n - 1):
@@ -159,7 +159,7 @@ def rests(x, n):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def arrivals(x, n, h):  # type: ignore[no-untyped-def]
+def arrivals(x, n, h):
     """Where the checkers that end the path on pip h started from, following rests."""
     m = 0
     for i in range(n):

@@ -71,8 +71,8 @@ from typing import Any, Callable, Iterator
 from interpreter.dsl import NEVER, hook_info
 from interpreter.dsl import core as C
 from interpreter.dsl.bounds import Cost, Reads
-from interpreter.dsl.core import (BOOL, CHOICE, END, FORBID, INT, LIST_INT, LIST_PATH, LIST_PLAY,
-                                  MOVE, PATH, PLAY, ROLL, SET, STATE, STEP, Expr)
+from interpreter.dsl.core import (BOOL, CHOICE, END, FORBID, INT, LIST_INT, MOVE, PATH, PLAY,
+                                  ROLL, SET, Expr)
 from interpreter.dsl.optimize import hoist
 from interpreter.dsl.vocabulary import UNENTERED
 
@@ -612,8 +612,8 @@ class _Body:
         if isinstance(node, C.Dice):
             return _Dice(node.distinct)
         if node.type == SET:
-            lo, hi = self._set_bounds(node)
-            return _Mask(self.leaf(self.scalar(node)), lo, hi)
+            first, last = self._set_bounds(node)
+            return _Mask(self.leaf(self.scalar(node)), first, last)
         if node.type == LIST_INT:
             raise Unsupported("a list of numbers other than the dice")
         out = self.ref(node)
@@ -844,38 +844,37 @@ def emit_rules(variant: Any) -> NativeRules | None:
     functions: dict[str, NativeFn] = {}
     unsupported: dict[str, str] = {}
 
-    def one(rule_id: str, make: Callable[[], NativeFn]) -> NativeFn | None:
+    def one(rule_id: str, hook: Any, context: str, kind: str, mode: str | None = None,
+            value: Any = None) -> None:
         # a rule that fails leaves no half-written function: the module's text is kept only
         # when the whole rule compiled
         mark = len(mod.parts)
         try:
-            fn = make()
+            if kind == "value":
+                tree = _tree(value)
+                if tree is None:
+                    raise Unsupported("a value switched off")
+                functions[rule_id] = mod.value_rule(_tree(hook), tree)
+            else:
+                functions[rule_id] = mod.hook(_tree(hook), context, kind, mode)
         except Unsupported as err:
             del mod.parts[mark:]
             unsupported[rule_id] = str(err)
-            return None
-        functions[rule_id] = fn
-        return fn
 
     for r in rules.score_roll:
-        one(r.id, lambda r=r: mod.hook(_tree(r.fn), ROLL, "score", r.to))
+        one(r.id, r.fn, ROLL, "score", r.to)
     for r in rules.score_play:
-        one(r.id, lambda r=r: mod.hook(_tree(r.fn), CHOICE, "play", r.to))
+        one(r.id, r.fn, CHOICE, "play", r.to)
     for rule_id, fn in rules.forbid:
-        one(rule_id, lambda fn=fn: mod.hook(_tree(fn), FORBID, "forbid"))
+        one(rule_id, fn, FORBID, "forbid")
     for rule_id, fn in getattr(rules, "forbid_move", ()):
-        one(rule_id, lambda fn=fn: mod.hook(_tree(fn), MOVE, "move"))
+        one(rule_id, fn, MOVE, "move")
     for rule_id, mode, fn in rules.prefer:
-        one(rule_id, lambda fn=fn, mode=mode: mod.hook(_tree(fn), CHOICE, "prefer", mode))
+        one(rule_id, fn, CHOICE, "prefer", mode)
     for rule_id, winner, fn in rules.end:
-        one(rule_id, lambda fn=fn, winner=winner: mod.hook(_tree(fn), END, "end", winner))
+        one(rule_id, fn, END, "end", winner)
     for rule_id, when, value in rules.value:
-        def make_value(when: Any = when, value: Any = value) -> NativeFn:
-            tree = _tree(value)
-            if tree is None:
-                raise Unsupported("a value switched off")
-            return mod.value_rule(_tree(when), tree)
-        one(rule_id, make_value)
+        one(rule_id, when, END, "value", value=value)
     for stage in getattr(rules, "stages", ()):
         unsupported[stage[0]] = "stage rules of the turn are asked once a throw (Python path)"
     if not functions:
@@ -904,7 +903,9 @@ def _gather_roll(mod: _Module, fns: list[NativeFn]) -> NativeFn:
     lines = _header("roll_ways", ROLL_ARGS) + [f"    out = np.zeros({len(fns)}, np.int64)"]
     for k, fn in enumerate(fns):
         call = f"{fn.name}({args})"
-        lines.append(f"    out[{k}] = {'1 if ' + call + ' else 0' if fn.returns == 'bool' else call}")
+        if fn.returns == "bool":
+            call = f"1 if {call} else 0"
+        lines.append(f"    out[{k}] = {call}")
     lines.append("    return out")
     mod.add(lines)
     return NativeFn("roll_ways", "roll", ROLL_ARGS, "int64[:]", any(f.reads_plays for f in fns),
@@ -1056,7 +1057,43 @@ def load_native_rules(nr: NativeRules) -> dict[str, Callable[..., Any]]:
         out[rule_id] = getattr(mod, fn.name)
         if fn.batch is not None:
             out[f"{rule_id}/many"] = getattr(mod, fn.batch)
-    for key, fn in (("_roll", nr.roll), ("_over", nr.over), ("_value", nr.value)):
-        if fn is not None:
-            out[key] = getattr(mod, fn.name)
+    for key, gathered in (("_roll", nr.roll), ("_over", nr.over), ("_value", nr.value)):
+        if gathered is not None:
+            out[key] = getattr(mod, gathered.name)
     return out
+
+
+# -- the arrays of Python values -------------------------------------------------------------------
+
+def pack_path(path: Any, cols: int = 5) -> Any:
+    """A path (a sequence of `kernel.movegen.Step`s or 5-tuples) as the (steps, cols) array the
+    compiled functions read (at least one row, so that an empty path has an array too)."""
+    import numpy as np
+
+    out = np.zeros((max(1, len(path)), cols), np.int64)
+    for j, st in enumerate(path):
+        out[j] = tuple(st)[:cols]
+    return out
+
+
+def pack_plays(plays: Any, cells: int, cols: int = 5) -> tuple[Any, Any, Any, Any]:
+    """The plays of a roll (`kernel.movegen.Play`s) as the arrays `pb, ps, pp, pn` the compiled
+    functions read; `cells` the length of a board."""
+    import numpy as np
+
+    paths = [p for pl in plays for p in pl.paths]
+    steps = max([len(p) for p in paths] + [1])
+    pb = np.zeros((len(plays), cells), np.int64)
+    ps = np.zeros(len(plays) + 1, np.int64)
+    pp = np.zeros((len(paths), steps, cols), np.int64)
+    pn = np.zeros(len(paths), np.int64)
+    k = 0
+    for i, pl in enumerate(plays):
+        pb[i] = pl.board
+        for path in pl.paths:
+            for j, st in enumerate(path):
+                pp[k, j] = tuple(st)[:cols]
+            pn[k] = len(path)
+            k += 1
+        ps[i + 1] = k
+    return pb, ps, pp, pn
