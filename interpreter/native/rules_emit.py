@@ -1078,22 +1078,34 @@ def pack_path(path: Any, cols: int = 5) -> Any:
 
 def pack_plays(plays: Any, cells: int, cols: int = 5) -> tuple[Any, Any, Any, Any]:
     """The plays of a roll (`kernel.movegen.Play`s) as the arrays `pb, ps, pp, pn` the compiled
-    functions read; `cells` the length of a board."""
+    functions read; `cells` the length of a board. (Made with one array of all the numbers, cut
+    up: numpy's cost is per array made, far more than per number.)"""
     import numpy as np
 
-    paths = [p for pl in plays for p in pl.paths]
-    steps = max([len(p) for p in paths] + [1])
-    pb = np.zeros((len(plays), cells), np.int64)
-    ps = np.zeros(len(plays) + 1, np.int64)
-    pp = np.zeros((len(paths), steps, cols), np.int64)
-    pn = np.zeros(len(paths), np.int64)
-    k = 0
-    for i, pl in enumerate(plays):
-        pb[i] = pl.board
-        for path in pl.paths:
-            for j, st in enumerate(path):
-                pp[k, j] = tuple(st)[:cols]
-            pn[k] = len(path)
-            k += 1
-        ps[i + 1] = k
+    n = len(plays)
+    counts = [len(pl.paths) for pl in plays]
+    lengths = [len(p) for pl in plays for p in pl.paths]
+    steps = max(lengths, default=0) or 1
+    flat: list[int] = []
+    for pl in plays:
+        flat.extend(pl.board)
+    pad = [0] * cols
+    for pl in plays:
+        for p in pl.paths:
+            for st in p:
+                flat.extend(st[:cols])
+            flat.extend(pad * (steps - len(p)))
+    offsets = [0]
+    for c in counts:
+        offsets.append(offsets[-1] + c)
+    flat.extend(offsets)
+    flat.extend(lengths)
+    data = np.array(flat, np.int64)
+    at = n * cells
+    pb = data[:at].reshape(n, cells)
+    npaths = len(lengths)
+    pp = data[at:at + npaths * steps * cols].reshape(npaths, steps, cols)
+    at += npaths * steps * cols
+    ps = data[at:at + n + 1]
+    pn = data[at + n + 1:]
     return pb, ps, pp, pn
