@@ -95,6 +95,26 @@ def check_roll(v: Any, fns: dict, b: tuple, d1: int, d2: int, rolls: int, setup:
     return scored
 
 
+def check_stages(v: Any, fns: dict, b: tuple, d1: int, d2: int, rolls: int, setup: int) -> int:
+    """The stage rules of the turn (`[turn.stages]`); how many held."""
+    held = 0
+    if not v.rules.stages:
+        return 0
+    ctx = RollContext(lambda: v.generator.plays(b, d1, d2, rolls), setup=setup)
+    args = (arr(b), d1, d2, rolls, setup, ctx.unplayed, *pack_plays(ctx.plays, len(b)))
+    for stage_id, when, after, to_opponent, again in v.rules.stages:
+        got = fns[f"stage/{stage_id}"](*args)
+        holds = bool(when(b, None, None, d1, d2, rolls, ctx))
+        want: tuple = (False, 0, -1, -1)
+        if holds:
+            want = (True, int(after(b, None, None, d1, d2, rolls, ctx)),
+                    *(-1 if h is None else int(bool(h(b, None, None, d1, d2, rolls, ctx)))
+                      for h in (to_opponent, again)))
+        assert tuple(got) == want, (v.id, stage_id, b, d1, d2, rolls)
+        held += holds
+    return held
+
+
 def check_forbid(v: Any, fns: dict, b: tuple, d1: int, d2: int, rolls: int,
                  per_position: int, rng: random.Random) -> int:
     """The forbid rules (on the play and on each move) on paths no rule has filtered; how many
@@ -195,9 +215,10 @@ def check_end(v: Any, fns: dict, b: tuple, points: tuple[int, int]) -> int:
 def check_variant(vid: str, n: int, seed: int) -> dict[str, int]:
     v, nr, fns = native(vid)
     rng = random.Random(seed)
-    seen = {"roll": 0, "forbid": 0, "choice": 0, "end": 0}
+    seen = {"roll": 0, "forbid": 0, "choice": 0, "end": 0, "stage": 0}
     for b, d1, d2, rolls, setup in positions(v, n, seed):
         seen["roll"] += check_roll(v, fns, b, d1, d2, rolls, setup)
+        seen["stage"] += check_stages(v, fns, b, d1, d2, rolls, setup)
         seen["forbid"] += check_forbid(v, fns, b, d1, d2, rolls, 12, rng)
         seen["choice"] += check_choice(v, fns, b, d1, d2, rolls, setup)
         points = (rng.randint(0, 12), rng.randint(0, 12))
@@ -215,9 +236,9 @@ def test_every_rule_of_the_shipped_variants_is_compiled(vid: str) -> None:
     ids = ([r.id for r in rules.score_roll] + [r.id for r in rules.score_play]
            + [i for i, _f in rules.forbid] + [i for i, _f in rules.forbid_move]
            + [i for i, _m, _f in rules.prefer] + [i for i, _w, _f in rules.end]
-           + [i for i, _w, _v in rules.value])
+           + [i for i, _w, _v in rules.value] + [f"stage/{s[0]}" for s in rules.stages])
     assert ids and set(ids) <= set(nr.functions), nr.unsupported
-    assert set(nr.unsupported) <= {s[0] for s in rules.stages}
+    assert not nr.unsupported
     assert (nr.roll is not None) == bool(rules.score_roll)
     assert (nr.over is not None) == bool(rules.end)
 
@@ -231,6 +252,8 @@ def test_compiled_rules_agree_with_python_on_random_play(vid: str) -> None:
         assert seen["roll"] > 0
     if v.rules.forbid:
         assert seen["forbid"] > 0
+    if v.rules.stages:
+        assert seen["stage"] > 0
 
 
 @pytest.mark.slow
@@ -328,7 +351,7 @@ def _board(data: Any, v: Any) -> tuple:
 
 
 @pytest.mark.parametrize("vid", ["triktrak", "tric-trac-12", "long-nardy", "fevga", "plakoto",
-                                 "tapa", "jacquet", "acey-deucey", "backgammon"])
+                                 "tapa", "jacquet", "acey-deucey", "gul-bara", "backgammon"])
 @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
 @given(data=st.data())
 def test_compiled_rules_agree_with_python_on_generated_boards(vid: str, data: Any) -> None:
@@ -345,6 +368,7 @@ def test_compiled_rules_agree_with_python_on_generated_boards(vid: str, data: An
         plays_ok = True
     if plays_ok:
         check_roll(v, fns, b, d1, d2, rolls, setup)
+        check_stages(v, fns, b, d1, d2, rolls, setup)
         check_forbid(v, fns, b, d1, d2, rolls, 8, random.Random(0))
         check_choice(v, fns, b, d1, d2, rolls, setup)
     points = (data.draw(st.integers(0, 30)), data.draw(st.integers(0, 30)))

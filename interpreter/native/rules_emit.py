@@ -32,7 +32,13 @@ score (play),     b, i, d1, d2, rolls, pb, ps, pp, pn (play i)           int or 
 prefer
 end               b, mp, tp (the ladder's points, 0 when none)           bool
 value             b, mp, tp                                              (holds, value)
+stage             b, d1, d2, rolls, setup, unplayed, pb, ps, pp, pn      (holds, next,
+                                                                         to_opponent, again)
 ================  =====================================================  ======================
+
+A stage rule of the turn (`[turn.stages.ID]`, keyed `stage/ID`) gives its `to_opponent` and
+`again` as 1 or 0, -1 where it has no such key, and all but `holds` only when it holds
+(`(False, 0, -1, -1)` otherwise).
 
 and their batch forms (`NativeFn.batch`): a forbid rule over a roll's candidates,
 `(b, ends, pp, pn, d1, d2, rolls) -> bool[:]` (candidate k: end board `ends[k]`, path `pp[k]`
@@ -98,7 +104,7 @@ class Unsupported(Exception):
 @dataclass(frozen=True)
 class NativeFn:
     """One compiled hook: its function's name in `NativeRules.source`, the kind of hook
-    ("forbid", "move", "score", "play", "prefer", "end", "value"), its arguments and result
+    ("forbid", "move", "score", "play", "prefer", "end", "value", "stage"), its arguments and result
     (see the module's docstring), whether it reads the roll's plays, how many columns of a
     path's rows it reads (3: src, dst, die; 5: hit and flags too), its batch form if any, and
     what the Python rule says beside its hook (`mode`: a score's side "mover"/"opponent", a
@@ -825,6 +831,22 @@ class _Module:
         self.add(_header(name, END_ARGS) + _text(body.lines))
         return NativeFn(name, "value", END_ARGS, "tuple[bool, int]")
 
+    def stage_rule(self, when: Expr, after: Expr, to_opponent: Expr | None,
+                   again: Expr | None) -> NativeFn:
+        """A `[turn.stages]` rule: (when, next, to_opponent, again), the last two 1 or 0, or -1
+        where the rule has no such key; all but `when` computed only when it holds."""
+        name = self.name()
+        body = _Body(ROLL, self.temps)
+        body.emit(f"if not {body.scalar(when)}:")
+        body.emit("return (False, 0, -1, -1)", 1)
+        parts = [body.leaf(body.scalar(after))]
+        for part in (to_opponent, again):
+            parts.append("-1" if part is None else body.leaf(f"(1 if {body.scalar(part)} else 0)"))
+        body.emit(f"return (True, {', '.join(parts)})")
+        self.add(_header(name, ROLL_ARGS) + _text(body.lines))
+        return NativeFn(name, "stage", ROLL_ARGS, "tuple[bool, int, int, int]",
+                        body.reads_plays, body.path_cols)
+
 
 def _tree(fn: Any) -> Expr | None:
     """The checked, folded tree of a compiled hook (None: a hook the options switch off)."""
@@ -875,8 +897,18 @@ def emit_rules(variant: Any) -> NativeRules | None:
         one(rule_id, fn, END, "end", winner)
     for rule_id, when, value in rules.value:
         one(rule_id, when, END, "value", value=value)
-    for stage in getattr(rules, "stages", ()):
-        unsupported[stage[0]] = "stage rules of the turn are asked once a throw (Python path)"
+    for stage_id, when, after, to_opponent, again in getattr(rules, "stages", ()):
+        key = f"stage/{stage_id}"
+        mark = len(mod.parts)
+        try:
+            trees = [_tree(h) if h is not None else None for h in (when, after, to_opponent,
+                                                                   again)]
+            if trees[0] is None or trees[1] is None:
+                raise Unsupported("a stage rule without its condition or its next stage")
+            functions[key] = mod.stage_rule(trees[0], trees[1], trees[2], trees[3])
+        except Unsupported as err:
+            del mod.parts[mark:]
+            unsupported[key] = str(err)
     if not functions:
         return None
     roll = over = value_fn = None
@@ -1048,9 +1080,9 @@ def load_module(nr: NativeRules) -> Any:
 
 
 def load_native_rules(nr: NativeRules) -> dict[str, Callable[..., Any]]:
-    """The compiled functions of `nr` by rule id (`NativeRules.functions`), their batch forms as
-    `<id>/many`, and the gathering functions as `_roll`, `_over` and `_value` (a rule id has no
-    `_` or `/`). Each compiles on its first call, or loads from numba's disk cache."""
+    """The compiled functions of `nr` by rule id (`NativeRules.functions`, the stage rules as
+    `stage/<id>`), their batch forms as `<id>/many`, and the gathering functions as `_roll`,
+    `_over` and `_value` (a rule id has no `_` or `/`). Each compiles on its first call, or loads from numba's disk cache."""
     mod = load_module(nr)
     out: dict[str, Callable[..., Any]] = {}
     for rule_id, fn in nr.functions.items():
