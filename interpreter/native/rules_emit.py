@@ -1082,7 +1082,8 @@ def load_module(nr: NativeRules) -> Any:
 def load_native_rules(nr: NativeRules) -> dict[str, Callable[..., Any]]:
     """The compiled functions of `nr` by rule id (`NativeRules.functions`, the stage rules as
     `stage/<id>`), their batch forms as `<id>/many`, and the gathering functions as `_roll`,
-    `_over` and `_value` (a rule id has no `_` or `/`). Each compiles on its first call, or loads from numba's disk cache."""
+    `_over` and `_value` (a rule id has no `_` or `/`). Each compiles on its first call, or
+    loads from numba's disk cache."""
     mod = load_module(nr)
     out: dict[str, Callable[..., Any]] = {}
     for rule_id, fn in nr.functions.items():
