@@ -375,6 +375,132 @@ def test_compiled_rules_agree_with_python_on_generated_boards(vid: str, data: An
     check_end(v, fns, b, points)
 
 
+# -- every construct of the rule language ---------------------------------------------------------
+
+#: a file whose rules use every built-in and construct the shipped files do not (rests, sets of
+#: computed numbers, unions of numbers and of sets, the dice as lists, min, abs, // and %,
+#: ranges clipped at run time, a step's hit and flags, `play.paths`, `before` in a score on the
+#: play, the ladder's points), checked like the shipped variants
+EVERY_CONSTRUCT = '''extends = "{base}"
+
+[variant]
+id = "vocab-test"
+name = "Every built-in"
+
+[regions]
+home6 = "1..6"
+
+[define]
+"near(h)" = "{h, h + high}"
+
+[rules.arith]
+name = "arith"
+kind = "score"
+simple = 1
+doublet = 1
+ways = "sum(d in dice: d) + size(numbers) + min(p in 1..24 where mine(p) > 0: p) + abs(total - 9) + total // 2 + total % 5 + rolls % 3 - (0 - rolls) // 4"
+
+[rules.sets]
+name = "sets"
+kind = "score"
+simple = 1
+doublet = 1
+ways = "count(p in union(q in 1..6 where theirs(q) == 1: near(q)) where p in 2..9) + size(union(q in home6 where mine(q) >= 2: q))"
+
+[rules.rests]
+name = "rests"
+kind = "score"
+simple = 1
+doublet = 1
+ways = "size(union(pl in plays: union(path in pl.paths: rests(path))))"
+
+[rules.hits]
+name = "hits"
+kind = "score"
+simple = 1
+doublet = 1
+ways = "max(pl in plays: sum(path in pl.paths: count(s in path where s.hit > 0)))"
+
+[rules.offs]
+name = "offs"
+kind = "score"
+simple = 1
+doublet = 1
+when = "any(pl in plays: any(path in pl.paths: any(s in path: s.off))) or unplayed > 0"
+
+[rules.branches]
+name = "branches"
+kind = "score"
+simple = 1
+doublet = 1
+when = "if low in {1, 2} then mine(bar) > 0 or any(p in 19..24: empty(p)) else theirs(off) == 0 and not full(home6)"
+
+[rules.ranges]
+name = "ranges"
+kind = "score"
+simple = 1
+doublet = 1
+ways = "sum(p in high..(low + 12): mine(p)) + count(p in (rolls % 20)..(rolls % 20 + 5) where p in 3..24)"
+
+[rules.hit-home]
+name = "hit-home"
+kind = "forbid"
+when = "any(s in path: s.hit > 0 and s.to in 19..24) and size(landings(path)) >= 2"
+
+[rules.late-six]
+name = "late-six"
+kind = "forbid"
+on = "move"
+when = "step.from == bar and step.die == 6 and after.theirs(bar) > 0"
+
+[rules.fewest-landings]
+name = "fewest-landings"
+kind = "prefer"
+minimize = "count(path in play.paths where size(landings(path)) == 2) + play.mine(off)"
+
+[rules.hit-bonus]
+name = "hit-bonus"
+kind = "score"
+on = "play"
+simple = 1
+doublet = 1
+ways = "after.theirs(bar) - before.theirs(bar)"
+
+[rules.many-on-bar]
+name = "many-on-bar"
+kind = "end"
+winner = "opponent"
+when = "theirs(bar) > 2 and my_points >= 0"
+
+[rules.bar-value]
+name = "bar-value"
+kind = "value"
+when = "mine(off) == checkers and their_points < 5"
+value = "2 + theirs(bar)"
+'''
+
+
+def test_every_construct_of_the_rule_language_agrees_with_python(tmp_path: Path) -> None:
+    f = tmp_path / "vocab-test.toml"
+    f.write_text(EVERY_CONSTRUCT.replace("{base}",
+                                         (ROOT / "variants" / "backgammon.toml").as_posix()))
+    v, nr, _fns = native(str(f))
+    assert nr is not None and not nr.unsupported
+    assert nr.functions["hit-home"].path_cols == 5
+    assert nr.functions["rests"].reads_plays and not nr.functions["arith"].reads_plays
+    seen = check_variant(str(f), 150, 5)
+    assert all(seen[k] for k in ("roll", "forbid", "choice", "end")), seen
+
+
+def test_the_helpers_divide_as_python_does() -> None:
+    from interpreter.native import rt
+
+    for a in range(-9, 10):
+        for b in range(-4, 5):
+            assert rt.div(a, b) == (a // b if b else 0)
+            assert rt.mod(a, b) == (a % b if b else 0)
+
+
 # -- no text of the file in the generated code -----------------------------------------------------
 
 HOSTILE = '''
