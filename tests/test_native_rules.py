@@ -209,6 +209,12 @@ def check_end(v: Any, fns: dict, b: tuple, points: tuple[int, int]) -> int:
                     best, which = worth, k
         assert tuple(fns["_value"](arr(b), *points)) == (best, which)
         held += which >= 0
+    if rules.bot_features:
+        ctx = _EndContext(points)
+        values = fns["_features"](arr(b), *points)
+        for k, (name, fn) in enumerate(rules.bot_features):
+            want = int(fn(b, None, None, 0, 0, 0, ctx))
+            assert int(fns[f"feature/{name}"](arr(b), *points)) == want == values[k], (v.id, name)
     return held
 
 
@@ -236,11 +242,13 @@ def test_every_rule_of_the_shipped_variants_is_compiled(vid: str) -> None:
     ids = ([r.id for r in rules.score_roll] + [r.id for r in rules.score_play]
            + [i for i, _f in rules.forbid] + [i for i, _f in rules.forbid_move]
            + [i for i, _m, _f in rules.prefer] + [i for i, _w, _f in rules.end]
-           + [i for i, _w, _v in rules.value] + [f"stage/{s[0]}" for s in rules.stages])
+           + [i for i, _w, _v in rules.value] + [f"stage/{s[0]}" for s in rules.stages]
+           + [f"feature/{name}" for name, _f in rules.bot_features])
     assert ids and set(ids) <= set(nr.functions), nr.unsupported
     assert not nr.unsupported
     assert (nr.roll is not None) == bool(rules.score_roll)
     assert (nr.over is not None) == bool(rules.end)
+    assert (nr.features is not None) == bool(rules.bot_features)
 
 
 @pytest.mark.parametrize("vid", COVERED)

@@ -31,6 +31,7 @@ score (roll)      b, d1, d2, rolls, setup, unplayed, pb, ps, pp, pn      int (wa
 score (play),     b, i, d1, d2, rolls, pb, ps, pp, pn (play i)           int or bool
 prefer
 end               b, mp, tp (the ladder's points, 0 when none)           bool
+feature           b, mp, tp                                              int or bool
 value             b, mp, tp                                              (holds, value)
 stage             b, d1, d2, rolls, setup, unplayed, pb, ps, pp, pn      (holds, next,
                                                                          to_opponent, again)
@@ -43,11 +44,12 @@ A stage rule of the turn (`[turn.stages.ID]`, keyed `stage/ID`) gives its `to_op
 and their batch forms (`NativeFn.batch`): a forbid rule over a roll's candidates,
 `(b, ends, pp, pn, d1, d2, rolls) -> bool[:]` (candidate k: end board `ends[k]`, path `pp[k]`
 of length `pn[k]`), the parts that read only `b` computed once; a prefer rule or score on the
-play over all the plays, `(b, d1, d2, rolls, pb, ps, pp, pn) -> int64[:] or bool[:]`. Three
+play over all the plays, `(b, d1, d2, rolls, pb, ps, pp, pn) -> int64[:] or bool[:]`. Four
 functions gather rules: `roll_ways` (the roll's scoring rules, their ways in the order of
 `NativeRules.roll_rules`), `game_over` (the index of the first end rule that holds, -1 when
-none; `NativeRules.end_rules`) and `game_value` ((the highest value that holds, at least 1, and
-the index of its rule or -1); `NativeRules.value_rules`).
+none; `NativeRules.end_rules`), `game_value` ((the highest value that holds, at least 1, and
+the index of its rule or -1); `NativeRules.value_rules`) and `features` (the file's own bot
+features, `(b, mp, tp) -> int64[:]`; `NativeRules.feature_names`).
 
 Safety
 ------
@@ -104,11 +106,12 @@ class Unsupported(Exception):
 @dataclass(frozen=True)
 class NativeFn:
     """One compiled hook: its function's name in `NativeRules.source`, the kind of hook
-    ("forbid", "move", "score", "play", "prefer", "end", "value", "stage"), its arguments and result
-    (see the module's docstring), whether it reads the roll's plays, how many columns of a
-    path's rows it reads (3: src, dst, die; 5: hit and flags too), its batch form if any, and
-    what the Python rule says beside its hook (`mode`: a score's side "mover"/"opponent", a
-    prefer rule's "keep"/"min"/"max", an end rule's winner)."""
+    ("forbid", "move", "score", "play", "prefer", "end", "value", "stage", "feature"), its
+    arguments and result (see the module's docstring), whether it reads the roll's plays, how
+    many columns of a path's rows it reads (3: src, dst, die; 5: hit and flags too: a caller
+    must then pass rows of 5), its batch form if any, and what the Python rule says beside its
+    hook (`mode`: a score's side "mover"/"opponent", a prefer rule's "keep"/"min"/"max", an end
+    rule's winner)."""
 
     name: str
     kind: str
@@ -138,6 +141,10 @@ class NativeRules:
     #: `game_value`: the value rules' ids, in order
     value: NativeFn | None = None
     value_rules: tuple[str, ...] = ()
+    #: `features`: the values of the file's own bot features (`[bot] features`, each also
+    #: `feature/<name>`), a bool as 1 or 0, in the order of `feature_names`
+    features: NativeFn | None = None
+    feature_names: tuple[str, ...] = ()
 
     @property
     def digest(self) -> str:
@@ -909,6 +916,8 @@ def emit_rules(variant: Any) -> NativeRules | None:
         except Unsupported as err:
             del mod.parts[mark:]
             unsupported[key] = str(err)
+    for name, fn in getattr(rules, "bot_features", ()):
+        one(f"feature/{name}", fn, END, "feature")
     if not functions:
         return None
     roll = over = value_fn = None
@@ -924,10 +933,16 @@ def emit_rules(variant: Any) -> NativeRules | None:
     if rules.value and all(i in functions for i, _w, _v in rules.value):
         value_rules = tuple(i for i, _w, _v in rules.value)
         value_fn = _gather_value(mod, [functions[i] for i in value_rules])
+    features = None
+    feature_names: tuple[str, ...] = ()
+    own = [f"feature/{name}" for name, _fn in getattr(rules, "bot_features", ())]
+    if own and all(key in functions for key in own):
+        feature_names = tuple(name for name, _fn in rules.bot_features)
+        features = _gather_features(mod, [functions[key] for key in own])
     source = "\n".join(mod.parts) + "\n"
     check_source(source)
     return NativeRules(source, functions, unsupported, roll, roll_rules, over, end_rules,
-                       value_fn, value_rules)
+                       value_fn, value_rules, features, feature_names)
 
 
 def _gather_roll(mod: _Module, fns: list[NativeFn]) -> NativeFn:
@@ -942,6 +957,18 @@ def _gather_roll(mod: _Module, fns: list[NativeFn]) -> NativeFn:
     mod.add(lines)
     return NativeFn("roll_ways", "roll", ROLL_ARGS, "int64[:]", any(f.reads_plays for f in fns),
                     max(f.path_cols for f in fns))
+
+
+def _gather_features(mod: _Module, fns: list[NativeFn]) -> NativeFn:
+    lines = _header("features", END_ARGS) + [f"    out = np.zeros({len(fns)}, np.int64)"]
+    for k, fn in enumerate(fns):
+        call = f"{fn.name}(b, mp, tp)"
+        if fn.returns == "bool":
+            call = f"1 if {call} else 0"
+        lines.append(f"    out[{k}] = {call}")
+    lines.append("    return out")
+    mod.add(lines)
+    return NativeFn("features", "features", END_ARGS, "int64[:]")
 
 
 def _gather_end(mod: _Module, fns: list[NativeFn]) -> NativeFn:
@@ -971,7 +998,8 @@ class UnsafeSource(Exception):
 
 _FIXED_NAMES = frozenset({*FORBID_ARGS, *FORBID_BATCH_ARGS, *ROLL_ARGS, *CHOICE_ARGS, *END_ARGS,
                           "np", "njit", "rt", "range", "min", "max", "abs", "out", "best",
-                          "which", "h", "v", "_c", "roll_ways", "game_over", "game_value"})
+                          "which", "h", "v", "_c", "roll_ways", "game_over", "game_value",
+                          "features"})
 _MADE_NAMES = re.compile(r"_[tvk]\d{1,7}|rule_\d{1,5}(_many)?")
 _RT_NAMES = frozenset({"mine", "theirs", "pos", "neg", "mine_pinned", "theirs_pinned",
                        "their_same", "empty", "full", "div", "mod", "bit", "has", "span", "count",
@@ -1081,16 +1109,17 @@ def load_module(nr: NativeRules) -> Any:
 
 def load_native_rules(nr: NativeRules) -> dict[str, Callable[..., Any]]:
     """The compiled functions of `nr` by rule id (`NativeRules.functions`, the stage rules as
-    `stage/<id>`), their batch forms as `<id>/many`, and the gathering functions as `_roll`,
-    `_over` and `_value` (a rule id has no `_` or `/`). Each compiles on its first call, or
-    loads from numba's disk cache."""
+    `stage/<id>`, the bot features as `feature/<name>`), their batch forms as `<id>/many`, and
+    the gathering functions as `_roll`, `_over`, `_value` and `_features` (a rule id has no `_`
+    or `/`). Each compiles on its first call, or loads from numba's disk cache."""
     mod = load_module(nr)
     out: dict[str, Callable[..., Any]] = {}
     for rule_id, fn in nr.functions.items():
         out[rule_id] = getattr(mod, fn.name)
         if fn.batch is not None:
             out[f"{rule_id}/many"] = getattr(mod, fn.batch)
-    for key, gathered in (("_roll", nr.roll), ("_over", nr.over), ("_value", nr.value)):
+    for key, gathered in (("_roll", nr.roll), ("_over", nr.over), ("_value", nr.value),
+                          ("_features", nr.features)):
         if gathered is not None:
             out[key] = getattr(mod, gathered.name)
     return out
