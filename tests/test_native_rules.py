@@ -509,6 +509,24 @@ def test_the_helpers_divide_as_python_does() -> None:
             assert rt.mod(a, b) == (a % b if b else 0)
 
 
+def test_a_hook_not_made_by_the_rule_compiler_is_left_to_python() -> None:
+    """A rule whose hook the compiler did not make is named in `unsupported`, the gathering
+    function it belongs to is not made, and the other rules still compile."""
+    import dataclasses
+
+    v = load_variant("triktrak")
+    rules = dataclasses.replace(v.rules)
+    rules.score_roll = [dataclasses.replace(rules.score_roll[0], fn=lambda *a: 1),
+                        *rules.score_roll[1:]]
+    nr = emit_rules(dataclasses.replace(v, rules=rules))
+    assert nr is not None
+    first = rules.score_roll[0].id
+    assert set(nr.unsupported) == {first}
+    assert nr.roll is None and nr.roll_rules == ()
+    assert {r.id for r in rules.score_roll[1:]} <= set(nr.functions)
+    assert first not in nr.functions
+
+
 # -- no text of the file in the generated code -----------------------------------------------------
 
 HOSTILE = '''
