@@ -218,7 +218,8 @@ def _build_rules(model: Any, emit: bool) -> tuple[RuleSet, list[SnippetError]]:
                       route=getattr(movement, "route", "opposite") or "opposite",
                       pins=hit == "pin",
                       pool=bool(getattr(board, "unentered", 0)) or hit == "unentered",
-                      doublet_moves=_doublet_moves(model))
+                      doublet_moves=_doublet_moves(model),
+                      moves=_moves_of(movement))
     compiler = Compiler(symbols)
     _symbols(model, errors, compiler)
     _state_symbols(model, symbols, errors)
@@ -384,6 +385,16 @@ def _state_symbols(model: Any, symbols: Symbols, errors: list[SnippetError]) -> 
                                        f"definition of the file", key_path=where))
         else:
             symbols.state[name] = (base + i, isinstance(initial, bool))
+
+
+def _moves_of(movement: Any) -> tuple[int, int, int, int, int]:
+    """What `can_move` reads of the `[movement]` switches (vocabulary.Env.moves)."""
+    def get(key: str, default: Any) -> Any:
+        value = getattr(movement, key, None)
+        return default if value is None else value
+    return (int(get("block", 2)), int(get("home_top", 6)), int(get("off_pip", 0)),
+            int(get("bear_off", "all_home") == "all_home"),
+            int(get("pinned_bear_off", "forbidden") == "allowed"))
 
 
 def _doublet_moves(model: Any) -> int:

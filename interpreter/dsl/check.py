@@ -62,6 +62,8 @@ class Symbols:
     #: the named state of `[turn.state]`: name → (the board slot of the mover's value, whether
     #: it is true/false)
     state: dict[str, tuple[int, bool]] = field(default_factory=dict)
+    #: the movement switches `can_move` reads (vocabulary.Env.moves)
+    moves: tuple[int, int, int, int, int] = (2, 6, 0, 1, 0)
 
 
 @dataclass

@@ -170,13 +170,67 @@ class RollContext:
         return self._unplayed
 
 
+def can_move(b: tuple, side: int, same: int, pinning: int, pool: int, block: int,
+             home_top: int, off_pip: int, all_home: int, pinned_home: int) -> bool:
+    """Whether `side` (0: the mover, 1: the opponent) has a single move with some number 1..6
+    on board `b` under the movement switches given (the route, `block`, pins, bar entry,
+    bearing off), the file's forbid rules aside: a free checker that a number takes to a
+    point open to it or off the board, or one on the bar that a number enters."""
+    pins = b[28] if pinning else 0
+    # the side's own view: v[q] > 0 its free checkers on its pip q, < 0 the other side's
+    v: list[int]
+    if side == 0:
+        v = list(b[:25])
+        bar = b[25]
+        mask = pins
+    else:
+        v = [0] * 25
+        mask = 0
+        for p in range(1, 25):
+            q = (p + 12 if p <= 12 else p - 12) if same else 25 - p
+            v[q] = -b[p]
+            if pins >> p & 1:
+                mask |= 1 << q
+        bar = b[26]
+
+    def open_(q: int) -> bool:
+        x = v[q]
+        # a lone opposing checker may be landed on, unless it sits on a pinned one of ours
+        return x >= 0 or (-x < block and not mask >> q & 1)
+
+    if bar > 0:
+        return any(open_(25 - d) for d in range(1, 7))
+    if pool and b[29 + side] > 0 and any(open_(25 - d) for d in range(1, 7)):
+        return True
+    home = not (pool and b[29 + side] > 0)
+    for p in range(1, 25):
+        x = v[p]
+        if p > home_top and (x > 0 or (x < 0 and mask >> p & 1)):
+            home = False
+            break
+    pinned_any = any(v[p] < 0 and mask >> p & 1 for p in range(1, 25))
+    may_bear = (home or not all_home) and (pinned_home or not pinned_any)
+    for p in range(1, 25):
+        if v[p] <= 0:
+            continue
+        for d in range(1, 7):
+            q = p - d
+            if q <= off_pip:
+                if may_bear and q == off_pip:
+                    return True
+                break
+            if open_(q):
+                return True
+    return False
+
+
 #: the helpers generated code may call, by the name it calls them
 RUNTIME: dict[str, Callable[..., Any]] = {
     "_mine": mine, "_theirs": theirs, "_mine_pinned": mine_pinned,
     "_theirs_pinned": theirs_pinned, "_their_same": their_same, "_empty": empty, "_full": full,
     "_div": div, "_mod": mod,
     "_landings": landings, "_rests": rests, "_arrivals": arrivals, "_union": union,
-    "_span": span,
+    "_span": span, "_can_move": can_move,
 }
 #: the builtins generated code may call (nothing else of Python's builtins is reachable)
 BUILTINS: dict[str, Any] = {"sum": sum, "any": any, "all": all, "max": max, "min": min,
