@@ -219,3 +219,10 @@ def test_the_dice_keys_are_turn_keys_and_dice_is_the_older_table(tmp_path, capsy
     assert "## The turn: the dice" in capsys.readouterr().out
     assert main(["diff", "backgammon", "fevga"]) == 0
     assert "## The turn: the dice" in capsys.readouterr().out
+
+
+def test_explain_shows_a_state_update(capsys) -> None:
+    assert main(["explain", "jacquet", "courier_arrived"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("state update courier_arrived: The courier has arrived")
+    assert "initial value: false" in out and "cost: at most" in out and "def hook_" in out
