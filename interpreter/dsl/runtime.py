@@ -175,12 +175,12 @@ def can_move(b: tuple, side: int, same: int, pinning: int, pool: int, block: int
     """Whether `side` (0: the mover, 1: the opponent) has a single move with some number 1..6
     on board `b` under the movement switches given (the route, `block`, pins, bar entry,
     bearing off), the file's forbid rules aside: a free checker that a number takes to a
-    point open to it or off the board, or one on the bar that a number enters."""
+    point open to it or off the board, or one on the bar or unentered that a number enters."""
     pins = b[28] if pinning else 0
     # the side's own view: v[q] > 0 its free checkers on its pip q, < 0 the other side's
-    v: list[int]
+    v: Any
     if side == 0:
-        v = list(b[:25])
+        v = b
         bar = b[25]
         mask = pins
     else:
@@ -192,36 +192,32 @@ def can_move(b: tuple, side: int, same: int, pinning: int, pool: int, block: int
             if pins >> p & 1:
                 mask |= 1 << q
         bar = b[26]
-
-    def open_(q: int) -> bool:
-        x = v[q]
-        # a lone opposing checker may be landed on, unless it sits on a pinned one of ours
-        return x >= 0 or (-x < block and not mask >> q & 1)
-
-    if bar > 0:
-        return any(open_(25 - d) for d in range(1, 7))
-    if pool and b[29 + side] > 0 and any(open_(25 - d) for d in range(1, 7)):
-        return True
-    home = not (pool and b[29 + side] > 0)
-    for p in range(1, 25):
-        x = v[p]
-        if p > home_top and (x > 0 or (x < 0 and mask >> p & 1)):
-            home = False
-            break
-    pinned_any = any(v[p] < 0 and mask >> p & 1 for p in range(1, 25))
-    may_bear = (home or not all_home) and (pinned_home or not pinned_any)
-    for p in range(1, 25):
+    waiting = pool and b[29 + side] > 0
+    if bar > 0 or waiting:
+        for d in range(1, 7):
+            x = v[25 - d]
+            # a lone opposing checker may be landed on, unless it sits on a pinned one of ours
+            if x >= 0 or (-x < block and not mask >> (25 - d) & 1):
+                return True
+        if bar > 0:
+            return False
+    for p in range(off_pip + 2, 25):
         if v[p] <= 0:
             continue
-        for d in range(1, 7):
-            q = p - d
-            if q <= off_pip:
-                if may_bear and q == off_pip:
-                    return True
-                break
-            if open_(q):
+        for q in range(p - 1, max(off_pip, p - 7), -1):
+            x = v[q]
+            if x >= 0 or (-x < block and not mask >> q & 1):
                 return True
-    return False
+    # no move on the board: bearing off, by the exact number of a free checker near the end
+    if waiting:
+        return False
+    own_pinned = [p for p in range(1, 25) if v[p] < 0 and mask >> p & 1]
+    if own_pinned and not pinned_home:
+        return False
+    if all_home and (any(v[p] > 0 for p in range(home_top + 1, 25))
+                     or any(p > home_top for p in own_pinned)):
+        return False
+    return any(v[p] > 0 for p in range(off_pip + 1, min(off_pip + 7, 25)))
 
 
 #: the helpers generated code may call, by the name it calls them
