@@ -368,13 +368,13 @@ def _build_rules(model: Any, emit: bool) -> tuple[RuleSet, list[SnippetError]]:
 
 
 def _state_symbols(model: Any, symbols: Symbols, errors: list[SnippetError]) -> None:
-    """The names of `[turn.state]`, each with the board slot of the mover's value (after the
-    layout's own slots, kernel.board.Geometry); a name the language or the file already uses is
-    refused."""
+    """The names of `[turn.state]`, each with the board slot of the mover's value (from slot
+    31, kernel.board.Geometry); a name the language or the file already uses is refused."""
     from interpreter.dsl.vocabulary import BUILTIN_NAMES
 
     declared = getattr(getattr(model, "turn", None), "state", None) or {}
-    base = 31 if symbols.pool else 29 if symbols.pins else 28
+    # (kernel.board.Geometry.state_base: the state's slots come after slot 30)
+    base = 31
     for i, (name, initial) in enumerate(declared.items()):
         where = ("turn", "state", name)
         if name in BUILTIN_NAMES or name == "options":

@@ -28,9 +28,10 @@ index  meaning (only in the layouts that have it)
 
 A board with unentered checkers is 31 long (slot 28 is then 0 unless the variant also pins).
 
-A variant that keeps named state across turns (`[turn.state]`) adds, after the slots above, one
-slot per name for the mover and then one per name for the opponent (`Geometry.state`); turning
-the board swaps the two halves, and the kernel carries them through a play unchanged.
+A variant that keeps named state across turns (`[turn.state]`) adds, from slot 31 (slots 28..30
+are then 0 unless the layout uses them), one slot per name for the mover and then one per name
+for the opponent (`Geometry.state`); turning the board swaps the two halves, and the kernel
+carries them through a play unchanged.
 
 Pip numbering is the mover's distance to bearing off (pip 24 is the first point of his
 route, pip 1 the last). Where the opponent's checkers run is the variant's *route*:
@@ -134,10 +135,10 @@ class Geometry:
 
     @property
     def state_base(self) -> int:
-        """The slot of the mover's first state value (the opponent's follow the mover's)."""
-        if self.pool:
-            return 31
-        return 29 if self.pins else SIZE
+        """The slot of the mover's first state value (the opponent's follow the mover's):
+        after the pins and unentered slots, which a board with state always has (0 where the
+        layout does not use them), so that the slots keep their meaning whatever its length."""
+        return 31 if self.state or self.pool else 29 if self.pins else SIZE
 
     @property
     def size(self) -> int:
