@@ -226,3 +226,21 @@ def test_explain_shows_a_state_update(capsys) -> None:
     out = capsys.readouterr().out
     assert out.startswith("state update courier_arrived: The courier has arrived")
     assert "initial value: false" in out and "cost: at most" in out and "def hook_" in out
+
+
+def test_turn_keys_in_option_sets_and_set_are_named_as_written(tmp_path, capsys) -> None:
+    base = 'extends = "fevga"\n[variant]\nid = "x"\nname = "x"\n[option_sets.opening_roll]\n'
+    text = validate(tmp_path, base + 'winner_throws_two = { turn = { doublet = "four" } }\n',
+                    capsys)
+    assert text.startswith("house.toml:6:32: error[unknown-key]: unknown key `doublet` in "
+                           "`[option_sets.opening_roll.winner_throws_two.turn]`; did you mean "
+                           "`doublets`?")
+    good = tmp_path / "good.toml"
+    good.write_text(base + 'one_die_each = { turn = { opening_roll = "one_die_each" } }\n'
+                    'winner_throws_two = { turn = { opening_roll = "winner_throws_two" } }\n',
+                    encoding="utf-8")
+    assert load_variant(good, ['opening_roll="one_die_each"']).opening == "one_die_each"
+    capsys.readouterr()
+    assert main(["play", "backgammon", "--set", 'turn.doublet="twice"']) != 0
+    assert "unknown key `turn.doublet` for --set; did you mean `turn.doublets`?" in \
+        capsys.readouterr().err

@@ -805,9 +805,11 @@ class _Session:
         message = problem.message
         local = origin.local(key_path)
         if local != tuple(key_path) and origin.file is not None:
-            # a key the file writes under `[turn]`, named as written
-            message = message.replace(f"`{'.'.join(map(str, key_path))}`",
-                                      f"`{'.'.join(map(str, local))}`")
+            # a key the file writes under `[turn]`, named as written (the key, or its table)
+            for n in (len(key_path), len(key_path) - 1):
+                eff, loc = ".".join(map(str, key_path[:n])), ".".join(map(str, local[:n]))
+                message = message.replace(f"`{eff}`", f"`{loc}`").replace(f"[{eff}]",
+                                                                          f"[{loc}]")
         return origin.diagnostic(key_path, where, problem.code, message)
 
     def sorted_diagnostics(self) -> list[Diagnostic]:
