@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from interpreter.cli import main
-from interpreter.rulebook.diff import diff_documents, render_diff, split_overrides
+from interpreter.rulebook.diff import diff_documents, flat_turn, render_diff, split_overrides
 from interpreter.variant.build import apply_option_sets
 from interpreter.variant.loader import load_document
 
@@ -40,7 +40,7 @@ PAIRS = [
 
 #: the tables of the diff, in order
 TABLES = ["rules", "options", "movement", "dice", "ladder", "board", "option_sets", "regions",
-          "define", "variant", "bot"]
+          "define", "variant", "bot", "turn"]
 
 
 def _flat(model: Any) -> dict[str, dict[str, Any]]:
@@ -63,7 +63,7 @@ def _flat(model: Any) -> dict[str, dict[str, Any]]:
     return {"movement": effect.movement.model_dump(), "dice": effect.dice.model_dump(),
             "ladder": ladder, "board": board, "options": options, "rules": rules,
             "option_sets": sets, "regions": dump["regions"], "define": dump["define"],
-            "variant": dump["variant"], "bot": bot}
+            "variant": dump["variant"], "bot": bot, "turn": flat_turn(model)}
 
 
 def _expected(a: Any, b: Any) -> dict[str, set[tuple[str, Any, Any]]]:
@@ -130,7 +130,8 @@ def test_per_arm_and_global_sets() -> None:
 def test_markdown_gives_the_words_of_each_value() -> None:
     text = render_diff("triktrak", MMAI)
     assert "No difference in the rules, the dice, the board, the regions and definitions, " \
-        "what the options' choices set and the search player's judgement." in text
+        "what the options' choices set, the turn's stages and state and the search player's " \
+        "judgement." in text
     assert "`\"zero_if_possible\"`: Plays that bear off with a number higher than needed are " \
         "refused only when some play needs none." in text
     assert "`\"per_combination\"`: One way per filling combination" in text

@@ -94,7 +94,7 @@ def test_defaults_of_the_shipped_triktrak() -> None:
     assert m.dice.opening_roll == "winner_throws_two" and v.opening == "winner_throws_two"
     # the base file keeps Malfilâtre's opening (T-A9 DEFAULT)
     base = tomllib.loads((ROOT / "variants" / "trictrac.toml").read_text(encoding="utf-8"))
-    assert base["dice"]["opening_roll"] == "one_die_each"
+    assert base["turn"]["opening_roll"] == "one_die_each"
 
 
 @pytest.mark.parametrize("key, choices", [

@@ -70,6 +70,9 @@ class RuleSet:
     regions: dict[str, frozenset[int]] = field(default_factory=dict)
     #: `[turn.stages]`: (id, when, next, to_opponent or None, again or None), in order
     stages: list[tuple[str, Hook, Hook, Hook | None, Hook | None]] = field(default_factory=list)
+    #: `[turn.update]`: (state name, board slot of the mover's value, true/false, hook), in the
+    #: order of `[turn.state]`; each hook is asked like a forbid rule of the play chosen
+    updates: list[tuple[str, int, bool, Hook]] = field(default_factory=list)
     #: the cost model's price of one throw of this file: every hook's cost times its runs
     #: (interpreter/dsl/runs.py), summed; and the dearest hook's (key path, cost)
     cost: int = 0
@@ -215,9 +218,11 @@ def _build_rules(model: Any, emit: bool) -> tuple[RuleSet, list[SnippetError]]:
                       route=getattr(movement, "route", "opposite") or "opposite",
                       pins=hit == "pin",
                       pool=bool(getattr(board, "unentered", 0)) or hit == "unentered",
-                      doublet_moves=_doublet_moves(model))
+                      doublet_moves=_doublet_moves(model),
+                      moves=_moves_of(movement))
     compiler = Compiler(symbols)
     _symbols(model, errors, compiler)
+    _state_symbols(model, symbols, errors)
     rules = RuleSet(regions=dict(symbols.regions))
     reported = {(e.key_path, e.line, e.col, e.code) for e in errors}
     #: (cost in one throw, key path, tree) of every snippet priced, for the file's total
@@ -317,6 +322,22 @@ def _build_rules(model: Any, emit: bool) -> tuple[RuleSet, list[SnippetError]]:
             again = compile_one(stage_id, "again", st.again, ROLL, (BOOL,), 1, stages_table)
         if when is not None and when is not NEVER and after is not None:
             rules.stages.append((stage_id, when, after, to_opponent, again))
+    # the named state's updates (`[turn.update]`): asked once after each play
+    turn = getattr(model, "turn", None)
+    updates = getattr(turn, "update", None) or {}
+    for name, up in updates.items():
+        held = symbols.state.get(name)
+        if held is None:
+            if name not in (getattr(turn, "state", None) or {}):
+                errors.append(SnippetError(
+                    "dsl-unknown-name", f"`[turn.update.{name}]` updates a state that "
+                    f"`[turn.state]` does not declare", key_path=("turn", "update", name)))
+            continue
+        slot, flag = held
+        fn = compile_one(name, "value", up.value, FORBID, (BOOL,) if flag else (INT,), 1,
+                         ("turn", "update"))
+        if fn is not None:
+            rules.updates.append((name, slot, flag, fn))
     # the search player's features of the file's own (`[bot] features`): board snippets
     # checked, priced and emitted like the value rules they read like
     bot = getattr(model, "bot", None)
@@ -344,6 +365,36 @@ def _build_rules(model: Any, emit: bool) -> tuple[RuleSet, list[SnippetError]]:
         if rules.cost > COST_BUDGET and not any(e.code == "cost" for e in errors):
             errors.append(_file_over_budget(rules.cost, top))
     return rules, errors
+
+
+def _state_symbols(model: Any, symbols: Symbols, errors: list[SnippetError]) -> None:
+    """The names of `[turn.state]`, each with the board slot of the mover's value (from slot
+    31, kernel.board.Geometry); a name the language or the file already uses is refused."""
+    from interpreter.dsl.vocabulary import BUILTIN_NAMES
+
+    declared = getattr(getattr(model, "turn", None), "state", None) or {}
+    # (kernel.board.Geometry.state_base: the state's slots come after slot 30)
+    base = 31
+    for i, (name, initial) in enumerate(declared.items()):
+        where = ("turn", "state", name)
+        if name in BUILTIN_NAMES or name == "options":
+            errors.append(SnippetError("dsl-shadow", f"`{name}` is a built-in name of the rule "
+                                       f"language and cannot name a state", key_path=where))
+        elif name in symbols.regions or name in symbols.definitions:
+            errors.append(SnippetError("dsl-duplicate", f"`{name}` is already a region or a "
+                                       f"definition of the file", key_path=where))
+        else:
+            symbols.state[name] = (base + i, isinstance(initial, bool))
+
+
+def _moves_of(movement: Any) -> tuple[int, int, int, int, int]:
+    """What `can_move` reads of the `[movement]` switches (vocabulary.Env.moves)."""
+    def get(key: str, default: Any) -> Any:
+        value = getattr(movement, key, None)
+        return default if value is None else value
+    return (int(get("block", 2)), int(get("home_top", 6)), int(get("off_pip", 0)),
+            int(get("bear_off", "all_home") == "all_home"),
+            int(get("pinned_bear_off", "forbidden") == "allowed"))
 
 
 def _doublet_moves(model: Any) -> int:

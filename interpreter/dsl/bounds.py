@@ -19,6 +19,7 @@ from interpreter.dsl import core as C
 from interpreter.dsl.core import BOOL, INT, LIST_INT, PATH, SET, STR, Expr
 from interpreter.dsl.fold import check_range, error
 from interpreter.dsl.info import Info
+from interpreter.kernel.board import STATE_MAX, STATE_MIN
 from interpreter.dsl.limits import (ASSUMED_PATHS, ASSUMED_STEPS, MAX_VALUE, RANGE_MAX,
                                     RANGE_MIN)
 from interpreter.dsl.vocabulary import FUNCTIONS, ITEM_BOUNDS, PARAM_BOUNDS, Env
@@ -108,6 +109,9 @@ class Bounds:
             return Info(lo, hi)
         if node.type == C.LIST_PATH:
             return Info(size=ASSUMED_PATHS, exact=False)
+        if node.type == INT and node.base.type == C.STATE:
+            # a count of the named state (`[turn.state]`), kept within its bounds
+            return Info(STATE_MIN, STATE_MAX, exact=False)
         return NOTHING
 
     def _b_Flag(self, node: C.Flag) -> Info:

@@ -59,6 +59,11 @@ class Symbols:
     pool: bool = False
     #: how many times a doublet is played (the cost model bounds the paths and plays by it)
     doublet_moves: int = 4
+    #: the named state of `[turn.state]`: name → (the board slot of the mover's value, whether
+    #: it is true/false)
+    state: dict[str, tuple[int, bool]] = field(default_factory=dict)
+    #: the movement switches `can_move` reads (vocabulary.Env.moves)
+    moves: tuple[int, int, int, int, int] = (2, 6, 0, 1, 0)
 
 
 @dataclass
@@ -186,12 +191,19 @@ class Checker:
             return self._mk(C.Const(self.symbols.regions[name], type=SET), node, st)
         if name in self.symbols.definitions:
             return self._inline(node, name, [], scope, st)
+        held = self.symbols.state.get(name)
+        if held is not None:
+            # the mover's value of a named state, in its slot of the hook's own position
+            slot, flag = held
+            return self._mk(C.Item(self._stamp(C.Param(name="b", type=STATE), node, st), slot,
+                                   type=BOOL if flag else INT), node, st)
         if name in FUNCTIONS:
             raise self._err(node, st, "dsl-arity", f"`{name}` is a function: write {name}(...)")
         raise self._err(node, st, "dsl-unknown-name", self._unknown(name, scope))
 
     def _unknown(self, name: str, scope: dict[str, Expr]) -> str:
-        known = [*scope, *VALUES, *self.symbols.regions, *self.symbols.definitions]
+        known = [*scope, *VALUES, *self.symbols.regions, *self.symbols.definitions,
+                 *self.symbols.state]
         close = difflib.get_close_matches(name, known, n=1)
         hint = f"; did you mean `{close[0]}`?" if close else ""
         return f"unknown name `{name}`{hint}"

@@ -59,8 +59,11 @@ def explain_rule(model: Any, rules: RuleSet, rule_id: str) -> str:
     stages = getattr(getattr(model, "turn", None), "stages", None) or {}
     if rule is None and rule_id in stages:
         return _explain_stage(model, rules, rule_id, stages[rule_id])
+    updates = getattr(getattr(model, "turn", None), "update", None) or {}
+    if rule is None and rule_id in updates:
+        return _explain_update(model, rules, rule_id, updates[rule_id])
     if rule is None:
-        table = {**table, **stages}
+        table = {**table, **stages, **updates}
         close = difflib.get_close_matches(rule_id, list(table), n=1)
         hint = f"; did you mean {close[0]!r}?" if close else ""
         raise UnknownRuleError(f"the variant has no rule {rule_id!r}{hint} (its rules: "
@@ -106,6 +109,21 @@ def _explain_stage(model: Any, rules: RuleSet, stage_id: str, stage: Any) -> str
         lines += ["", "disabled (`enabled = false`): nothing is compiled for it"]
     elif compiled is None:
         lines += ["", "the file's options make `when` always false: no hook is compiled for it"]
+    return "\n".join(lines)
+
+
+def _explain_update(model: Any, rules: RuleSet, name: str, update: Any) -> str:
+    """The update of a named state (`[turn.update]`): its snippet, what it uses, its cost and
+    the Python generated for it."""
+    initial = (getattr(model.turn, "state", None) or {}).get(name)
+    lines = [f"state update {name}: {getattr(update, 'name', '')}",
+             "kind: state update ([turn.update]), after each play",
+             f"initial value: {str(initial).lower() if isinstance(initial, bool) else initial}",
+             "", "value (as written):", _indent(_snippet_text(update.value))]
+    fn = next((hook for n, _s, _f, hook in rules.updates if n == name), None)
+    info = hook_info(fn) if fn is not None else None
+    if fn is not None and info is not None:
+        lines += _describe(model, fn, info, stage=True)
     return "\n".join(lines)
 
 

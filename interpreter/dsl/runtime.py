@@ -170,13 +170,63 @@ class RollContext:
         return self._unplayed
 
 
+def can_move(b: tuple, side: int, same: int, pinning: int, pool: int, block: int,
+             home_top: int, off_pip: int, all_home: int, pinned_home: int) -> bool:
+    """Whether `side` (0: the mover, 1: the opponent) has a single move with some number 1..6
+    on board `b` under the movement switches given (the route, `block`, pins, bar entry,
+    bearing off), the file's forbid rules aside: a free checker that a number takes to a
+    point open to it or off the board, or one on the bar or unentered that a number enters."""
+    pins = b[28] if pinning else 0
+    # the side's own view: v[q] > 0 its free checkers on its pip q, < 0 the other side's
+    v: Any
+    if side == 0:
+        v = b
+        bar = b[25]
+        mask = pins
+    else:
+        v = [0] * 25
+        mask = 0
+        for p in range(1, 25):
+            q = (p + 12 if p <= 12 else p - 12) if same else 25 - p
+            v[q] = -b[p]
+            if pins >> p & 1:
+                mask |= 1 << q
+        bar = b[26]
+    waiting = pool and b[29 + side] > 0
+    if bar > 0 or waiting:
+        for d in range(1, 7):
+            x = v[25 - d]
+            # a lone opposing checker may be landed on, unless it sits on a pinned one of ours
+            if x >= 0 or (-x < block and not mask >> (25 - d) & 1):
+                return True
+        if bar > 0:
+            return False
+    for p in range(off_pip + 2, 25):
+        if v[p] <= 0:
+            continue
+        for q in range(p - 1, max(off_pip, p - 7), -1):
+            x = v[q]
+            if x >= 0 or (-x < block and not mask >> q & 1):
+                return True
+    # no move on the board: bearing off, by the exact number of a free checker near the end
+    if waiting:
+        return False
+    own_pinned = [p for p in range(1, 25) if v[p] < 0 and mask >> p & 1]
+    if own_pinned and not pinned_home:
+        return False
+    if all_home and (any(v[p] > 0 for p in range(home_top + 1, 25))
+                     or any(p > home_top for p in own_pinned)):
+        return False
+    return any(v[p] > 0 for p in range(off_pip + 1, min(off_pip + 7, 25)))
+
+
 #: the helpers generated code may call, by the name it calls them
 RUNTIME: dict[str, Callable[..., Any]] = {
     "_mine": mine, "_theirs": theirs, "_mine_pinned": mine_pinned,
     "_theirs_pinned": theirs_pinned, "_their_same": their_same, "_empty": empty, "_full": full,
     "_div": div, "_mod": mod,
     "_landings": landings, "_rests": rests, "_arrivals": arrivals, "_union": union,
-    "_span": span,
+    "_span": span, "_can_move": can_move,
 }
 #: the builtins generated code may call (nothing else of Python's builtins is reachable)
 BUILTINS: dict[str, Any] = {"sum": sum, "any": any, "all": all, "max": max, "min": min,

@@ -64,6 +64,9 @@ class Env:
     pool: bool = False
     #: the most distinct plays of one throw (`plays`), bounded from the variant (dsl/runs.py)
     plays: int = 1000
+    #: the movement switches `can_move` reads: block, home_top, off_pip, whether bearing off
+    #: needs every checker home, whether a pinned checker at home counts as home
+    moves: tuple[int, int, int, int, int] = (2, 6, 0, 1, 0)
 
 
 #: any collection (a region, a set, a list, a path): the argument of `size`
@@ -386,6 +389,19 @@ def _abs_bounds(args: list[Info], env: Env) -> Info:
     return Info(lo, max(abs(x.lo), abs(x.hi)), exact=x.exact)
 
 
+#: the steps of one `can_move`: each point tried with each number, and the home count
+_CAN_MOVE_COST = 24 * 6 + 3 * 24
+
+
+def _expand_can_move(env: Env, args: list[Expr], side: int) -> Expr:
+    """`can_move()` as the runtime's call with the variant's switches written in."""
+    block, home_top, off_pip, all_home, pinned_home = env.moves
+    consts = (side, int(env.route == "same"), int(env.pins), int(env.pool), block, home_top,
+              off_pip, all_home, pinned_home)
+    return Call("can_move" if side == 0 else "opponent_can_move",
+                (args[0], *(Const(c, type=INT) for c in consts)), type=BOOL)
+
+
 FUNCTIONS: dict[str, Function] = {
     "mine": Function((INT,), INT, "the mover's checkers on pip p", runtime="_mine",
                      position=True, bounds=_checkers, fold=_fold_count, emit=_emit_count,
@@ -415,6 +431,14 @@ FUNCTIONS: dict[str, Function] = {
     "theirs_pinned": Function((INT,), INT, "1 when an opposing checker lies pinned on pip p "
                               "(under the mover's checkers), else 0", runtime="_theirs_pinned",
                               position=True, bounds=_flag_bounds, cost=1, fold=_fold_pinned),
+    "can_move": Function((), BOOL, "the side on roll has a single move with some number "
+                         "1..6 (the movement switches, not the file's forbid rules)",
+                         runtime="_can_move", position=True, cost=_CAN_MOVE_COST,
+                         expand=lambda env, args: _expand_can_move(env, args, 0)),
+    "opponent_can_move": Function((), BOOL, "the other side would have a single move with some "
+                              "number 1..6 were it on roll", runtime="_can_move",
+                              position=True, cost=_CAN_MOVE_COST,
+                              expand=lambda env, args: _expand_can_move(env, args, 1)),
     "their_pip": Function((INT,), INT, "the opponent's own number of the mover's pip p (by the "
                           "variant's route)", runtime="_their_same", bounds=_pip_bounds, cost=1,
                           fold=_fold_their_same, expand=_expand_their_pip),

@@ -34,7 +34,7 @@ from interpreter.dsl import RollContext
 from interpreter.engine.contract import (BLACK, END, ON, RESIGN_CHOICES, SIDE_NAMES, WHITE,
                                          Decision, GameResult, IllegalAnswer, Next, Resign)
 from interpreter.errors import TablierError
-from interpreter.kernel.board import Board
+from interpreter.kernel.board import STATE_MAX, STATE_MIN, Board
 from interpreter.kernel.movegen import Play
 from interpreter.kernel.notation import play_text, read_play
 
@@ -442,6 +442,8 @@ class Game:
         events = throws.bonus_throw is not None
         #: the file's stage rules (`[turn.stages]`)
         staged = bool(throws.stages)
+        #: the named state's updates after each play (`[turn.update]`)
+        updates = bool(rules.updates)
         #: where the throws stand: the dice set for the next throw, the stage being played
         t = ThrowState(opening, d1, d2, passed)
         checkers = v.checkers
@@ -504,7 +506,12 @@ class Game:
                 self.board = after
             elif not hooks:
                 # the fast path: the distinct end positions are all a throw needs
-                results = gen.results(b, d1, d2)
+                if updates:
+                    # (the same plays results() reads, kept for the state's updates)
+                    made = gen.plays(b, d1, d2)[0]
+                    results = [p.board for p in made]
+                else:
+                    results = gen.results(b, d1, d2)
                 n = len(results)
                 n_plays += n
                 n_decisions += 1
@@ -588,6 +595,10 @@ class Game:
                     play_mine += m2
                     play_theirs += t2
                 self.pending = (mine + play_mine, theirs + play_theirs)
+                self.board = after
+            if updates:
+                after = self._updated(b, after, d1, d2, made if passing is None and not hooks
+                                      else ctx.plays if passing is None else None)
                 self.board = after
             if keep:
                 log.append(("played", mover, after))
@@ -701,6 +712,27 @@ class Game:
         self.between = (t.opening, t.d1, t.d2)
         self.between_passed = t.passed
         return how
+
+    def _updated(self, b: Board, after: Board, d1: int, d2: int, plays: list | None) -> Board:
+        """`after` with the mover's named state (`[turn.state]`) as the file's updates set it
+        after the play from `b` with (d1, d2) (`plays`: the throw's legal plays, when known):
+        each asked like a forbid rule of the play (its first way), reading the values before
+        the play. The opponent's values are kept."""
+        v = self.variant
+        path: tuple = ()
+        if after != b:
+            if plays is None:
+                plays = v.generator.plays(b, d1, d2)[0]
+            for p in plays:
+                if p.board == after:
+                    path = p.paths[0]
+                    break
+        rolls = self.rolls[self.mover]
+        L = list(after)
+        for _name, slot, flag, fn in v.rules.updates:
+            value = fn(b, after, path, d1, d2, rolls)
+            L[slot] = int(bool(value)) if flag else min(max(int(value), STATE_MIN), STATE_MAX)
+        return tuple(L)
 
     def _carried(self, nxt: Next, t: ThrowState) -> bool:
         """Carry out what a ladder said in the middle of a throw (`_carry`): the throw's stages

@@ -48,8 +48,14 @@ def state_of(game: Any, pending: Any = None) -> dict[str, Any]:
     """The current state of `game`, as a save states it."""
     mover = game.mover
     b = game.choice_base if pending is not None and pending.is_play else game.board
+    board: dict[str, Any] = to_json(b)
+    geometry = game.variant.geometry
+    if geometry.state:
+        # the named state of `[turn.state]`, as position JSON gives it
+        board["state"] = {k: v for k, v in geometry.to_json(b)["state"].items()
+                          if k in {n for n, _i, _f in geometry.state}}
     return plain({
-        "turns": game.turns, "on_roll": SIDE_NAMES[mover], "board": to_json(b),
+        "turns": game.turns, "on_roll": SIDE_NAMES[mover], "board": board,
         "dice": list(game.dice), "extra_throw": bool(game.extra),
         "finished": bool(game.result is not None and game.result.finished),
         "decision": "" if pending is None else f"{SIDE_NAMES[pending.player]} {pending.kind}",

@@ -28,6 +28,11 @@ index  meaning (only in the layouts that have it)
 
 A board with unentered checkers is 31 long (slot 28 is then 0 unless the variant also pins).
 
+A variant that keeps named state across turns (`[turn.state]`) adds, from slot 31 (slots 28..30
+are then 0 unless the layout uses them), one slot per name for the mover and then one per name
+for the opponent (`Geometry.state`); turning the board swaps the two halves, and the kernel
+carries them through a play unchanged.
+
 Pip numbering is the mover's distance to bearing off (pip 24 is the first point of his
 route, pip 1 the last). Where the opponent's checkers run is the variant's *route*:
 
@@ -73,6 +78,8 @@ Board = tuple[int, ...]
 Route = Literal["opposite", "same"]
 #: the most checkers a count of a position may give (a variant has at most 60 a side)
 MAX_COUNT = 60
+#: the values a number of the named state (`[turn.state]`) may hold
+STATE_MIN, STATE_MAX = 0, 1000
 
 
 def flip(b: Board) -> Board:
@@ -118,17 +125,29 @@ class Geometry:
     """What a variant's boards hold beyond indexes 0..27, and how the two routes relate.
 
     `route` places the opponent's pips (see the module docstring); `pins` adds slot 28;
-    `pool` adds slots 29 and 30 (and 28)."""
+    `pool` adds slots 29 and 30 (and 28); `state` the named state of `[turn.state]`, (name,
+    initial value, whether it is true/false) each, two slots a name after those."""
 
     route: Route = "opposite"
     pins: bool = False
     pool: bool = False
+    state: tuple[tuple[str, int, bool], ...] = ()
+
+    @property
+    def state_base(self) -> int:
+        """The slot of the mover's first state value (the opponent's follow the mover's):
+        after the pins and unentered slots, which a board with state always has (0 where the
+        layout does not use them), so that the slots keep their meaning whatever its length."""
+        return 31 if self.state or self.pool else 29 if self.pins else SIZE
 
     @property
     def size(self) -> int:
-        if self.pool:
-            return 31
-        return 29 if self.pins else SIZE
+        return self.state_base + 2 * len(self.state)
+
+    def state_slot(self, name: str, mine: bool = True) -> int:
+        """The board slot of the mover's (or the opponent's) value of the state `name`."""
+        i = next(k for k, (n, _v, _b) in enumerate(self.state) if n == name)
+        return self.state_base + i + (0 if mine else len(self.state))
 
     def their_pip(self, p: int) -> int:
         return their_pip(self.route, p)
@@ -166,6 +185,9 @@ class Geometry:
             if not self.pool:
                 raise ValueError("this layout has no unentered checkers")
             b[POOL] = b[OPP_POOL] = unentered
+        base, n = self.state_base, len(self.state)
+        for i, (_name, initial, _flag) in enumerate(self.state):
+            b[base + i] = b[base + n + i] = int(initial)
         return tuple(b)
 
     # -- reading the slots -------------------------------------------------------------------
@@ -202,6 +224,8 @@ class Geometry:
             key += (len(pm), *pm, len(pt), *pt)
         if self.pool:
             key += (b[POOL], b[OPP_POOL])
+        if self.state:
+            key += tuple(b[self.state_base:])
         return key
 
     # -- position JSON -------------------------------------------------------------------------
@@ -215,6 +239,12 @@ class Geometry:
                 out["pins"] = {"mine": pm, "theirs": pt}
         if self.pool:
             out["state"] = {"unentered": [b[POOL], b[OPP_POOL]]}
+        if self.state:
+            base, n = self.state_base, len(self.state)
+            values = out.setdefault("state", {})
+            for i, (name, _initial, flag) in enumerate(self.state):
+                pair = [b[base + i], b[base + n + i]]
+                values[name] = [bool(x) for x in pair] if flag else pair
         return out
 
     def from_json(self, obj: Any, checkers: int | None = None) -> Board:
@@ -223,12 +253,37 @@ class Geometry:
         Unentered checkers are implicit: what the total lacks of `checkers` on each side; a
         `state.unentered` pair, when given, must agree. Raises PositionError naming the fault."""
         base = from_json(obj, None)
+        if self.state:
+            return self._read_state(obj, self._from_json(obj, base, checkers))
+        return self._from_json(obj, base, checkers)
+
+    def _read_state(self, obj: dict, b: Board) -> Board:
+        """`b` with the named state of `state.NAME` ([mover, opponent]; absent: the initial
+        values), checked against each name's kind."""
+        L = list(b) + [0] * (self.size - len(b))
+        stated = obj.get("state")
+        stated = stated if isinstance(stated, dict) else {}
+        base, n = self.state_base, len(self.state)
+        for i, (name, initial, flag) in enumerate(self.state):
+            pair = stated.get(name)
+            if pair is None:
+                pair = [bool(initial), bool(initial)] if flag else [initial, initial]
+            kind = bool if flag else int
+            if not (isinstance(pair, list) and len(pair) == 2 and all(
+                    type(x) is kind and (flag or STATE_MIN <= x <= STATE_MAX) for x in pair)):
+                what = "true or false" if flag else f"integers from {STATE_MIN} to {STATE_MAX}"
+                raise PositionError(f"'state.{name}' must be two values (the mover's, the "
+                                    f"opponent's), {what}, not {shown(pair)}")
+            L[base + i], L[base + n + i] = int(pair[0]), int(pair[1])
+        return tuple(L)
+
+    def _from_json(self, obj: dict, base: Board, checkers: int | None) -> Board:
         if not (self.pins or self.pool):
             _no_pins(obj)
             if checkers is not None:
                 _check_total(counts(base), checkers)
             return base
-        L = list(base) + [0] * (self.size - SIZE)
+        L = list(base) + [0] * (self.state_base - SIZE)
         if self.pins:
             L[PINS] = self._read_pins(obj, L)
         else:
@@ -310,6 +365,11 @@ def _flipper(layout: Geometry) -> Callable[[Board], Board]:
         parts.append("mp(b[28])")
     if layout.pool:
         parts += ["b[30]", "b[29]"]
+    if layout.state:
+        base, n = layout.state_base, len(layout.state)
+        if base > len(parts):
+            parts += ["0"] * (base - len(parts))
+        parts += [f"b[{base + n + i}]" for i in range(n)] + [f"b[{base + i}]" for i in range(n)]
     src = "def flip(b):\n    return (" + ", ".join(parts) + ")\n"
     ns: dict[str, Any] = {"mp": layout.map_pins}
     exec(compile(src, f"<tablier flip {layout.route}>", "exec"), ns)  # noqa: S102 - integers only

@@ -634,7 +634,7 @@ def fast_path_applies(rules: MoveRules) -> bool:
     """Whether `results()` can use the generated backgammon-family generator for these rules."""
     return (rules.own_corner is None and rules.opp_corner is None and not rules.no_landing
             and rules.enter == "bar" and rules.enter_first and rules.hit == "bar"
-            and not rules.pool
+            and not rules.pool and not rules.state
             and rules.max_dice and rules.exact_exit == "optional"
             and rules.excedant_filter == "none"
             and rules.retour_conserve_exit == "farthest_checker")

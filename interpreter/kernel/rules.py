@@ -96,6 +96,9 @@ class MoveRules:
     puissance_needs: Literal["off", "both_coins_empty", "own_coin_empty"] = "off"
     #: pips that are never a landing but may be a rest while empty (other than opp_corner)
     no_landing: tuple[int, ...] = field(default=())
+    #: the named state kept across turns (`[turn.state]`): (name, initial, true/false) each,
+    #: carried in the board's last slots (kernel.board.Geometry)
+    state: tuple[tuple[str, int, bool], ...] = field(default=())
 
     @property
     def has_corners(self) -> bool:
@@ -104,4 +107,5 @@ class MoveRules:
     @property
     def geometry(self) -> Geometry:
         """The board slots and route these switches need."""
-        return Geometry(self.route, self.hit == "pin", self.pool or self.hit == "unentered")
+        return Geometry(self.route, self.hit == "pin", self.pool or self.hit == "unentered",
+                        self.state)

@@ -264,7 +264,8 @@ def _switch_item(table: BaseModel, name: str, key: str, info: Any, ctx: Context)
             f"{_family_note(key, value, family, ctx, info)}")
 
 
-def _switches(ctx: Context, level: int, table: str, title: str) -> list[Block]:
+def _switches(ctx: Context, level: int, table: str, title: str,
+              intro: str | None = None) -> list[Block]:
     model = ctx.doc.model
     current: BaseModel = getattr(model, table)
     items, idle = [], []
@@ -277,7 +278,10 @@ def _switches(ctx: Context, level: int, table: str, title: str) -> list[Block]:
             idle.append(f"{head} ({why})")
             continue
         items.append(_switch_item(current, table, key, info, ctx))
-    out: list[Block] = [_heading(level, title), Items(tuple(items))]
+    out: list[Block] = [_heading(level, title)]
+    if intro:
+        out.append(Para(intro))
+    out.append(Items(tuple(items)))
     if idle:
         out.append(Para("Without effect in this variant: " + "; ".join(idle) + "."))
     return out
@@ -364,17 +368,25 @@ def _snippets(rule: Rule) -> str:
 
 
 def _turn(ctx: Context, level: int) -> list[Block]:
-    """The stage rules of `[turn.stages]` (nothing for a variant without any)."""
-    stages = getattr(getattr(ctx.doc.model, "turn", None), "stages", None) or {}
-    if not stages:
+    """The stage rules of `[turn.stages]` and the named state of `[turn.state]` (nothing for
+    a variant without either)."""
+    turn = getattr(ctx.doc.model, "turn", None)
+    stages = getattr(turn, "stages", None) or {}
+    state = getattr(turn, "state", None) or {}
+    if not stages and not state:
         return []
-    out: list[Block] = [_heading(level, "The turn"), Para(
+    out: list[Block] = [_heading(level, "The turn")]
+    if state:
+        out += _state(turn, level + 1)
+    if not stages:
+        return out
+    out.append(Para(
         "Stage rules: after a throw or stage that a rule's `when` holds of is played in full, "
         "the same player plays a stage of the doublet `next`, judged as a throw of its own "
         "(it is no throw of his: `rolls` does not change; outside 1..6, none follows). What "
         "a governed throw or stage leaves unplayed is lost, or, where `to_opponent` holds, "
         "played by the opponent before his own throw, with the stages after it; once no stage "
-        "follows one played in full, the same player throws again where `again` holds.")]
+        "follows one played in full, the same player throws again where `again` holds."))
     for stage_id, stage in stages.items():
         out.append(_heading(level + 1, f"{code(stage_id)}: {stage.name}", "stage-" + stage_id))
         if stage.description:
@@ -394,6 +406,30 @@ def _turn(ctx: Context, level: int) -> list[Block]:
                 lines.append(f'{key} = """{body}"""' if "\n" in body else
                              f"{key} = {toml_value(body)}")
         out.append(Code("\n".join(lines), "toml"))
+    return out
+
+
+def _state(turn: Any, level: int) -> list[Block]:
+    """The named state (`[turn.state]`) and how each value changes (`[turn.update]`)."""
+    out: list[Block] = [_heading(level, "State kept across turns", "turn-state"), Para(
+        "Each player has his own value of each name, which starts afresh with each game; the "
+        "rules read the mover's under its name, and after each play the mover's changes as "
+        "its update says (read like a forbid rule of the play chosen, with the values before "
+        "the play). Position JSON gives them as `\"state\": {\"NAME\": [mover, opponent]}`.")]
+    items = []
+    for name, initial in turn.state.items():
+        up = turn.update.get(name)
+        kind = "true or false" if isinstance(initial, bool) else "a count from 0 to 1000"
+        text = f"{code(name)} ({kind}), at first {code(toml_value(initial))}"
+        if up is None:
+            text += "; no update sets it."
+        else:
+            text += f": {up.name}. {_sentence(up.description) if up.description else ''}"
+            if up.source:
+                text += f" Source: {' '.join(up.source.split())}."
+            text += f" New value: {code(' '.join(up.value.split()))}."
+        items.append(" ".join(text.split()))
+    out.append(Items(tuple(items)))
     return out
 
 
@@ -546,7 +582,11 @@ def _ladder(ctx: Context, level: int) -> list[Block]:
 
 _BUILDERS = {
     "about": _about, "sources": _sources, "board": _board,
-    "dice": lambda ctx, level: _switches(ctx, level, "dice", "The dice"), "turn": _turn,
+    "dice": lambda ctx, level: _switches(ctx, level, "dice", "The turn: the dice",
+                                         "The keys of `[turn]` that say how the dice are "
+                                         "thrown and played (older files write them in "
+                                         "`[dice]`)."),
+    "turn": _turn,
     "movement": lambda ctx, level: _switches(ctx, level, "movement", "Movement"),
     "rules": _rules, "rule-table": _rule_table, "definitions": _definitions,
     "options": _options, "ladder": _ladder,

@@ -148,7 +148,20 @@ def diff_documents(a: Any, b: Any) -> dict[str, Any]:
         "variant": _compare_models(ma.variant, mb.variant),
         "bot": _compare_dicts(ma.bot.weights, mb.bot.weights, "weights.") +
         _compare_dicts(ma.bot.features, mb.bot.features, "features."),
+        "turn": _compare_dicts(flat_turn(ma), flat_turn(mb)),
     }
+
+
+def flat_turn(model: Any) -> dict[str, Any]:
+    """The `[turn]` table's stage rules, named state and its updates, key by key
+    (`stages.ID.KEY`, `state.NAME`, `update.NAME.KEY`); its dice keys are the `dice` table's."""
+    turn = model.turn.model_dump()
+    out: dict[str, Any] = {f"stages.{sid}.{k}": v for sid, stage in turn["stages"].items()
+                           for k, v in stage.items()}
+    out.update({f"state.{name}": v for name, v in turn["state"].items()})
+    out.update({f"update.{name}.{k}": v for name, up in turn["update"].items()
+                for k, v in up.items()})
+    return out
 
 
 def split_overrides(sets: Sequence[str], a_ref: str, b_ref: str) -> tuple[list[str], list[str]]:
@@ -251,7 +264,7 @@ def diff_blocks(a: Any, b: Any, result: dict[str, Any], level: int = 2) -> list[
         body.append(Table(("rule", "field", "A", "B"), tuple(
             (code(c["id"]), code(c["field"]), _shown(c["a"]), _shown(c["b"]))
             for c in rules["changed"])))
-    titles = (("options", "Options", "the options"), ("dice", "The dice", "the dice"),
+    titles = (("options", "Options", "the options"), ("dice", "The turn: the dice", "the dice"),
               ("movement", "Movement", "the movement"), ("board", "The board", "the board"),
               ("ladder", "The ladder", "the ladder"))
     for name, title, words in titles:
@@ -289,6 +302,8 @@ def diff_blocks(a: Any, b: Any, result: dict[str, Any], level: int = 2) -> list[
         same.append("the regions and definitions")
     for name, title, words in (("option_sets", "What the options' choices set",
                                 "what the options' choices set"),
+                               ("turn", "The turn: stages and state ([turn])",
+                                "the turn's stages and state"),
                                ("variant", "The variant's description", "the description"),
                                ("bot", "The search player's judgement ([bot])",
                                 "the search player's judgement")):

@@ -25,7 +25,7 @@ from interpreter.variant.schema import choice_key
 _DOUBLET_MOVES = {"four": 4, "twice": 2, "twice_and_throw_again": 2, "four_and_throw_again": 4}
 _RETHROW = ("twice_and_throw_again", "four_and_throw_again")
 _MOVEMENT_FIELDS = tuple(f for f in MoveRules.__dataclass_fields__
-                         if f not in ("checkers", "doublet_moves", "pool"))
+                         if f not in ("checkers", "doublet_moves", "pool", "state"))
 
 
 @dataclass
@@ -120,7 +120,13 @@ def move_rules_of(model: Any) -> MoveRules:
     doublets = getattr(dice, "doublets", None) or "four"
     pool = bool(getattr(model.board, "unentered", None))
     return MoveRules(checkers=model.board.checkers, doublet_moves=_DOUBLET_MOVES[doublets],
-                     pool=pool, **values)
+                     pool=pool, state=state_of(model), **values)
+
+
+def state_of(model: Any) -> tuple[tuple[str, int, bool], ...]:
+    """The named state of `[turn.state]`: (name, initial value, whether true/false) each."""
+    declared = getattr(getattr(model, "turn", None), "state", None) or {}
+    return tuple((name, int(v), isinstance(v, bool)) for name, v in declared.items())
 
 
 def apply_option_sets(model: Any) -> Any:

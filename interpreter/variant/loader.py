@@ -39,7 +39,7 @@ from interpreter.variant.checks import (
     valid_rule_id,
 )
 from interpreter.variant.locate import SourceMap
-from interpreter.variant.overrides import parse_override
+from interpreter.variant.overrides import TURN_DICE_KEYS, parse_override
 from interpreter.variant.problems import (
     KeyPath,
     Problem,
@@ -91,12 +91,21 @@ class _Origin:
     #: for an override: the key it sets in the document, and the key as written
     effective: KeyPath = ()
     written: KeyPath = ()
+    #: for a file: the keys it writes under `[turn]` that the document holds in `[dice]`, and
+    #: the option sets (option, choice) whose `turn` table it holds as `dice`
+    turn_keys: frozenset[str] = frozenset()
+    turn_sets: frozenset[tuple[str, str]] = frozenset()
 
     def local(self, key_path: KeyPath) -> KeyPath:
         """`key_path` as written in this source."""
         n = len(self.effective)
         if n and tuple(key_path[:n]) == self.effective:
             return self.written + tuple(key_path[n:])
+        if len(key_path) >= 2 and key_path[0] == "dice" and key_path[1] in self.turn_keys:
+            return ("turn",) + tuple(key_path[1:])
+        if (len(key_path) >= 4 and key_path[0] == "option_sets" and key_path[3] == "dice"
+                and (key_path[1], key_path[2]) in self.turn_sets):
+            return tuple(key_path[:3]) + ("turn",) + tuple(key_path[4:])
         return tuple(key_path)
 
     def location(self, key_path: KeyPath, where: Where = "key") -> Location:
@@ -650,6 +659,7 @@ class _Session:
                 self._forget(("variant", "abstract"), variant.pop("abstract"))
             own = {k: v for k, v in data.items()
                    if k not in ("extends", "remove_rules", "remove_options")}
+            own = self._turn_keys(own, index)
             self._merge(merged, own, index)
             directives = {"remove_rules": removed, "remove_options": removed_options}
             if isinstance(data.get("extends"), str):
@@ -698,6 +708,59 @@ class _Session:
             self.diagnostics += check_snippets(doc)
         return doc
 
+    def _turn_keys(self, data: dict[str, Any], index: int) -> dict[str, Any]:
+        """A file's `[turn]` keys of the throw (`doublets`, `opening_roll`...) moved into
+        `[dice]`, their older table, which the document holds them in (a diagnostic for a key a
+        file gives in both); the file's origin places them where it wrote them."""
+        origin = self.origins[index]
+        data = self._turn_sets(data, origin)
+        turn, dice = data.get("turn"), data.get("dice")
+        if not isinstance(turn, dict) or not any(k in turn for k in TURN_DICE_KEYS):
+            return data
+        moved = {k: turn[k] for k in TURN_DICE_KEYS if k in turn}
+        data = dict(data)
+        rest = {k: v for k, v in turn.items() if k not in moved}
+        if rest:
+            data["turn"] = rest
+        else:
+            del data["turn"]
+        old = dict(dice) if isinstance(dice, dict) else {}
+        for key in moved:
+            if key in old:
+                self.diagnostics.append(origin.diagnostic(
+                    ("turn", key), "key", "duplicate-key",
+                    f"`{key}` is given both in `[turn]` and in `[dice]` (its older table): "
+                    f"keep the one in `[turn]`"))
+        if dice is not None and not isinstance(dice, dict):
+            return data     # the schema reports a `dice` that is no table
+        data["dice"] = {**old, **moved}
+        origin.turn_keys = frozenset(moved)
+        return data
+
+    @staticmethod
+    def _turn_sets(data: dict[str, Any], origin: _Origin) -> dict[str, Any]:
+        """The file's option sets with a `turn` table held as `dice` (what it sets there are
+        the throw's keys)."""
+        sets = data.get("option_sets")
+        if not isinstance(sets, dict):
+            return data
+        renamed: set[tuple[str, str]] = set()
+        out: dict[str, Any] = {}
+        for option, choices in sets.items():
+            if not isinstance(choices, dict):
+                out[option] = choices
+                continue
+            out[option] = {}
+            for choice, tables in choices.items():
+                if isinstance(tables, dict) and "turn" in tables and "dice" not in tables:
+                    tables = {("dice" if k == "turn" else k): v for k, v in tables.items()}
+                    renamed.add((option, choice))
+                out[option][choice] = tables
+        if not renamed:
+            return data
+        origin.turn_sets = frozenset(renamed)
+        return {**data, "option_sets": out}
+
     def _apply_overrides(self, merged: dict[str, Any], overrides: Sequence[str]) -> None:
         for arg in overrides:
             override, errors = parse_override(arg, merged)
@@ -739,7 +802,15 @@ class _Session:
                                if len(k) > len(path) and k[: len(path)] == path]
             key_path, where = max(candidates, key=lambda c: self._recency(c[0]))
         origin = _origin_for(self.origins, self.provenance, self.derived, key_path)
-        return origin.diagnostic(key_path, where, problem.code, problem.message)
+        message = problem.message
+        local = origin.local(key_path)
+        if local != tuple(key_path) and origin.file is not None:
+            # a key the file writes under `[turn]`, named as written (the key, or its table)
+            for n in (len(key_path), len(key_path) - 1):
+                eff, loc = ".".join(map(str, key_path[:n])), ".".join(map(str, local[:n]))
+                message = message.replace(f"`{eff}`", f"`{loc}`").replace(f"[{eff}]",
+                                                                          f"[{loc}]")
+        return origin.diagnostic(key_path, where, problem.code, message)
 
     def sorted_diagnostics(self) -> list[Diagnostic]:
         # files in chain order (most derived first), then the overrides

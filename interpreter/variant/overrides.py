@@ -46,6 +46,10 @@ from interpreter.variant.schema import (
 
 #: file directives, not settings
 _NOT_SETTABLE = ("extends", "remove_rules", "remove_options")
+#: the keys of the throw written under `[turn]` (their older table, `[dice]`, holds them once
+#: the files are read: interpreter/variant/loader.py)
+TURN_DICE_KEYS = ("doublets", "opening_roll", "extra_throw", "bonus_throw", "bonus")
+
 _SUBTABLES = {"variant": VariantInfo, "board": Board, "dice": Dice, "movement": Movement}
 
 
@@ -122,6 +126,9 @@ def parse_override(arg: str, data: dict[str, Any]) -> tuple[Override | None, lis
     assert isinstance(options, dict)
     if len(path) == 1 and path[0] in options and path[0] not in VariantModel.model_fields:
         path = ("options", path[0])
+    if len(path) == 2 and path[0] == "turn" and path[1] in TURN_DICE_KEYS:
+        # the throw's keys under `[turn]`, held in `[dice]` (their older table)
+        path = ("dice", path[1])
     key_fault = _check_key(path, written, data)
     if key_fault is not None:
         index, code, message = key_fault
@@ -166,6 +173,9 @@ def _check_key(path: KeyPath, written: KeyPath, data: dict[str, Any]) -> \
                                       f"`{key_str(path[:index])}` is not a table")
 
     second = str(path[1])
+    if head == "turn" and len(path) == 2 and second not in ("stages", "state", "update"):
+        # (its dice keys were mapped to `dice` already: what is left is unknown)
+        return unknown(1, [*TURN_DICE_KEYS, "stages", "state", "update"])
     if head in _SUBTABLES:
         fields = list(cast("type[BaseModel]", _SUBTABLES[head]).model_fields)
         if second not in fields:

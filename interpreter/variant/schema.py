@@ -416,12 +416,46 @@ class Stage(Strict):
         "or stage played in full, the same player throws again (default: never)")
 
 
+class StateUpdate(Strict):
+    """`[turn.update.<name>]`: how the mover's value of the named state `<name>` (declared in
+    `[turn.state]`) changes after each of his plays: `value` is its new value, read like a
+    forbid rule on the play chosen (`before`, `after`, `path`, the dice, `rolls`, and the
+    state's values before the play under their plain names)."""
+
+    name: str = Field(description="the update's name, for people (e.g. \"The courier has "
+                      "arrived\")")
+    description: str | None = Field(None, description="the update in words")
+    source: str | None = Field(None, description="where the rule is stated")
+    value: str = Field(description="rule-language value (a condition for a true/false state, "
+                       "a number for a count): the mover's new value after his play")
+
+
+#: a state name: a word of the rule language
+_STATE_NAME = re.compile(r"[a-z_][a-z0-9_]{0,40}")
+
+
 class Turn(Strict):
     """`[turn]`: how a turn unfolds beyond one throw and its play (the doublets and the throw
     after a doublet are `[dice]`'s)."""
 
     stages: dict[str, Stage] = Field(default_factory=dict, description="the stage rules, by id, "
                                      "in order: the first whose `when` holds governs a throw")
+    state: dict[str, bool | Annotated[int, Field(ge=0, le=1000)]] = Field(
+        default_factory=dict, description="named state kept across turns, one value for each "
+        "player: name → initial value (true/false, or a count from 0 to 1000), read by the "
+        "rules under its name (the mover's value) and set by `[turn.update]`; it starts afresh "
+        "with each game")
+    update: dict[str, StateUpdate] = Field(default_factory=dict, description="how each named "
+                                           "state changes after a play, by its name")
+
+    @field_validator("state")
+    @classmethod
+    def _state_names(cls, v: dict[str, Any]) -> dict[str, Any]:
+        for name in v:
+            if not _STATE_NAME.fullmatch(name):
+                raise ValueError(f"a state name is a word of lowercase letters, digits and "
+                                 f"'_', not {name!r}")
+        return v
 
 
 class NotationTable(Strict):
