@@ -422,17 +422,17 @@ def _each_position(handle: Callable[[dict], dict]) -> int:
 
 def _cmd_moves(args: argparse.Namespace) -> int:
     from interpreter.analysis import legal_results
-    from interpreter.variant.build import load_variant
+    from interpreter.variant.stored import position_variant
 
-    variant = load_variant(args.variant, args.overrides)
+    variant = position_variant(args.variant, args.overrides)
     return _each_position(lambda obj: legal_results(variant, obj))
 
 
 def _cmd_score(args: argparse.Namespace) -> int:
     from interpreter.analysis import roll_score
-    from interpreter.variant.build import load_variant
+    from interpreter.variant.stored import position_variant
 
-    variant = load_variant(args.variant, args.overrides)
+    variant = position_variant(args.variant, args.overrides)
     return _each_position(lambda obj: roll_score(variant, obj))
 
 

@@ -7,6 +7,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from budget import scaled
+
 from interpreter.bench import positions_of
 from interpreter.kernel.board import counts, from_json, to_json
 from interpreter.sim import play_game, simulate
@@ -88,7 +90,7 @@ def test_no_gammons_house_rule():
     assert {play_game(plain, 9, i).value for i in range(30)} == {1}
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=scaled(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10_000), white=st.sampled_from(["random", "greedy"]))
 def test_every_game_ends_and_every_play_was_legal(backgammon, seed, white):
     result = play_game(backgammon, seed, 0, white, "random", keep_record=True)

@@ -16,6 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel
 
+from budget import scaled
+
 from interpreter.cli import main
 from interpreter.errors import RecordError
 from interpreter.io.sheet import render_sheet, sheet_data
@@ -553,7 +555,7 @@ def _apply(c: Combine, ev: tuple) -> bool:
     return True
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=scaled(150), deadline=None)
 @given(LADDERS, st.lists(EVENT, max_size=120))
 def test_properties_of_random_partie(ladder, events):
     c = Combine(ladder, names=(A, B))
@@ -583,7 +585,7 @@ def test_properties_of_random_partie(ladder, events):
         assert c.fish_net[0] == -c.fish_net[1]
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=scaled(100), deadline=None)
 @given(st.lists(EVENT, max_size=80))
 def test_no_mark_ends_while_a_ecrire_is_suspended(events):
     c = Combine(names=(A, B))

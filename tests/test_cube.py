@@ -11,6 +11,8 @@ from hypothesis import strategies as st
 from collections import namedtuple
 from types import SimpleNamespace
 
+from budget import scaled
+
 from interpreter.engine.game import Game, opening_roll
 from interpreter.players import policy
 from interpreter.players.base import DOUBLES, capabilities_of
@@ -419,7 +421,7 @@ events = st.lists(st.tuples(st.sampled_from(["offer", "take", "drop", "instant"]
                             st.integers(0, 1)), max_size=40)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=scaled(200), deadline=None)
 @given(ladder=ladders, events=events)
 def test_cube_properties(ladder: CubeLadder, events: list) -> None:
     """Whatever is attempted: the cube is a power of two up to the cap, only its owner (or

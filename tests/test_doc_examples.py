@@ -5,8 +5,8 @@ that start with `tablier` or pipe into it (a line ending in `\\` goes on on the 
 runs in a shell, in the page's order, from a scratch folder of the page that sees the clone's
 files (`variants/`, `tests/`, ...) and the files the page itself writes in its `toml` blocks
 (`# quick-trictrac.toml: ...` as the first line of a block), and must exit as the page says:
-0, unless the line's comment says "exits N". Commands that play thousands of games, need a
-Dask scheduler, and `bench`, are in the `slow` set.
+0, unless the line's comment says "exits N". Commands that play a hundred games or more, need a
+Dask scheduler, and `bench`, are in the `slow` set (which runs each such page whole).
 """
 from __future__ import annotations
 
@@ -50,7 +50,7 @@ class Example:
             return True
         if "simulate" in words or "compare" in words:
             games = words[words.index("--games") + 1] if "--games" in words else "1000"
-            return int(games) >= 500 or "--dask" in words
+            return int(games) >= 100 or "--dask" in words
         return False
 
 

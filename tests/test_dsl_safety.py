@@ -15,6 +15,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from budget import scaled
+
 from interpreter.dsl import SnippetError, compile_document, hook_info, source_of
 from interpreter.dsl import parser as dsl_parser
 from interpreter.dsl.compiler import BOOL, ROLL, Compiler, Symbols
@@ -155,7 +157,8 @@ def _sources(rules) -> list[str]:
     return [source_of(fn) or "" for fn in hooks]
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=scaled(60), deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(texts, min_size=1, max_size=4, unique=True), names, names)
 def test_no_file_text_reaches_generated_code(tmp_path, monkeypatch, ids, define, region) -> None:
     """Whatever the ids and names of a file, it compiles to the code a file with plain ids and

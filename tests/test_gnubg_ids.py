@@ -13,6 +13,8 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from budget import scaled
+
 from interpreter.errors import PositionError, TablierError
 from interpreter.io.gnubg import (
     DROPPED,
@@ -514,7 +516,7 @@ def xgid_infos(draw):
         max_cube=1 << draw(st.integers(0, 15)))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=scaled(300), deadline=None)
 @given(boards())
 def test_position_id_round_trip(b):
     pid = encode_position_id(b)
@@ -522,14 +524,14 @@ def test_position_id_round_trip(b):
     assert decode_position_id(pid) == b
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=scaled(100), deadline=None)
 @given(st.integers(1, 3).flatmap(lambda n: st.tuples(st.just(n), boards(n))))
 def test_position_id_round_trip_fewer_checkers(case):
     n, b = case
     assert decode_position_id(encode_position_id(b), checkers=n) == b
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=scaled(300), deadline=None)
 @given(match_infos())
 def test_match_id_round_trip(info):
     mid = encode_match_id(info)
@@ -537,7 +539,7 @@ def test_match_id_round_trip(info):
     assert decode_match_id(mid) == info
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=scaled(300), deadline=None)
 @given(boards(), xgid_infos())
 def test_xgid_round_trip(b, info):
     xgid = encode_xgid(b, info)
@@ -549,7 +551,7 @@ def test_xgid_round_trip(b, info):
     assert decode_xgid(canon) == (b, info if info.on_roll == 1 else info.swapped())
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=scaled(200), deadline=None)
 @given(boards(), match_infos())
 def test_json_round_trip(b, info):
     position = {**to_json(b)}

@@ -6,6 +6,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from budget import scaled
+
 from interpreter.errors import RecordError
 from interpreter.scoring.ecrire import MARK_KINDS, Ecrire, EcrireLadder
 from interpreter.scoring.holes import Holes, HolesLadder
@@ -54,7 +56,7 @@ def _check_result(ledger: Ecrire, result, holes_before: tuple[int, int],
     assert ledger.lost_marks[l] == lost_before[l] + 1 and ledger.lost_marks[w] == lost_before[w]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=scaled(300), deadline=None)
 @given(ladder=ecrire_ladders, events=throws, leader=st.integers(0, 1))
 def test_ecrire_ledger_invariants(ladder: EcrireLadder, events: list, leader: int) -> None:
     ledger = Ecrire(ladder, leader=leader)
@@ -103,7 +105,7 @@ def test_ecrire_ledger_invariants(ladder: EcrireLadder, events: list, leader: in
         assert s.paris == abs(ledger.lost_marks[0] - ledger.lost_marks[1]) and s.paris % 2 == 0
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=scaled(300), deadline=None)
 @given(marks=st.lists(st.tuples(st.integers(0, 1), st.integers(1, 40), st.booleans(),
                                 st.sampled_from(["stay", "go", "reset"])),
                       min_size=1, max_size=80),

@@ -30,7 +30,10 @@ def _interrupt(args: list[str], tmp_path: Path, wait_for: Path) -> subprocess.Co
                             start_new_session=True)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
-        if wait_for.exists() and wait_for.read_text().count("\n") >= 3:
+        # the output is written to a hidden file beside it and moved into place at the end
+        # (interpreter/outputs.py): either holds the games finished so far
+        written = [wait_for, *wait_for.parent.glob(f".{wait_for.name}.*.tmp")]
+        if any(f.exists() and f.read_text().count("\n") >= 3 for f in written):
             break
         time.sleep(0.1)
     os.killpg(proc.pid, signal.SIGINT)

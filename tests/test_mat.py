@@ -14,6 +14,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from budget import scaled
+
 from interpreter.errors import RecordError, TablierError
 from interpreter.io.mat import (
     Double,
@@ -361,7 +363,7 @@ def test_move_text_marks_hits_once_per_point():
         move_text([(0, 5)])
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=scaled(200), deadline=None)
 @given(st.lists(st.tuples(st.integers(1, 25), st.integers(0, 24)).filter(lambda s: s[0] > s[1]),
                 max_size=4))
 def test_move_text_parses_back(steps):
@@ -450,7 +452,7 @@ def records(draw):
         comment=comment)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=scaled(150), deadline=None)
 @given(records())
 def test_write_read_write_is_stable(record):
     text = write_mat(record)

@@ -8,6 +8,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from budget import scaled
+
 from interpreter.cli import main
 from collections import namedtuple
 from dataclasses import dataclass, field
@@ -188,7 +190,7 @@ def test_simulate_plays_matches(capsys):
 
 # -- properties ------------------------------------------------------------------------------------
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=scaled(150), deadline=None)
 @given(n=st.integers(1, 15), crawford=st.booleans(),
        results=st.lists(st.tuples(st.integers(0, 1), st.sampled_from([1, 2, 3, 4, 6, 8])),
                         max_size=40))

@@ -10,6 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from budget import scaled
+
 from interpreter.dsl import RollContext, RuleSet, source_of
 from interpreter.dsl import compiler as dslc
 from interpreter.dsl.compiler import BOOL, FORBID, INT, ROLL, Compiler, Symbols
@@ -132,7 +134,7 @@ def assert_same(gen: MoveGenerator, b: Board, d1: int, d2: int) -> None:
             assert gen.apply(b, path) == p.board
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=scaled(400), deadline=None)
 @given(st.sampled_from(RULESETS), st.sampled_from(sorted(HOOKS)), st.integers(0, 2**32 - 1),
        st.integers(0, 120), st.booleans(), st.integers(1, 6), st.integers(1, 6))
 def test_generated_plays_equal_the_generic_walk(rules: MoveRules, hooks: str, seed: int,
@@ -208,7 +210,7 @@ AGGREGATES = [
 ]
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=scaled(150), deadline=None)
 @given(st.sampled_from(RULESETS[:3]), st.integers(0, 2**32 - 1), st.integers(0, 80),
        st.integers(1, 6), st.integers(1, 6))
 def test_aggregates_written_out_give_what_loops_give(rules, seed, turns, d1, d2) -> None:

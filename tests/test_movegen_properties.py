@@ -7,6 +7,8 @@ from dataclasses import replace
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from budget import scaled
+
 from interpreter.kernel.board import Board, counts, flip, from_start
 from interpreter.kernel.movegen import MoveGenerator
 from interpreter.kernel.rules import MoveRules
@@ -56,7 +58,7 @@ positions = st.tuples(st.sampled_from(RULESETS), st.integers(0, 2**32 - 1), st.i
 dice = st.tuples(st.integers(1, 6), st.integers(1, 6))
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=scaled(500), deadline=None)
 @given(positions, dice)
 def test_plays_and_results_agree(where: tuple, roll: tuple) -> None:
     rules, seed, turns = where
@@ -97,7 +99,7 @@ def test_plays_and_results_agree(where: tuple, roll: tuple) -> None:
                            if st.dst == rules.opp_corner and not st.flags)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=scaled(400), deadline=None)
 @given(st.sampled_from(FAST_VARIANTS), st.integers(0, 2**32 - 1), st.integers(0, 150), dice)
 def test_generated_results_equal_the_generic_walk(rules: MoveRules, seed: int, turns: int,
                                                   roll: tuple) -> None:
@@ -119,7 +121,7 @@ def _reached_with(rules: MoveRules, seed: int, turns: int) -> Board:
     return b
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=scaled(300), deadline=None)
 @given(st.integers(0, 2**32 - 1), dice)
 def test_bearing_off_positions(seed: int, roll: tuple) -> None:
     """Positions near the end of a race, where bearing off, the farthest-checker rule and the

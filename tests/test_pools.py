@@ -13,6 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel
 
+from budget import scaled
+
 from interpreter.cli import main
 from interpreter.errors import RecordError
 from interpreter.io.sheet import render_sheet, sheet_data
@@ -199,7 +201,7 @@ def test_cli_pool_sheets(capsys):
 
 # -- properties -----------------------------------------------------------------------------------
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=scaled(150), deadline=None)
 @given(st.integers(3, 6), st.lists(st.booleans(), max_size=40),
        st.sampled_from(["on_loss", "on_reentry"]),
        st.sampled_from(["seat_defences", "distinct_incl_challenge"]))
@@ -218,7 +220,7 @@ def test_filling_money_is_conserved(n, seat_wins, reante, streak):
         assert sum(f.net) == 0
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=scaled(150), deadline=None)
 @given(st.integers(3, 6), st.lists(st.tuples(st.booleans(), st.integers(6, 20),
                                              st.integers(0, 19), st.booleans()), max_size=40))
 def test_draining_money_is_conserved(n, matches):

@@ -13,6 +13,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from budget import scaled
+
 from interpreter.cli import main
 
 VARIANTS = ("backgammon", "hypergammon", "nackgammon", "triktrak", "trictrac-ecrire",
@@ -62,7 +64,7 @@ def test_resume_property(capsys, tmp_path, variant, seed, turns, white):
 
 
 @pytest.mark.slow
-@settings(max_examples=60, deadline=None, suppress_health_check=[
+@settings(max_examples=scaled(60), deadline=None, suppress_health_check=[
     HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(variant=st.sampled_from(VARIANTS), seed=st.integers(0, 10**6),
        turns=st.integers(1, 400), white=st.sampled_from(["random", "greedy"]),

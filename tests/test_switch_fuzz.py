@@ -48,7 +48,7 @@ def _assert_all_well(outcomes: list[fuzz.Outcome]) -> None:
 
 def test_a_sample_of_single_settings_plays():
     cases = list(fuzz.single_settings())
-    sample = random.Random(20261201).sample(cases, 60)
+    sample = random.Random(20261201).sample(cases, 20)   # every one under slow
     outcomes = fuzz.run(iter(sample), games=1, max_turns=120)
     _assert_all_well(outcomes)
     assert any(o.accepted for o in outcomes) and any(not o.accepted for o in outcomes)

@@ -10,6 +10,7 @@ from typing import Any, Iterator
 
 import pytest
 
+from budget import scaled
 from interpreter.analysis import legal_results
 from interpreter.engine.game import Game
 from interpreter.players.kinds import make_player
@@ -89,7 +90,7 @@ def test_gul_bara_random_play_agrees(start: int) -> None:
 def test_tapa_random_play_agrees(sets: tuple) -> None:
     v = variant("tapa", *sets)
     pinned = "forbidden" if sets else "allowed"
-    for obj in positions(v, 5, 300):
+    for obj in positions(v, 5, scaled(300, 60)):
         mine, _ = results_of(v, obj)
         assert mine == keys(tapa(Pos.from_json(obj), *obj["dice"], pinned)[0]), obj
 
@@ -97,7 +98,7 @@ def test_tapa_random_play_agrees(sets: tuple) -> None:
 @pytest.mark.parametrize("goal", ["last_quarter", "opponent_start_quarter"])
 def test_jacquet_random_play_agrees(goal: str) -> None:
     v = variant("jacquet", f"courier_goal=\"{goal}\"")
-    for obj in positions(v, 9, 300):
+    for obj in positions(v, 9, scaled(300, 60)):
         mine, _ = results_of(v, obj)
         assert mine == keys(jacquet(Pos.from_json(obj), *obj["dice"], goal)[0]), obj
 
@@ -354,7 +355,7 @@ def test_GB5_the_rest_passed_to_the_opponent() -> None:
 def test_gul_bara_passed_positions_agree() -> None:
     v = variant("gul-bara", 'gb_progression_rest="opponent"')
     rng = random.Random(4)
-    for obj in positions(v, 23, 200):
+    for obj in positions(v, 23, scaled(200, 40)):
         d = rng.randint(1, 6)
         k = rng.randint(1, 4)
         obj["dice"] = [d, d]

@@ -4,7 +4,7 @@
 on positions built to exercise what random play rarely reaches (six-blocks, primes with the
 opponent gathered behind, the mother, the named doublet of acey-deucey).
 
-A few hundred positions per game in the default suite; thousands under `-m slow`.
+A sample of each check (tens of positions) in the default suite; thousands under `-m slow`.
 """
 from __future__ import annotations
 
@@ -171,7 +171,7 @@ def _stage_aware(name: str) -> Callable[..., tuple]:
 def test_random_play_agrees_with_the_reference(name: str) -> None:
     v = variant(name)
     ref = GAMES[name][0]
-    for obj in random_positions(v, 7, 300):
+    for obj in random_positions(v, 7, 80):     # thousands in test_many_random_positions_agree
         stage = obj.get("state", {}).get("stage")
         agree(v, obj, (lambda p, a, b, s=stage: ref(p, a, b, s)) if name == "acey-deucey"
               else ref)
@@ -179,25 +179,25 @@ def test_random_play_agrees_with_the_reference(name: str) -> None:
 
 def test_long_nardy_blocks_agree() -> None:
     v = variant("long-nardy")
-    for obj in blocks(11, 200):
+    for obj in blocks(11, 60):              # 3000 more in test_many_random_positions_agree
         agree(v, obj, long_nardy)
 
 
 def test_fevga_primes_agree() -> None:
     v = variant("fevga")
-    for obj in blocks(12, 200, hi=18):
+    for obj in blocks(12, 60, hi=18):
         agree(v, obj, fevga)
 
 
 def test_plakoto_mothers_agree() -> None:
     v = variant("plakoto")
-    for obj in mothers(13, 200):
+    for obj in mothers(13, 60):
         agree(v, obj, plakoto)
 
 
 def test_acey_deucey_named_doublets_agree() -> None:
     v = variant("acey-deucey")
-    for obj in named_doublets(14, 25):      # 500 more in test_many_random_positions_agree
+    for obj in named_doublets(14, 8):       # 500 more in test_many_random_positions_agree
         agree(v, obj, lambda p, a, b: acey_deucey(p, a, b, "doublet"))
 
 
@@ -222,12 +222,26 @@ OPTIONS = [
 ]
 
 
-@pytest.mark.parametrize("name,sets,ref", OPTIONS, ids=[f"{n}:{','.join(s)}" for n, s, _ in OPTIONS])
+OPTION_IDS = [f"{n}:{','.join(s)}" for n, s, _ in OPTIONS]
+
+
+@pytest.mark.parametrize("name,sets,ref", OPTIONS, ids=OPTION_IDS)
 def test_options_agree_with_the_reference(name: str, sets: tuple[str, ...], ref: Any) -> None:
+    _options_agree(name, sets, ref, 40, 25)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name,sets,ref", OPTIONS, ids=OPTION_IDS)
+def test_options_agree_with_the_reference_long(name: str, sets: tuple[str, ...], ref: Any
+                                               ) -> None:
+    _options_agree(name, sets, ref, 600, 400)
+
+
+def _options_agree(name: str, sets: tuple[str, ...], ref: Any, count: int, built: int) -> None:
     v = variant(name, *sets)
-    positions = list(random_positions(v, 21, 150))
+    positions = list(random_positions(v, 21, count))
     if name in ("long-nardy", "fevga"):
-        positions += list(blocks(22, 100, hi=18))
+        positions += list(blocks(22, built, hi=18))
     for obj in positions:
         stage = obj.get("state", {}).get("stage")
         agree(v, obj, lambda p, a, b, s=stage: ref(p, a, b, s))
@@ -269,6 +283,16 @@ def first_throws(seed: int, count: int) -> Iterator[dict]:
 
 @pytest.mark.parametrize("reading", ["listed_doublets", "when_needed", "six_and_four"])
 def test_long_nardy_first_throws_agree(reading: str) -> None:
+    _first_throws_agree(reading, 40)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("reading", ["listed_doublets", "when_needed", "six_and_four"])
+def test_long_nardy_first_throws_agree_long(reading: str) -> None:
+    _first_throws_agree(reading, 600)
+
+
+def _first_throws_agree(reading: str, count: int) -> None:
     v = variant("long-nardy", f'ln_head_exception="{reading}"')
-    for obj in first_throws(31, 150):
+    for obj in first_throws(31, count):
         agree(v, obj, lambda p, a, b: long_nardy(p, a, b, head_exception=reading))

@@ -12,6 +12,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from budget import scaled
+
 from interpreter.cli import main
 from types import SimpleNamespace
 
@@ -385,7 +387,7 @@ def _check_match(v: Any, result: Any) -> None:
     assert result.winner == (0 if w > b else 1 if b > w else None)
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=scaled(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10**6), white=BOTS, black=BOTS)
 def test_bot_matches_conserve_men_end_and_value_games_by_the_loser_points(
         seed: int, white: str, black: str) -> None:

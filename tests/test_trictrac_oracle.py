@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from budget import full
 from interpreter.analysis import legal_results, roll_score
 from interpreter.variant.build import load_variant
 
@@ -48,9 +49,10 @@ def test_oracle_file_agrees(triktrak, name: str) -> None:
 
 
 def test_oracle_points_are_even_and_items_add_up(triktrak) -> None:
-    """Every roll of the files scores even points (§4.2), and our items add up to the totals."""
+    """Every roll of the files scores even points (§4.2), and our items add up to the totals
+    (every fifth line in the default run, all of them in a full one)."""
     for name in FILES:
-        for row in lines(name):
+        for row in lines(name)[::1 if full() else 5]:
             got = roll_score(triktrak, row["position"])
             assert got["mover"] % 2 == 0 and got["opponent"] % 2 == 0
             for side in ("mover", "opponent"):

@@ -14,6 +14,8 @@ from typing import Any, Iterator
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from budget import scaled
+
 from interpreter.analysis import legal_results, roll_score
 from interpreter.bench import positions_of
 from interpreter.kernel.board import Board, counts, flip, from_json, to_json
@@ -22,7 +24,7 @@ from interpreter.variant.build import load_variant
 
 TRIKTRAK = load_variant("triktrak")
 CHECKERS = TRIKTRAK.checkers
-GAMES = settings(max_examples=25, deadline=None, derandomize=True,
+GAMES = settings(max_examples=scaled(25), deadline=None, derandomize=True,
                  suppress_health_check=[HealthCheck.too_slow])
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 
@@ -202,10 +204,11 @@ def test_holes_follow_the_marking_machine(seed: int) -> None:
 
 
 def test_every_game_ends() -> None:
-    """Fifty games of random play, and ten between the greedy bots, all end with a winner."""
-    for i in range(50):
+    """Fifty games of random play, and ten between the greedy bots, all end with a winner (a
+    fifth of them in the default run)."""
+    for i in range(scaled(50)):
         r = play_game(TRIKTRAK, 20240, i)
         assert r.finished and r.winner in (0, 1) and max(r.points) >= 12
-    for i in range(10):
+    for i in range(scaled(10, 3)):
         r = play_game(TRIKTRAK, 20240, i, "greedy", "greedy")
         assert r.finished and r.winner in (0, 1) and max(r.points) >= 12

@@ -13,6 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel, ConfigDict
 
+from budget import scaled
+
 from interpreter.errors import VariantError
 from interpreter.kernel.rules import MoveRules
 from interpreter.resources import builtin_variant_path
@@ -376,7 +378,7 @@ _values = st.recursive(_scalars, lambda inner: st.one_of(
     st.lists(inner, max_size=3), st.dictionaries(_keys, inner, max_size=3)), max_leaves=8)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=scaled(150), deadline=None)
 @given(st.dictionaries(_keys, _values, max_size=5), st.booleans())
 def test_locator_agrees_with_tomllib(document: dict, multiline: bool) -> None:
     text = tomli_w.dumps(document, multiline_strings=multiline)

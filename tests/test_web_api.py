@@ -101,9 +101,13 @@ def test_every_shipped_variant_is_covered() -> None:
     assert set(shipped()) == set(SHORT)
 
 
+#: the variants whose whole games through the API take longest (acey-deucey's: every checker
+#: enters first; the parties and matches of several games), played under the slow marker
+LONG_GAMES = {"acey-deucey", "trictrac-combine", "trictrac-ecrire", "tavli", "tabla-match"}
+
+
 @pytest.mark.parametrize("variant", [
-    # acey-deucey's long games (every checker enters first) under the slow marker
-    pytest.param(v, marks=pytest.mark.slow) if v == "acey-deucey" else v for v in sorted(SHORT)])
+    pytest.param(v, marks=pytest.mark.slow) if v in LONG_GAMES else v for v in sorted(SHORT)])
 def test_a_whole_game_of_each_variant_with_plays_in_notation(client: TestClient,
                                                              variant: str) -> None:
     rng = random.Random(variant)

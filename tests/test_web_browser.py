@@ -138,7 +138,17 @@ def play_out(pg, limit: int = 400) -> int:
     return n
 
 
+def test_a_backgammon_game_by_clicks_for_four_turns(page, server: str, tmp_path: Path) -> None:
+    """The first turns of the game below (the whole game is played under the slow marker)."""
+    _backgammon_by_clicks(page, tmp_path, server, whole=False)
+
+
+@pytest.mark.slow
 def test_a_whole_backgammon_game_by_clicks(page, server: str, tmp_path: Path) -> None:
+    _backgammon_by_clicks(page, tmp_path, server, whole=True)
+
+
+def _backgammon_by_clicks(page, tmp_path: Path, server: str, whole: bool) -> None:
     start(page, server, "backgammon", 7)
     shot(page, tmp_path, "backgammon-start")
     # a checker clicked shows its destinations; undo takes a step back
@@ -156,6 +166,11 @@ def test_a_whole_backgammon_game_by_clicks(page, server: str, tmp_path: Path) ->
     page.click("#undo")
     idle(page)
     assert page.locator("#entered").text_content() == "—"
+    if not whole:
+        for _ in range(4):
+            assert play_one(page)
+            assert not page.locator("#error").text_content()
+        return
     turns = play_out(page)
     assert turns > 10
     assert "wins" in page.locator("#result").text_content()
@@ -163,6 +178,7 @@ def test_a_whole_backgammon_game_by_clicks(page, server: str, tmp_path: Path) ->
     shot(page, tmp_path, "backgammon-end")
 
 
+@pytest.mark.slow
 def test_a_whole_triktrak_partie_by_clicks(page, server: str, tmp_path: Path) -> None:
     start(page, server, "triktrak", 3, "ladder.holes_to_win=2")
     shot(page, tmp_path, "triktrak-start", "board-trictrac.png")

@@ -7,6 +7,7 @@ the effective one, with each option's choice written into `[dice]`, `[movement]`
 """
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -20,7 +21,7 @@ from interpreter.kernel.rules import MoveRules
 from interpreter.kernel.throws import StageRule, ThrowRules
 from interpreter.scoring.protocol import Ladder
 from interpreter.scoring.registry import ladder_class
-from interpreter.variant.schema import choice_key
+from interpreter.variant.choice import choice_key
 
 _DOUBLET_MOVES = {"four": 4, "twice": 2, "twice_and_throw_again": 2, "four_and_throw_again": 4}
 _RETHROW = ("twice_and_throw_again", "four_and_throw_again")
@@ -54,6 +55,9 @@ class Variant:
     layout: dict[int, int] = field(default_factory=dict)
     #: the sha256 of each file of the `extends` chain, the variant's own first: (name, hex)
     files: tuple[tuple[str, str], ...] = ()
+    #: the path and sha256 of each of those files, as read: what a stored form of the variant
+    #: is checked against (interpreter/variant/stored.py)
+    sources: tuple[tuple[str, str], ...] = ()
     #: what follows a throw: another throw after a doublet, roll events (kernel.throws)
     throws: ThrowRules = ThrowRules()
     #: the variants of a rotation's games (`[ladder] kind = "rotation"`), in order; () else
@@ -189,7 +193,9 @@ def build_variant(doc: Any) -> Variant:
         extra_throw=getattr(dice, "extra_throw", None) or "compulsory",
         all_off=getattr(model.board, "all_off", None) or "end",
         mat_variation=getattr(model.variant, "mat_variation", None),
-        flip=geometry.flip, layout=layout, files=_file_hashes(doc), throws=throws)
+        flip=geometry.flip, layout=layout, throws=throws)
+    variant.sources = _sources(doc)
+    variant.files = tuple((Path(path).name, digest) for path, digest in variant.sources)
     if ladder_class(model.ladder).plays_games:
         variant.games = _rotation_games(doc, model.ladder.games, rules.cost)
         variant.files = _unique(variant.files + tuple(f for g in variant.games for f in g.files))
@@ -328,17 +334,15 @@ def _lower(text: str) -> str:
     return text[:1].lower() + text[1:]
 
 
-def _file_hashes(doc: Any) -> tuple[tuple[str, str], ...]:
-    """(name, sha256) of the variant's file and of every file it extends, its own first."""
-    import hashlib
-
+def _sources(doc: Any) -> tuple[tuple[str, str], ...]:
+    """(path, sha256) of the variant's file and of every file it extends, its own first."""
     out = []
     for path in getattr(doc, "chain", None) or [doc.path]:
         try:
             data = Path(path).read_bytes()
         except (OSError, TypeError):
             continue
-        out.append((Path(path).name, hashlib.sha256(data).hexdigest()))
+        out.append((str(path), hashlib.sha256(data).hexdigest()))
     return tuple(out)
 
 

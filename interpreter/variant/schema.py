@@ -22,6 +22,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from interpreter.kernel.rules import MoveRules
+from interpreter.variant.choice import choice_key  # noqa: F401 - where it was first defined
 
 _DEFAULT = MoveRules()
 
@@ -571,13 +572,6 @@ class OptionDescription(Strict):
     choices: dict[str, str] = Field(
         default_factory=dict, description="what each value means: the value as TOML writes it "
         "(a string's text, an integer's digits, true or false) → words")
-
-
-def choice_key(value: Any) -> str:
-    """How a value of an option is written as a key of `option_descriptions.<option>.choices`."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
 
 
 class VariantModel(Strict):
