@@ -173,3 +173,14 @@ def test_moves_from_a_stored_variant_imports_neither_pydantic_nor_lark():
     assert outs[0][0] == outs[1][0] and json.loads(outs[1][0])["count"] == 16
     assert "pydantic" in outs[0][1]          # the first run builds the variant
     assert outs[1][1] == ""                  # the second reads it
+
+
+@pytest.mark.parametrize("command", ["moves", "score"])
+def test_a_rotation_asked_for_a_position_names_its_games_without_a_traceback(command: str) -> None:
+    position = json.dumps({"points": [0] * 24, "bar": [0, 0], "off": [15, 14], "dice": [3, 1]})
+    run = subprocess.run([sys.executable, "-m", "interpreter", command, "tavli"], input=position,
+                         capture_output=True, text=True, timeout=120,
+                         cwd=Path(__file__).resolve().parent.parent)
+    assert run.returncode == 2
+    assert "Traceback" not in run.stderr
+    assert "tavli plays several games in turn (portes, plakoto, fevga)" in run.stderr

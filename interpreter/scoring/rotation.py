@@ -15,7 +15,7 @@ the loop turns and sets up the board with that variant's own geometry.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -28,6 +28,8 @@ class RotationLadder(BaseModel):
     """Several games played in turn, each by its own variant file, to `match_points`."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
+    #: read when a variant is built, without the ladder class (RotationPlay says the same)
+    plays_games: ClassVar[bool] = True
     kind: Literal["rotation"] = Field(
         "rotation", description="games of several variants played in turn, to a number of "
                                 "points")
@@ -76,7 +78,7 @@ def match_of(state: dict) -> dict:
 class RotationPlay(Ladder):
     """The match of a rotation: game after game, each of its own variant (see the module)."""
 
-    plays_games = True
+    plays_games = RotationLadder.plays_games
     learns_values = False
     ended_by_rules = False
 

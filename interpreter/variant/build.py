@@ -19,8 +19,6 @@ from interpreter.kernel.board import Board, Geometry, flip
 from interpreter.kernel.movegen import MoveGenerator
 from interpreter.kernel.rules import MoveRules
 from interpreter.kernel.throws import StageRule, ThrowRules
-from interpreter.scoring.protocol import Ladder
-from interpreter.scoring.registry import ladder_class
 from interpreter.variant.choice import choice_key
 
 _DOUBLET_MOVES = {"four": 4, "twice": 2, "twice_and_throw_again": 2, "four_and_throw_again": 4}
@@ -73,6 +71,14 @@ class Variant:
         from interpreter.scoring.registry import ladder_for
 
         return ladder_for(self, game)
+
+    def ladder_kind(self) -> Any:
+        """The class of this variant's ladder (scoring/registry.py), asked what it requires of
+        the file; imported on use as `new_ladder` does, so that a variant read from its stored
+        form needs no ladder module."""
+        from interpreter.scoring.registry import ladder_class
+
+        return ladder_class(self.ladder)
 
     def restacked(self, b: Board) -> Board:
         """`b` (seen by the mover) with the mover's men all back in their starting layout: the
@@ -196,7 +202,7 @@ def build_variant(doc: Any) -> Variant:
         flip=geometry.flip, layout=layout, throws=throws)
     variant.sources = _sources(doc)
     variant.files = tuple((Path(path).name, digest) for path, digest in variant.sources)
-    if ladder_class(model.ladder).plays_games:
+    if _plays_games(model.ladder):
         variant.games = _rotation_games(doc, model.ladder.games, rules.cost)
         variant.files = _unique(variant.files + tuple(f for g in variant.games for f in g.files))
     problems = check_built(doc, variant)
@@ -207,6 +213,12 @@ def build_variant(doc: Any) -> Variant:
 
 #: the rotation files being loaded (a rotation that names itself is refused, not followed)
 _LOADING: set[str] = set()
+
+
+def _plays_games(ladder: Any) -> bool:
+    """Whether a `[ladder]` table plays the games of other files: its model says so (the
+    rotation's), so that building a variant needs no ladder module."""
+    return bool(getattr(ladder, "plays_games", False))
 
 
 def _rotation_games(doc: Any, refs: Sequence[str], own_cost: int = 0) -> tuple[Variant, ...]:
@@ -242,7 +254,7 @@ def _rotation_games(doc: Any, refs: Sequence[str], own_cost: int = 0) -> tuple[V
             if game is None:
                 try:
                     game_doc = load_document(target, check_rules="on-error")
-                    if ladder_class(game_doc.model.ladder).plays_games:
+                    if _plays_games(game_doc.model.ladder):
                         # refused before its own games are opened: no rotation of rotations
                         problems.append(_at(doc, where, "unplayable", f"game {i + 1} of the "
                                             f"rotation, {ref!r}, is a rotation itself: a "
@@ -254,7 +266,7 @@ def _rotation_games(doc: Any, refs: Sequence[str], own_cost: int = 0) -> tuple[V
                                         f"{ref!r}, cannot be loaded: {_lower(str(err))[:400]}"))
                     continue
                 loaded[key] = game
-            if ladder_class(game.ladder) is not Ladder:
+            if game.ladder is not None and getattr(game.ladder, "kind", "game") != "game":
                 kind = getattr(game.ladder, "kind", "game")
                 problems.append(_at(doc, where, "unplayable", f"game {i + 1} of the rotation, "
                                     f"{ref!r}, is scored by a `{kind}` ladder: a rotation plays "
@@ -301,7 +313,7 @@ def check_built(doc: Any, variant: Variant) -> list[Diagnostic]:
         out.append(_at(doc, ("movement",), "unplayable", f"the movement switches cannot be "
                                                          f"played: {_lower(str(err))}"))
         return out
-    marked = ladder_class(variant.ladder).marked_before_play
+    marked = variant.ladder_kind().marked_before_play
     if marked is not None:
         for rule in variant.rules.score_play:
             out.append(_at(doc, ("rules", rule.id, "on"), "unplayable",

@@ -37,6 +37,7 @@ from typing import Any, Callable, Sequence
 from interpreter.dsl import NEVER, RuleSet, ScoreRule
 from interpreter.dsl.runtime import BUILTINS, RUNTIME
 from interpreter.dsl.safety import MADE_UP, check_module
+from interpreter.errors import CommandLineError
 from interpreter.kernel.rules import MoveRules
 from interpreter.kernel.throws import StageRule, ThrowRules
 from interpreter.resources import builtin_variant_path, grammar_dir
@@ -56,7 +57,7 @@ _VARIANT_FIELDS = frozenset({
     "throws", "games"})
 _RULESET_FIELDS = frozenset({
     "score_roll", "score_play", "forbid", "forbid_move", "prefer", "end", "value",
-    "bot_features", "regions", "stages", "cost", "dearest", "_roll_fn", "_roll_from"})
+    "bot_features", "regions", "stages", "updates", "cost", "dearest", "_roll_fn", "_roll_from"})
 _THROW_FIELDS = frozenset({"doublet_rethrow", "bonus_throw", "bonus", "stages"})
 #: what the rule compiler sets on a hook function (interpreter/dsl/compiler.py)
 _HOOK_ATTRIBUTES = frozenset({"__dsl__", "filter_paths", "each", "waive"})
@@ -79,6 +80,10 @@ def position_variant(ref: str | Path, overrides: Sequence[str] = ()) -> Variant:
         if variant is not None:
             return variant
     variant = load_variant(ref, overrides)
+    if variant.games:
+        names = ", ".join(g.id for g in variant.games)
+        raise CommandLineError(f"{variant.id} plays several games in turn ({names}): a position "
+                               f"belongs to one of them; give it, e.g. `{variant.games[0].id}`")
     if place is not None:
         store(variant, place[0], place[1])
     return variant
@@ -191,7 +196,9 @@ def describe(variant: Variant) -> dict[str, Any]:
     hooks = _Hooks()
     payload: dict[str, Any] = {
         "id": _text(variant.id), "name": _text(variant.name), "path": str(variant.path),
-        "move_rules": {f.name: _plain(getattr(move_rules, f.name)) for f in fields(move_rules)},
+        "move_rules": {f.name: _plain(getattr(move_rules, f.name)) for f in fields(move_rules)
+                       if f.name != "state"},
+        "state": [[_text(n), _int(v), _flag(b)] for n, v, b in move_rules.state],
         "start": _ints(variant.start), "doublet_rethrow": _flag(variant.doublet_rethrow),
         "opening": _text(variant.opening), "extra_throw": _text(variant.extra_throw),
         "all_off": _text(variant.all_off),
@@ -216,6 +223,8 @@ def describe(variant: Variant) -> dict[str, Any]:
             "regions": {_text(n): sorted(_ints(s)) for n, s in rules.regions.items()},
             "stages": [[_text(i), hooks.name(w), hooks.name(n), hooks.name(t), hooks.name(a)]
                        for i, w, n, t, a in rules.stages],
+            "updates": [[_text(n), _int(slot), _flag(b), hooks.name(fn)]
+                        for n, slot, b, fn in rules.updates],
             "cost": _int(rules.cost),
             "dearest": [[_text(k) for k in rules.dearest[0]], _int(rules.dearest[1])],
         },
@@ -367,6 +376,7 @@ def rebuild(payload: dict[str, Any]) -> Variant:
         regions={_str(n): frozenset(_num(p) for p in pips) for n, pips in r["regions"].items()},
         stages=[(_str(i), required(w), required(n), hook(t), hook(a))
                 for i, w, n, t, a in r["stages"]],
+        updates=[(_str(n), _num(slot), _bool(b), required(h)) for n, slot, b, h in r["updates"]],
         cost=_num(r["cost"]),
         dearest=(tuple(_str(k) for k in r["dearest"][0]), _num(r["dearest"][1])))
     values: dict[str, Any] = {}
@@ -377,6 +387,7 @@ def rebuild(payload: dict[str, Any]) -> Variant:
             values[name] = value
         else:
             raise ValueError("a movement switch")
+    values["state"] = tuple((_str(n), _num(v), _bool(b)) for n, v, b in payload["state"])
     move_rules = MoveRules(**values)
     t = payload["throws"]
     bonus_throw = t["bonus_throw"]
