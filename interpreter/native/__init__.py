@@ -48,18 +48,38 @@ def say_once(message: str) -> None:
         print(f"tablier: {message}", file=sys.stderr)
 
 
-def accelerate(variant: Any, quiet: bool = False) -> bool:
-    """Give `variant` (and the games of a rotation) the compiled generator where its switches
-    are covered; True when every game of it runs compiled. Where numba is missing, says so once
-    on stderr (unless `quiet`) and changes nothing."""
+#: the fewest games worth loading the compiled code from the cache (numba's import and the
+#: cached machine code cost about a second), and worth compiling it first (some 20 s of CPU
+#: for the backgammon family, once per machine and code version)
+WARM_GAMES = 500
+COLD_GAMES = 20_000
+
+
+def accelerate(variant: Any, quiet: bool = False, games: int | None = None) -> bool:
+    """Give `variant` (and the games of a rotation) the compiled generator and playouts where
+    its switches are covered; True when every game of it runs compiled. `games`: how many
+    games the caller will play (None: as many as it takes), below which loading or compiling
+    the code would cost more than it saves. Where numba is missing, or a variant is not
+    covered, says so once on stderr (unless `quiet`) and changes nothing."""
     if not wanted():
         return False
     if not available():
         if not quiet:
             say_once("numba is not installed: games run on the Python path (slower)")
         return False
-    from interpreter.native.generator import install
+    from interpreter.native.generator import install, is_cached
 
-    games = tuple(getattr(variant, "games", ()) or ()) or (variant,)
-    done = [install(g) for g in games]
+    games_of = tuple(getattr(variant, "games", ()) or ()) or (variant,)
+    if games is not None:
+        cached = all(is_cached(g) for g in games_of)
+        if games < (WARM_GAMES if cached else COLD_GAMES):
+            return False
+        if not cached and not quiet:
+            say_once(f"compiling the move generator of {variant.id} for this machine (once, "
+                     f"about 20 s)")
+    done = [install(g) for g in games_of]
+    if not all(done) and not quiet:
+        left = ", ".join(dict.fromkeys(g.id for g, ok in zip(games_of, done) if not ok))
+        say_once(f"{left}: no compiled move generator for these rules yet; the Python path "
+                 f"plays them")
     return all(done)

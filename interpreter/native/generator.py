@@ -65,6 +65,28 @@ class NativeResults:
         return list(map(tuple, self._rows[cat][:n].tolist()))
 
 
+def _source_of(variant: Any) -> tuple[str, tuple[str, ...]] | None:
+    gen = variant.generator
+    if gen.forbid or gen.moves or gen._fast is None or not gen_emit.covers(gen.rules):
+        return None
+    from interpreter.native.playout import playout_part
+
+    extra = playout_part(variant)
+    fns = ("results", "play_games") if extra else ("results",)
+    return module_source(gen.rules, extra[0] if extra else ""), fns
+
+
+def is_cached(variant: Any) -> bool:
+    """Whether the variant's compiled code is in the cache already (or it has none to
+    compile)."""
+    from interpreter.native.modules import is_cached as cached
+
+    if getattr(variant.generator, "native", None) is not None:
+        return True
+    src = _source_of(variant)
+    return src is None or cached(*src)
+
+
 def install(variant: Any) -> bool:
     """The compiled `results()` on the variant's generator, when its switches are covered; True
     when it is in place."""

@@ -56,15 +56,32 @@ def digest(source: str) -> str:
     return h.hexdigest()[:32]
 
 
+def _path(source: str) -> tuple[str, str]:
+    name = f"tablier_native_{digest(source)}"
+    return name, os.path.join(_dir(), name + ".py")
+
+
+def is_cached(source: str, functions: tuple[str, ...]) -> bool:
+    """Whether numba has machine code of `functions` of the module of `source` in the cache
+    (its index files beside the module: loading them costs no compile)."""
+    name, path = _path(source)
+    folder = os.path.join(os.path.dirname(path), "__pycache__")
+    try:
+        found = os.listdir(folder)
+    except OSError:
+        return False
+    return all(any(f.startswith(f"{name}.{fn}-") and f.endswith(".nbi") for f in found)
+               for fn in functions)
+
+
 def load(source: str) -> ModuleType:
     """The module of `source` (numba functions with `cache=True`), written under the cache on
     first use and imported from there."""
-    key = digest(source)
+    name, path = _path(source)
+    key = name
     mod = _LOADED.get(key)
     if mod is not None:
         return mod
-    name = f"tablier_native_{key}"
-    path = os.path.join(_dir(), name + ".py")
     text = HEADER + source
     try:
         with open(path, encoding="utf-8") as fh:
