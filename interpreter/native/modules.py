@@ -4,7 +4,7 @@ by numba with `cache=True` so that a second process loads machine code instead o
 A module's file name is the sha256 of its source, the numba version and `CODE_VERSION`, so
 trees with other generators, or other numba versions, never read each other's files; numba keeps
 its compiled code beside the file (`__pycache__`), checked against the file's time stamp. The
-files live in `<cache>/native/` (`interpreter.usercache.cache_dir`); with no usable cache (or
+files live in `<cache>/native/kernel/` (`interpreter.usercache.cache_dir`); with no usable cache (or
 `TABLIER_NO_CACHE=1`) they go to a private temporary directory of the process, and every process
 compiles again.
 
@@ -35,7 +35,7 @@ def _dir() -> str:
 
     base = cache_dir()
     if base is not None:
-        path = os.path.join(base, "native")
+        path = os.path.join(base, "native", "kernel")
         try:
             os.makedirs(path, mode=0o700, exist_ok=True)
             return path
