@@ -1,0 +1,174 @@
+"""The helpers that the compiled rule code (`rules_emit.py`) calls, compiled by numba.
+
+They mirror `interpreter/dsl/runtime.py` on the flat int64 board of the kernel's layout
+(`kernel/board.py`: indexes 0..27, and 28..30 where a variant pins or keeps checkers off the
+board) and never fail on board input: a pip outside the board holds nothing.
+
+A set of pips is an int64 bit mask, bit v for the number v (0 <= v <= MAX_BIT): the emitter
+uses one only where the compiler's bounds put every number of the set in that span. A path is a
+2-D int64 array of steps, one row each (src, dst, die[, hit, flags]), and its length.
+"""
+from __future__ import annotations
+
+from numba import njit
+
+#: the highest number a bit mask holds
+MAX_BIT = 62
+
+
+@njit(cache=True)
+def mine(b, p):
+    if 1 <= p <= 24:
+        x = b[p]
+        return x if x > 0 else 0
+    if p == 0:
+        return b[0]
+    if p == 25:
+        return b[25]
+    if p == 29 and b.shape[0] > 30:
+        return b[29]
+    return 0
+
+
+@njit(cache=True)
+def theirs(b, p):
+    if 1 <= p <= 24:
+        x = b[p]
+        return -x if x < 0 else 0
+    if p == 0:
+        return b[27]
+    if p == 25:
+        return b[26]
+    if p == 29 and b.shape[0] > 30:
+        return b[30]
+    return 0
+
+
+@njit(cache=True)
+def pos(x):
+    """The mover's count of a board cell."""
+    return x if x > 0 else 0
+
+
+@njit(cache=True)
+def neg(x):
+    """The opponent's count of a board cell."""
+    return -x if x < 0 else 0
+
+
+@njit(cache=True)
+def mine_pinned(b, p):
+    if 1 <= p <= 24 and b.shape[0] > 28 and (b[28] >> p) & 1 and b[p] < 0:
+        return 1
+    return 0
+
+
+@njit(cache=True)
+def theirs_pinned(b, p):
+    if 1 <= p <= 24 and b.shape[0] > 28 and (b[28] >> p) & 1 and b[p] > 0:
+        return 1
+    return 0
+
+
+@njit(cache=True)
+def their_same(p):
+    return p + 12 if p <= 12 else p - 12
+
+
+@njit(cache=True)
+def empty(b, p):
+    if 1 <= p <= 24:
+        return b[p] == 0
+    return False
+
+
+@njit(cache=True)
+def full(b, m):
+    """Every pip of the mask is a point holding two or more of the mover's checkers."""
+    for p in range(MAX_BIT + 1):
+        if (m >> p) & 1:
+            if not (1 <= p <= 24 and b[p] >= 2):
+                return False
+    return True
+
+
+@njit(cache=True)
+def div(a, b):
+    return a // b if b != 0 else 0
+
+
+@njit(cache=True)
+def mod(a, b):
+    return a % b if b != 0 else 0
+
+
+@njit(cache=True)
+def bit(v):
+    """The mask of the one number v (nothing outside 0..MAX_BIT)."""
+    if 0 <= v <= MAX_BIT:
+        return 1 << v
+    return 0
+
+
+@njit(cache=True)
+def has(m, v):
+    if 0 <= v <= MAX_BIT:
+        return (m >> v) & 1 != 0
+    return False
+
+
+@njit(cache=True)
+def span(lo, hi, first, last):
+    """The mask of lo..hi clipped to first..last (the bounds the compiler proved for it)."""
+    lo = max(lo, first, 0)
+    hi = min(hi, last, MAX_BIT)
+    m = 0
+    for v in range(lo, hi + 1):
+        m |= 1 << v
+    return m
+
+
+@njit(cache=True)
+def count(m):
+    """How many numbers a mask holds."""
+    n = 0
+    for v in range(MAX_BIT + 1):
+        if (m >> v) & 1:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def landings(x, n):
+    """The pips where a checker of the path comes to rest (a step not continued by the next)."""
+    m = 0
+    for i in range(n):
+        if i + 1 == n or x[i + 1, 0] != x[i, 1]:
+            m |= bit(x[i, 1])
+    return m
+
+
+@njit(cache=True)
+def rests(x, n):
+    """The pips a checker passes through within one play (a step continued by the next)."""
+    m = 0
+    for i in range(n - 1):
+        if x[i + 1, 0] == x[i, 1]:
+            m |= bit(x[i, 1])
+    return m
+
+
+@njit(cache=True)
+def arrivals(x, n, h):
+    """Where the checkers that end the path on pip h started from, following rests."""
+    m = 0
+    for i in range(n):
+        if x[i, 1] != h or (i + 1 < n and x[i + 1, 0] == h):
+            continue
+        origin = x[i, 0]
+        j = i
+        while j > 0 and x[j - 1, 1] == origin:
+            j -= 1
+            origin = x[j, 0]
+        m |= bit(origin)
+    return m
