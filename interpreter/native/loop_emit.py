@@ -14,14 +14,13 @@ and counts are those of the Python loop, game for game (tests/test_native_diff.p
 It serves a variant whose throw is the plain one of the Python loop's fast path: no scoring or
 preference rules, the end rules deciding when a side's men are all off, no doublet re-throw,
 no stages or roll events, a ladder that ends with the first game and asks nothing of players
-who never double, the movement covered by `gen_emit`, and end and value rules the compiled
-rules give (`rules_part`). Anything else plays in Python.
+who never double, the movement covered by `gen_emit`, and end and value rules that the rule
+compiler's numba back end compiles (`rules_part`, interpreter/native/rules_emit.py). Anything
+else plays in Python.
 """
 from __future__ import annotations
 
-import ast
-import linecache
-from typing import Any, Callable
+from typing import Any
 
 from interpreter.kernel.board import their_pip
 
@@ -108,86 +107,33 @@ def flip_source(size: int, route: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-# -- the end and value rules: the compiled rules, or a bridge for the simplest --------------------
-
-_OPS = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE)
-_BIN = (ast.Add, ast.Sub, ast.Mult)
-
-
-def _plain(node: ast.expr) -> bool:
-    """An expression of the board's cells, integers and their comparisons, sums and products,
-    `and`/`or`/`not` and conditionals: what the bridge takes (the rule compiler writes the
-    simplest rules so, e.g. `b[0] == 15`)."""
-    if isinstance(node, ast.Constant):
-        value = node.value
-        return isinstance(value, (int, bool)) and -10**9 < int(value) < 10**9
-    if isinstance(node, ast.Subscript):
-        return (isinstance(node.value, ast.Name) and node.value.id == "b"
-                and isinstance(node.slice, ast.Constant) and type(node.slice.value) is int
-                and 0 <= node.slice.value < 28)
-    if isinstance(node, ast.BoolOp):
-        return isinstance(node.op, (ast.And, ast.Or)) and all(_plain(v) for v in node.values)
-    if isinstance(node, ast.UnaryOp):
-        return isinstance(node.op, (ast.Not, ast.USub)) and _plain(node.operand)
-    if isinstance(node, ast.BinOp):
-        return isinstance(node.op, _BIN) and _plain(node.left) and _plain(node.right)
-    if isinstance(node, ast.Compare):
-        return (all(isinstance(o, _OPS) for o in node.ops) and _plain(node.left)
-                and all(_plain(c) for c in node.comparators))
-    if isinstance(node, ast.IfExp):
-        return _plain(node.test) and _plain(node.body) and _plain(node.orelse)
-    return False
-
-
-def _bridged(fn: Callable[..., Any]) -> ast.expr | None:
-    """The expression a compiled hook returns, when the hook is one `return` of a plain
-    expression of the board (read back from the rule compiler's generated module); else
-    None."""
-    code = getattr(fn, "__code__", None)
-    if code is None or not code.co_filename.startswith("/<tablier>/"):
-        return None
-    text = "".join(linecache.getlines(code.co_filename))
-    if not text:
-        return None
-    try:
-        tree = ast.parse(text)
-    except SyntaxError:
-        return None
-    for node in tree.body:
-        if isinstance(node, ast.FunctionDef) and node.name == fn.__name__:
-            body = node.body
-            if len(body) == 1 and isinstance(body[0], ast.Return) and body[0].value is not None \
-                    and _plain(body[0].value):
-                return body[0].value
-    return None
-
+# -- the end and value rules: the rule compiler's numba back end (rules_emit.py) --------------
 
 def rules_part(variant: Any) -> tuple[str, int, int] | None:
     """The numba source of the variant's end rules (`_end(b)`: the index of the first that
     holds, -1 when none) and value rules (`_value(b)`: the value and the index of the highest
-    that holds, (1, -1) when none), every end rule won by the mover; None when a rule is not
-    available compiled. Returns (source, end rules, value rules)."""
+    that holds, (1, -1) when none), as `rules_emit.emit_rules` compiles them, every end rule
+    won by the mover; None when one of them is not compiled. Returns (source, end rules, value
+    rules)."""
+    from interpreter.native.rules_emit import emit_rules
+
     rules = variant.rules
-    ends = rules.end
-    if not ends or any(winner != "mover" for _id, winner, _fn in ends):
+    if not rules.end or any(winner != "mover" for _id, winner, _fn in rules.end):
         return None
-    end_exprs = [_bridged(fn) for _id, _w, fn in ends]
-    value_exprs = [(_bridged(when), _bridged(value)) for _id, when, value in rules.value]
-    if any(x is None for x in end_exprs) or any(
-            w is None or v is None for w, v in value_exprs):
+    nr = emit_rules(variant)
+    if nr is None or nr.over is None or (rules.value and nr.value is None):
         return None
-    lines = ["@njit(cache=True)", "def _end(b):"]
-    for i, x in enumerate(end_exprs):
-        assert x is not None
-        lines += [f"    if {ast.unparse(x)}:", f"        return {i}"]
-    lines += ["    return -1", "", "", "@njit(cache=True)", "def _value(b):",
-              "    best = 1", "    best_i = -1"]
-    for i, (w, v) in enumerate(value_exprs):
-        assert w is not None and v is not None
-        lines += [f"    if {ast.unparse(w)}:", f"        v = np.int64({ast.unparse(v)})",
-                  "        if v > best:", "            best = v", f"            best_i = {i}"]
-    lines += ["    return best, best_i"]
-    return "\n".join(lines) + "\n", len(end_exprs), len(value_exprs)
+    if [i for i, _w in nr.end_rules] != [i for i, _w, _f in rules.end] or \
+            list(nr.value_rules) != [i for i, _w, _v in rules.value]:
+        return None
+    over = nr.over.name
+    lines = [nr.source, "", "", "@njit(cache=True)", "def _end(b):",
+             f"    return {over}(b, 0, 0)", "", "", "@njit(cache=True)", "def _value(b):"]
+    if nr.value is not None:
+        lines.append(f"    return {nr.value.name}(b, 0, 0)")
+    else:
+        lines.append("    return np.int64(1), np.int64(-1)")
+    return "\n".join(lines) + "\n", len(rules.end), len(rules.value)
 
 
 GAMES = '''
