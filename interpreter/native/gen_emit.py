@@ -60,7 +60,7 @@ def layout(size: int) -> dict[str, int]:
     pos = 0
     for name, words in (("gen", 1), ("counts", CATS), ("rows", CATS * CAP * size),
                         ("keys", CATS * CAP), ("table", CATS * TSIZE), ("stamp", CATS * TSIZE),
-                        ("src", 8 * 32), ("cand", 32), ("pos", 32)):
+                        ("src", 8 * 256), ("cand", 32), ("pos", 32)):
         off[name] = pos
         pos += words
     off["total"] = pos

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from interpreter.kernel.rules import MoveRules
-from interpreter.native import gen_emit
+from interpreter.native import gen_emit, walk_emit
 from interpreter.native.modules import load
 
 Board = tuple[int, ...]
@@ -19,12 +19,26 @@ Board = tuple[int, ...]
 _MODULES: dict[tuple[MoveRules, str], Any] = {}
 
 
+def _family(rules: MoveRules) -> str | None:
+    """Which compiled generator serves these switches: "bg" (gen_emit, the backgammon
+    family's), "walk" (walk_emit, pins, same routes, checkers off the board) or None."""
+    if gen_emit.covers(rules):
+        return "bg"
+    if walk_emit.covers(rules):
+        return "walk"
+    return None
+
+
 def module_source(rules: MoveRules, extra: str = "") -> str:
     """The whole numba module of the compiled generator for these switches, and `extra` (the
     playout's part, loop_emit.py)."""
     size = rules.geometry.size
-    return (gen_emit.constants(size) + gen_emit.HELPERS + "\n\n"
-            + gen_emit.results_source(rules) + ("\n\n" + extra if extra else ""))
+    if _family(rules) == "bg":
+        body = gen_emit.results_source(rules)
+    else:
+        body = walk_emit.helpers_source(rules) + "\n\n" + walk_emit.results_source(rules)
+    return (gen_emit.constants(size) + gen_emit.HELPERS + "\n\n" + body
+            + ("\n\n" + extra if extra else ""))
 
 
 def compiled_module(rules: MoveRules, extra: str = "") -> Any:
@@ -67,7 +81,7 @@ class NativeResults:
 
 def _source_of(variant: Any) -> tuple[str, tuple[str, ...]] | None:
     gen = variant.generator
-    if gen.forbid or gen.moves or gen._fast is None or not gen_emit.covers(gen.rules):
+    if gen.forbid or gen.moves or _family(gen.rules) is None:
         return None
     from interpreter.native.playout import playout_part
 
@@ -93,18 +107,19 @@ def install(variant: Any) -> bool:
     gen = variant.generator
     if getattr(gen, "native", None) is not None:
         return True
-    if gen.forbid or gen.moves or gen._fast is None or not gen_emit.covers(gen.rules):
+    if gen.forbid or gen.moves or _family(gen.rules) is None:
         return False
     from interpreter.native.playout import playout_part
 
     extra = playout_part(variant)
     module = compiled_module(gen.rules, extra[0] if extra else "")
-    native = NativeResults(gen.rules, gen._fast, module)
+    python = gen._fast if gen._fast is not None else gen.results
+    native = NativeResults(gen.rules, python, module)
     if extra is not None:
         from interpreter.native.playout import Playout
 
         variant.__dict__["native_playout"] = Playout(variant, native, extra[1], extra[2])
-    gen.py_results = gen._fast
+    gen.py_results = python
     gen.native = native
     gen.results = native
     return True
