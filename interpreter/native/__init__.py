@@ -61,7 +61,7 @@ def accelerate(variant: Any, quiet: bool = False, games: int | None = None) -> b
     games the caller will play (None: as many as it takes), below which loading or compiling
     the code would cost more than it saves. Where numba is missing, or a variant is not
     covered, says so once on stderr (unless `quiet`) and changes nothing."""
-    if not wanted():
+    if not wanted() or (games is not None and games < WARM_GAMES):
         return False
     if not available():
         if not quiet:
