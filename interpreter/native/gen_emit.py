@@ -77,7 +77,7 @@ def rows_offset(cat: int, size: int = 28) -> int:
 
 #: the helpers every generated module holds (static text: no variant reaches it)
 HELPERS = '''
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _hash(L):
     h = np.uint64(1469598103934665603)
     for i in range(SIZE):

@@ -32,7 +32,7 @@ OUT = ("first", "ties", "winner", "end_rule", "value", "value_rule", "turns", "p
        "forced", "decisions", "rolls_white", "rolls_black")
 
 MT = '''
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _mt_next(mt):
     i = mt[624]
     if i >= 624:
@@ -79,14 +79,14 @@ def _seed(mt, key, nkey):
     mt[624] = 624
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _random(mt):
     a = _mt_next(mt) >> 5
     b = _mt_next(mt) >> 6
     return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _below(mt, n, k):
     """random.Random._randbelow(n) with k = n.bit_length(): k top bits, rejected when >= n."""
     r = _mt_next(mt) >> (32 - k)
