@@ -230,4 +230,4 @@ def test_every_claimed_variant_same_results(vid: str) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("vid", [v for v in _claimed() if not load_variant(v).games])
 def test_every_claimed_variant_same_games(vid: str) -> None:
-    _same_games(vid, 400, 23)
+    _same_games(vid, 120, 23)

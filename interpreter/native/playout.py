@@ -17,8 +17,17 @@ from interpreter.engine.contract import END
 from interpreter.engine.game import Game, GameResult
 from interpreter.native import loop_emit
 
-#: the ladders whose one game is the whole play, and that ask nothing of random players
-_ONE_GAME = ("game",)
+def _one_game(variant: Any) -> bool:
+    """Whether the variant's ladder, between two players who never double, asks nothing
+    before a throw, plays its own variant with its own opening throw, and is over when the
+    first game ends (money play with the cube, a single game): what the compiled loop tells
+    it is then all it hears from the Python loop."""
+    game = Game(variant, "probe", keep_record=False, doubles=(False, False))
+    L = game.ladder
+    L.start()
+    if L.offers_before_throw or L.first_variant() is not None or L.opening_mode() is not None:
+        return False
+    return L.game_end(0, 1) is END
 
 
 def playout_part(variant: Any) -> tuple[str, list[str], list[str]] | None:
@@ -32,10 +41,7 @@ def playout_part(variant: Any) -> tuple[str, list[str], list[str]] | None:
         return None
     if v.geometry.size != 28 or getattr(v, "games", ()):
         return None
-    ladder = v.ladder
-    kind = getattr(ladder, "kind", "game")
-    # money play with the cube is one game too: random players never double
-    if kind not in _ONE_GAME and not (kind == "cube" and getattr(ladder, "match_length", 1) == 0):
+    if not _one_game(v):
         return None
     if v.opening not in loop_emit.OPENING:
         return None
@@ -90,16 +96,21 @@ class Playout:
         self.fn(self.start, keys, nkeys, modes, max_turns, self.native.work, out)
         return [self._result(gs, row, max_turns) for gs, row in zip(seeds, out.tolist())]
 
+    def _python(self, gs: str, max_turns: int) -> GameResult:
+        """The game of seed `gs` played by the Python loop."""
+        from interpreter.players.kinds import make_player
+
+        v = self.variant
+        players = (make_player("random", f"{gs}:white", v),
+                   make_player("random", f"{gs}:black", v))
+        return Game(v, gs, max_turns=max_turns, keep_record=False,
+                    doubles=(False, False)).run(players)
+
     def _result(self, gs: str, row: list[int], max_turns: int) -> GameResult:
         first, ties, winner, end_i, k, k_i, turns, plays, forced, decisions, r0, r1 = row
         v = self.variant
         if first < 0:
-            from interpreter.players.kinds import make_player
-
-            players = (make_player("random", f"{gs}:white", v),
-                       make_player("random", f"{gs}:black", v))
-            return Game(v, gs, max_turns=max_turns, keep_record=False,
-                        doubles=(False, False)).run(players)
+            return self._python(gs, max_turns)
         game = Game(v, gs, max_turns=max_turns, keep_record=False, doubles=(False, False))
         L = game.ladder
         L.start()
@@ -112,8 +123,9 @@ class Playout:
         if winner >= 0:
             game.fire(self.end_ids[end_i], winner)
             game.fire(self.value_ids[k_i] if k_i >= 0 else None, winner)
-            nxt = L.game_end(winner, k)
-            assert nxt is END
+            if L.game_end(winner, k) is not END:
+                # a ladder that goes on after this game: the Python loop plays it all
+                return self._python(gs, max_turns)
         c = game.play_counts
         c[0], c[1], c[2] = plays, forced, decisions
         return game._finish()
