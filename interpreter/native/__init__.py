@@ -2,8 +2,11 @@
 numba source over a flat int64 board (the kernel's layout, kernel/board.py), compiled once and
 kept in the user's cache (`modules.py`).
 
-What it serves (`covers`): the distinct end boards of a throw (`results()`) for the backgammon
-family's switches (`gen_emit.py`), and whole random playouts of such variants (`loop_emit.py`).
+What it serves: the distinct end boards of a throw (`results()`) for the backgammon family's
+switches (`gen_emit.py`) and for the pinning, same-route and off-board games without rule hooks
+(`walk_emit.py`), whole random playouts of the backgammon family (`loop_emit.py`, `playout.py`),
+and the variant file's rules (`rules_emit.py`, the rule compiler's numba back end, with its
+runtime helpers in `rt.py`).
 Everything else, and everything when numba is missing or `TABLIER_NATIVE=0` is set, runs on the
 Python path, which stays the reference: the compiled code gives the same boards in the same
 order, and the compiled playouts the same games for the same seed (tests/test_native_diff.py).
