@@ -1,7 +1,10 @@
 """`tablier bench`: throughput of the kernel and the interpreter on this machine.
 
 Each variant is loaded from its file with every hook active and played through the same code
-path as `tablier simulate` (random bots, one process). Figures are medians of `runs` runs.
+path as `tablier simulate` (random bots, one process), first on the Python path, then on the
+compiled one where it covers the variant (`compiled_*`, interpreter/native). Figures are
+medians of `runs` runs, in CPU time (`time.process_time`: other work on the machine does not
+count).
 """
 from __future__ import annotations
 
@@ -49,10 +52,10 @@ def _calls_per_second(fn: Any, positions: list[tuple], runs: int) -> float:
     """Median over `runs` of the calls per second of `fn(b, d1, d2)` over the positions."""
     rates = []
     for _ in range(runs):
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         for b, d1, d2 in positions:
             fn(b, d1, d2)
-        rates.append(len(positions) / (time.perf_counter() - t0))
+        rates.append(len(positions) / max(time.process_time() - t0, 1e-9))
     return statistics.median(rates)
 
 
@@ -103,30 +106,108 @@ def _bench_each(report: dict[str, dict[str, Any]], variant_ids: Sequence[str], g
             if progress is not None:
                 progress.advance(runs + 1)
             continue
-        games_rates, turn_rates = [], []
-        played = 0
-        for run in range(runs):
-            t0 = time.perf_counter()
-            turns = n = 0
-            # `games` games, or fewer for a variant whose one `play` is a long match
-            while n < games and (n < 3 or time.perf_counter() - t0 < budget):
-                turns += play_game(variant, seed + run, n).turns
-                n += 1
-            dt = time.perf_counter() - t0
-            played += n
-            games_rates.append(n / dt)
-            turn_rates.append(turns / dt)
-            if progress is not None:
-                progress.advance(1)
+
+        def python_games(run: int, n: int) -> int:
+            return play_game(variant, seed + run, n).turns
+
+        games_rate, turns_rate, played = _games_per_second(python_games, games, runs, budget,
+                                                           progress)
         positions = _sample_positions(variant, 2000, seed)
         gen = variant.generator
-        report[vid] = {
-            "games_per_second": round(statistics.median(games_rates), 1),
-            "turns_per_second": round(statistics.median(turn_rates)),
+        figures: dict[str, Any] = {
+            "games_per_second": round(games_rate, 1),
+            "turns_per_second": round(turns_rate),
             "plays_per_second": round(_calls_per_second(gen.plays, positions, runs)),
             "results_per_second": round(_calls_per_second(gen.results, positions, runs)),
             "load_ms": round(load_ms, 1),
             "games": played, "runs": runs,
         }
+        figures.update(_compiled_figures(variant, games, runs, seed, budget, positions,
+                                         figures))
+        report[vid] = figures
         if progress is not None:
             progress.advance(1)
+
+
+def _games_per_second(play: Any, games: int, runs: int, budget: float, progress: Any
+                      ) -> tuple[float, float, int]:
+    """Medians over `runs` of games and turns per second (CPU time) of `play(run, n)` (the
+    turns of game n of a run), `games` games a run or fewer after `budget` seconds."""
+    games_rates, turn_rates = [], []
+    played = 0
+    for run in range(runs):
+        t0 = time.process_time()
+        turns = n = 0
+        # `games` games, or fewer for a variant whose one `play` is a long match
+        while n < games and (n < 3 or time.process_time() - t0 < budget):
+            turns += play(run, n)
+            n += 1
+        dt = max(time.process_time() - t0, 1e-9)
+        played += n
+        games_rates.append(n / dt)
+        turn_rates.append(turns / dt)
+        if progress is not None:
+            progress.advance(1)
+    return statistics.median(games_rates), statistics.median(turn_rates), played
+
+
+def _compiled_figures(variant: Any, games: int, runs: int, seed: int, budget: float,
+                      positions: list[tuple], python: dict[str, Any]) -> dict[str, Any]:
+    """The same figures on the compiled path (interpreter/native), beside the Python ones:
+    what it covers ("playouts": whole random games compiled; "generator": the compiled
+    `results()` under the Python turn loop; or why not), the time its code took to load
+    (compiling it the first time on a machine), games and turns per second of random play as
+    `simulate` plays them, `results()` per second, and the ratios to the Python figures."""
+    from interpreter import native
+
+    if not native.available():
+        return {"compiled": "off" if not native.wanted() else "numba is not installed"}
+    t0 = time.process_time()
+    covered = native.accelerate(variant, quiet=True)
+    if not covered:
+        return {"compiled": "not covered"}
+    playout = getattr(variant, "native_playout", None)
+    gen = variant.generator
+    # the first calls compile the code, or load it from the cache
+    gen.results(variant.start, 3, 1)
+    if playout is not None:
+        playout.play(["0/0"])
+    ready_s = time.process_time() - t0
+    if playout is not None:
+        games_rate, turns_rate = _playout_rates(playout, games, runs, seed, budget)
+    else:
+        from interpreter.sim import play_game
+
+        games_rate, turns_rate, _ = _games_per_second(
+            lambda run, n: play_game(variant, seed + run, n).turns, games, runs, budget, None)
+    results_rate = _calls_per_second(gen.results, positions, runs)
+    return {
+        "compiled": "playouts" if playout is not None else "generator",
+        "compiled_ready_s": round(ready_s, 2),
+        "compiled_games_per_second": round(games_rate, 1),
+        "compiled_turns_per_second": round(turns_rate),
+        "compiled_results_per_second": round(results_rate),
+        "compiled_games_ratio": round(games_rate / python["games_per_second"], 2),
+        "compiled_results_ratio": round(results_rate / python["results_per_second"], 2),
+    }
+
+
+def _playout_rates(playout: Any, games: int, runs: int, seed: int, budget: float
+                   ) -> tuple[float, float]:
+    """Games and turns per second (CPU time, medians over `runs`) of the compiled playouts,
+    the games played in batches of the runner's chunk size as `simulate` plays them."""
+    from interpreter.runner import CHUNK, game_seed
+
+    games_rates, turn_rates = [], []
+    for run in range(runs):
+        t0 = time.process_time()
+        n = turns = 0
+        while n < games and (n < 3 or time.process_time() - t0 < budget):
+            k = min(CHUNK, games - n)
+            done = playout.play([game_seed(seed + run, i) for i in range(n, n + k)])
+            turns += sum(r.turns for r in done)
+            n += k
+        dt = max(time.process_time() - t0, 1e-9)
+        games_rates.append(n / dt)
+        turn_rates.append(turns / dt)
+    return statistics.median(games_rates), statistics.median(turn_rates)

@@ -119,7 +119,13 @@ def game_line(index: int, seed: int, result: GameResult) -> dict[str, Any]:
 
 
 def play_lines(variant: Any, arm: Arm, start: int, stop: int) -> list[dict[str, Any]]:
-    """The lines of games start..stop-1 of `arm`."""
+    """The lines of games start..stop-1 of `arm`: on the compiled path where the variant has
+    one (`interpreter.native.accelerate`: the same games for the same seeds), else in Python."""
+    playout = getattr(variant, "native_playout", None)
+    if playout is not None and arm.white == arm.black == "random":
+        results = playout.play([game_seed(arm.seed, i) for i in range(start, stop)],
+                               arm.max_turns)
+        return [game_line(i, arm.seed, r) for i, r in zip(range(start, stop), results)]
     return [game_line(i, arm.seed, play_game(variant, arm.seed, i, arm.white, arm.black,
                                              max_turns=arm.max_turns))
             for i in range(start, stop)]
@@ -229,6 +235,10 @@ def run(arms: Sequence[Arm], variants: Sequence[Any], jobs: int = 1,
     numbers. `variants` are the arms' loaded variants (played here with one job)."""
     arms = tuple(arms)
     total = sum(a.games for a in arms)
+    from interpreter.native import accelerate
+
+    for v in {id(v): v for v in variants}.values():
+        accelerate(v, games=total)
     if dask is not None:
         yield from _run_dask(arms, variants, dask)
         return
@@ -276,6 +286,9 @@ def _dask_chunk(arm: Arm, start: int, stop: int) -> list[dict[str, Any]]:
         from interpreter.variant.build import load_variant
 
         variant = cache[key] = load_variant(arm.ref, arm.overrides)
+        from interpreter.native import accelerate
+
+        accelerate(variant, quiet=True, games=arm.games)
     return play_lines(variant, arm, start, stop)
 
 

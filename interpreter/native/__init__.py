@@ -1,0 +1,88 @@
+"""The compiled hot path: the same movement switches and rules as the Python kernel, emitted as
+numba source over a flat int64 board (the kernel's layout, kernel/board.py), compiled once and
+kept in the user's cache (`modules.py`).
+
+What it serves: the distinct end boards of a throw (`results()`) for the backgammon family's
+switches (`gen_emit.py`) and for the pinning, same-route and off-board games without rule hooks
+(`walk_emit.py`), whole random playouts of the backgammon family (`loop_emit.py`, `playout.py`),
+and the variant file's rules (`rules_emit.py`, the rule compiler's numba back end, with its
+runtime helpers in `rt.py`).
+Everything else, and everything when numba is missing or `TABLIER_NATIVE=0` is set, runs on the
+Python path, which stays the reference: the compiled code gives the same boards in the same
+order, and the compiled playouts the same games for the same seed (tests/test_native_diff.py).
+
+Nothing here imports numba until a command asks for speed (`accelerate`): short commands
+(`tablier moves` on one position, `rules`, `validate`) never pay for it.
+"""
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any
+
+_STATE: dict[str, Any] = {}
+
+
+def wanted() -> bool:
+    """Whether the compiled path is asked for (`TABLIER_NATIVE=0` turns it off)."""
+    return os.environ.get("TABLIER_NATIVE", "1") not in ("0", "off", "no", "false")
+
+
+def available() -> bool:
+    """Whether numba can be imported here (once per process) and the compiled path is wanted."""
+    if not wanted():
+        return False
+    ok = _STATE.get("numba")
+    if ok is None:
+        try:
+            import numba  # noqa: F401
+            ok = True
+        except Exception:           # missing, or broken on this platform (llvmlite)
+            ok = False
+        _STATE["numba"] = ok
+    return bool(ok)
+
+
+def say_once(message: str) -> None:
+    """One line on stderr, once per process."""
+    said = _STATE.setdefault("said", set())
+    if message not in said:
+        said.add(message)
+        print(f"tablier: {message}", file=sys.stderr)
+
+
+#: the fewest games worth loading the compiled code from the cache (numba's import and the
+#: cached machine code cost about a second), and worth compiling it first (some 20 s of CPU
+#: for the backgammon family, once per machine and code version)
+WARM_GAMES = 500
+COLD_GAMES = 20_000
+
+
+def accelerate(variant: Any, quiet: bool = False, games: int | None = None) -> bool:
+    """Give `variant` (and the games of a rotation) the compiled generator and playouts where
+    its switches are covered; True when every game of it runs compiled. `games`: how many
+    games the caller will play (None: as many as it takes), below which loading or compiling
+    the code would cost more than it saves. Where numba is missing, or a variant is not
+    covered, says so once on stderr (unless `quiet`) and changes nothing."""
+    if not wanted() or (games is not None and games < WARM_GAMES):
+        return False
+    if not available():
+        if not quiet:
+            say_once("numba is not installed: games run on the Python path (slower)")
+        return False
+    from interpreter.native.generator import install, is_cached
+
+    games_of = tuple(getattr(variant, "games", ()) or ()) or (variant,)
+    if games is not None:
+        cached = all(is_cached(g) for g in games_of)
+        if games < (WARM_GAMES if cached else COLD_GAMES):
+            return False
+        if not cached and not quiet:
+            say_once(f"compiling the move generator of {variant.id} for this machine (once, "
+                     f"about 20 s)")
+    done = [install(g) for g in games_of]
+    if not all(done) and not quiet:
+        left = ", ".join(dict.fromkeys(g.id for g, ok in zip(games_of, done) if not ok))
+        say_once(f"{left}: no compiled move generator for these rules yet; the Python path "
+                 f"plays them")
+    return all(done)
