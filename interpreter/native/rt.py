@@ -10,6 +10,7 @@ uses one only where the compiler's bounds put every number of the set in that sp
 """
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 #: the highest number a bit mask holds
@@ -172,3 +173,64 @@ def arrivals(x, n, h):
             origin = x[j, 0]
         m |= bit(origin)
     return m
+
+
+@njit(cache=True)
+def can_move(b, side, same, pinning, pool, block, home_top, off_pip, all_home, pinned_home):
+    """`can_move()` / `opponent_can_move()` as `dsl/runtime.py` reads them: whether `side`
+    (0: the mover, 1: the opponent) has a single move with some number 1..6, the file's
+    forbid rules aside."""
+    pins = b[28] if pinning and b.shape[0] > 28 else 0
+    v = np.zeros(25, np.int64)
+    mask = 0
+    if side == 0:
+        for p in range(25):
+            v[p] = b[p]
+        bar = b[25]
+        mask = pins
+    else:
+        for p in range(1, 25):
+            if same:
+                q = p + 12 if p <= 12 else p - 12
+            else:
+                q = 25 - p
+            v[q] = -b[p]
+            if (pins >> p) & 1:
+                mask |= 1 << q
+        bar = b[26]
+    waiting = pool != 0 and b.shape[0] > 30 and b[29 + side] > 0
+    if bar > 0 or waiting:
+        for d in range(1, 7):
+            x = v[25 - d]
+            if x >= 0 or (-x < block and not (mask >> (25 - d)) & 1):
+                return True
+        if bar > 0:
+            return False
+    for p in range(off_pip + 2, 25):
+        if v[p] <= 0:
+            continue
+        for q in range(p - 1, max(off_pip, p - 7), -1):
+            x = v[q]
+            if x >= 0 or (-x < block and not (mask >> q) & 1):
+                return True
+    if waiting:
+        return False
+    has_pinned = False
+    pinned_above = False
+    for p in range(1, 25):
+        if v[p] < 0 and (mask >> p) & 1:
+            has_pinned = True
+            if p > home_top:
+                pinned_above = True
+    if has_pinned and not pinned_home:
+        return False
+    if all_home:
+        if pinned_above:
+            return False
+        for p in range(home_top + 1, 25):
+            if v[p] > 0:
+                return False
+    for p in range(off_pip + 1, min(off_pip + 7, 25)):
+        if v[p] > 0:
+            return True
+    return False

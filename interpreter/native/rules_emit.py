@@ -354,6 +354,9 @@ class _Body:
 
     def _s_Item(self, node: C.Item) -> str:
         step = self.ref(node.base)
+        if isinstance(step, _State):
+            # a value of the named state (`[turn.state]`), in its slot of the position
+            return step.cell(node.index)
         if not isinstance(step, _Step) or not 0 <= node.index <= 3:
             raise Unsupported("a field of a play as a number")
         if node.index == 3:
@@ -536,6 +539,12 @@ class _Body:
                 raise Unsupported(f"{fn} of something else than a path")
             extra = f", {self.scalar(args[1])}" if fn == "arrivals" else ""
             return f"rt.{fn}({path.arr}, {path.n}{extra})"
+        if fn in ("can_move", "opponent_can_move"):
+            values = [c.value for c in args[1:] if isinstance(c, C.Const)]
+            if len(values) != len(args) - 1 or any(type(v) is not int for v in values):
+                raise Unsupported(f"{fn} with switches that are not numbers")
+            switches = ", ".join(str(v) for v in values)
+            return f"rt.can_move({self.state(args[0]).view()}, {switches})"
         if fn == "abs":
             return f"abs({self.scalar(args[0])})"
         if fn == "size":
@@ -1003,7 +1012,7 @@ _FIXED_NAMES = frozenset({*FORBID_ARGS, *FORBID_BATCH_ARGS, *ROLL_ARGS, *CHOICE_
 _MADE_NAMES = re.compile(r"_[tvk]\d{1,7}|rule_\d{1,5}(_many)?")
 _RT_NAMES = frozenset({"mine", "theirs", "pos", "neg", "mine_pinned", "theirs_pinned",
                        "their_same", "empty", "full", "div", "mod", "bit", "has", "span", "count",
-                       "landings", "rests", "arrivals"})
+                       "landings", "rests", "arrivals", "can_move"})
 _NP_NAMES = frozenset({"zeros", "int64", "bool_"})
 _NODES = (ast.Module, ast.FunctionDef, ast.arguments, ast.arg, ast.Return, ast.Assign,
           ast.AugAssign, ast.If, ast.For, ast.Break, ast.Expr, ast.Name, ast.Load, ast.Store,
