@@ -5,8 +5,9 @@ that start with `tablier` or pipe into it (a line ending in `\\` goes on on the 
 runs in a shell, in the page's order, from a scratch folder of the page that sees the clone's
 files (`variants/`, `tests/`, ...) and the files the page itself writes in its `toml` blocks
 (`# quick-trictrac.toml: ...` as the first line of a block), and must exit as the page says:
-0, unless the line's comment says "exits N". Commands that play a hundred games or more, need a
-Dask scheduler, and `bench`, are in the `slow` set (which runs each such page whole).
+0, unless the line's comment says "exits N". Commands that play a hundred games or more,
+compare more than ten, simulate searching players, train, play gnubg, need a Dask scheduler,
+and `bench`, are in the `slow` set (which runs each such page whole).
 """
 from __future__ import annotations
 
@@ -46,12 +47,15 @@ class Example:
     @property
     def slow(self) -> bool:
         words = self.command.split("#")[0].split()
-        if "bench" in words[1:2]:
+        if "bench" in words[1:2] or "train" in words or "--dask" in words:
             return True
         if "simulate" in words or "compare" in words:
-            games = words[words.index("--games") + 1] if "--games" in words else "1000"
-            return int(games) >= 100 or "--dask" in words
-        return False
+            games = int(words[words.index("--games") + 1]) if "--games" in words else 1000
+            # a comparison of more than ten games, or games between searching players
+            searching = any(w.startswith(("search", "learned", "rollout", "gnubg"))
+                            for w in words)
+            return games >= 100 or ("compare" in words and games > 10) or searching
+        return "gnubg" in words
 
 
 def _commands(page: Path) -> list[Example]:

@@ -2,8 +2,9 @@
 
 Each case runs the command line in a child process bounded in time and memory and asserts: no
 code from the input ran (no sentinel file), no traceback, the expected exit code and message.
-The default suite forks the test process (`hostile.run_cli(mode="fork")`), a few cases of each
-class also start a fresh interpreter; `-m slow` starts a fresh interpreter for every case.
+The default suite forks the test process (`hostile.run_cli(mode="fork")`) for every case of the
+classes in `EVERY` and the first cases of the others, a few cases of each class also start a
+fresh interpreter; `-m slow` runs the rest and starts a fresh interpreter for every case.
 """
 from __future__ import annotations
 
@@ -41,7 +42,26 @@ def _run(case: dict, mode: str, tmp_path) -> None:
     assert not problems, f"{case['id']}: " + "; ".join(problems)
 
 
-@pytest.mark.parametrize("case,mode", [_param(c, "fork") for c in CASES])
+#: the classes every case of which the default suite runs (code from the input, unbounded work);
+#: of the others it runs the first few of each class, and `-m slow` all of them
+EVERY = ("injection", "bomb", "endless")
+FIRST = 5
+
+
+def _default_cases() -> list:
+    seen: dict[str, int] = {}
+    out = []
+    for case in CASES:
+        k = seen[case["class"]] = seen.get(case["class"], 0) + 1
+        param = _param(case, "fork")
+        if case["class"] not in EVERY and k > FIRST:
+            param = pytest.param(*param.values, id=param.id,
+                                 marks=[*param.marks, pytest.mark.slow])
+        out.append(param)
+    return out
+
+
+@pytest.mark.parametrize("case,mode", _default_cases())
 def test_hostile_input(case, mode, tmp_path):
     _run(case, mode, tmp_path)
 

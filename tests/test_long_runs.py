@@ -25,9 +25,12 @@ ROOT = Path(__file__).resolve().parent.parent
 def _interrupt(args: list[str], tmp_path: Path, wait_for: Path) -> subprocess.CompletedProcess:
     """Run `tablier ARGS` in a process group of its own, send SIGINT to the whole group (as a
     terminal's Ctrl-C does) once `wait_for` has lines, and collect what it printed."""
+    # the Python path: a million games would otherwise first compile the native playouts
+    # (interpreter/native), which is not what is tested here
+    env = dict(os.environ, TABLIER_NATIVE="0")
     proc = subprocess.Popen([sys.executable, "-m", "interpreter", *args], cwd=tmp_path,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
+                            start_new_session=True, env=env)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         # the output is written to a hidden file beside it and moved into place at the end

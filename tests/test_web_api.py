@@ -352,7 +352,9 @@ def test_a_page_may_seat_the_search_player(client: TestClient) -> None:
     assert state["turns"] >= 1 and state["players"]["white"] == "search:1"
 
 
-@pytest.mark.parametrize("path", SHEETS, ids=[p.stem for p in SHEETS])
+@pytest.mark.parametrize("path", [pytest.param(p, id=p.stem, marks=() if i % 4 == 0 else
+                                               pytest.mark.slow)
+                                  for i, p in enumerate(SHEETS)])
 def test_api_sheets_agrees_with_tablier_sheet(client: TestClient, path: Path) -> None:
     want = sheet_data(path, _ladder_for)
     r = client.post("/api/sheets", json={"record": path.read_text(encoding="utf-8")})
