@@ -86,3 +86,39 @@ def accelerate(variant: Any, quiet: bool = False, games: int | None = None) -> b
         say_once(f"{left}: no compiled move generator for these rules yet; the Python path "
                  f"plays them")
     return all(done)
+
+
+#: the fewest games of a searching bot worth compiling the throws' code for (some 10 s of CPU
+#: for the trictrac family, once per machine and code version; a search:1 partie of triktrak
+#: takes about 7 s on the Python path); the code in the cache is loaded for any game
+THROW_GAMES = 2
+
+
+def accelerate_throws(variant: Any, games: int | None = None, quiet: bool = False) -> bool:
+    """Give `variant` (and the games of a rotation) the compiled throws (`throws_emit.py`) that
+    the searching bots' valuation of a scoring game reads, where it is covered; True when every
+    game of it has them. `games`: how many games a searching bot will play (None: as many as it
+    takes); below `THROW_GAMES` only code already in the cache is used."""
+    if not available():
+        return False
+    from interpreter.native.throws_emit import NativeThrows, emit_throws, is_cached
+
+    games_of = tuple(getattr(variant, "games", ()) or ()) or (variant,)
+    done = []
+    for g in games_of:
+        if g.__dict__.get("native_throws") is not None:
+            done.append(True)
+            continue
+        made = emit_throws(g)
+        if made is None:
+            done.append(False)
+            continue
+        nr, fns = made
+        if games is not None and games < THROW_GAMES and not is_cached(nr, fns):
+            done.append(False)
+            continue
+        if not quiet and not is_cached(nr, fns):
+            say_once(f"compiling the throws of {g.id} for this machine (once, about 10 s)")
+        g.__dict__["native_throws"] = NativeThrows(g, nr)
+        done.append(True)
+    return all(done)

@@ -16,6 +16,7 @@ from typing import Any, Sequence
 from interpreter.engine.contract import END
 from interpreter.engine.game import Game, GameResult
 from interpreter.native import loop_emit
+from interpreter.players.bots import BOTS
 
 def _one_game(variant: Any) -> bool:
     """Whether the variant's ladder, between two players who never double, asks nothing
@@ -98,11 +99,8 @@ class Playout:
 
     def _python(self, gs: str, max_turns: int) -> GameResult:
         """The game of seed `gs` played by the Python loop."""
-        from interpreter.players.kinds import make_player
-
         v = self.variant
-        players = (make_player("random", f"{gs}:white", v),
-                   make_player("random", f"{gs}:black", v))
+        players = (BOTS["random"](f"{gs}:white"), BOTS["random"](f"{gs}:black"))
         return Game(v, gs, max_turns=max_turns, keep_record=False,
                     doubles=(False, False)).run(players)
 

@@ -13,6 +13,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+# the plays of a throw under the trictrac family's switches, which `throws_emit.py` calls as
+# `rt.corner_full` and so on
+from interpreter.native.rt_corner import (  # noqa: F401
+    corner_full, corner_single, drop_marked, group_plays, prefer_higher)
+
 #: the highest number a bit mask holds
 MAX_BIT = 62
 

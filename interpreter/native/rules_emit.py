@@ -95,6 +95,9 @@ ROLL_ARGS = ("b", "d1", "d2", "rolls", "setup", "unplayed", "pb", "ps", "pp", "p
 CHOICE_ARGS = ("b", "i", "d1", "d2", "rolls", "pb", "ps", "pp", "pn")
 CHOICE_BATCH_ARGS = ("b", "d1", "d2", "rolls", "pb", "ps", "pp", "pn")
 END_ARGS = ("b", "mp", "tp")
+#: the names of the throws' functions (`throws_emit.py`): theirs, their arguments' and locals'
+THROWS_NAMES = ("throw_plays", "throw_points", "throw_points_many", "bs", "rs", "ss", "dice",
+                "cb", "cp", "cn", "plays", "paths", "ways", "points")
 _ARGS = {FORBID: FORBID_ARGS, MOVE: FORBID_ARGS, ROLL: ROLL_ARGS, CHOICE: CHOICE_ARGS,
          END: END_ARGS}
 
@@ -157,10 +160,14 @@ class NativeRules:
 
 @functools.cache
 def _rt_text() -> str:
-    from interpreter.native import rt
+    from interpreter.native import rt, rt_corner
 
-    with open(rt.__file__, encoding="utf-8") as f:
-        return f.read()
+    out = []
+    for module in (rt, rt_corner):
+        assert module.__file__ is not None
+        with open(module.__file__, encoding="utf-8") as f:
+            out.append(f.read())
+    return "\0".join(out)
 
 
 # -- how the emitted code names what it reads ------------------------------------------------------
@@ -1008,17 +1015,18 @@ class UnsafeSource(Exception):
 _FIXED_NAMES = frozenset({*FORBID_ARGS, *FORBID_BATCH_ARGS, *ROLL_ARGS, *CHOICE_ARGS, *END_ARGS,
                           "np", "njit", "rt", "range", "min", "max", "abs", "out", "best",
                           "which", "h", "v", "_c", "roll_ways", "game_over", "game_value",
-                          "features"})
+                          "features", *THROWS_NAMES})
 _MADE_NAMES = re.compile(r"_[tvk]\d{1,7}|rule_\d{1,5}(_many)?")
 _RT_NAMES = frozenset({"mine", "theirs", "pos", "neg", "mine_pinned", "theirs_pinned",
                        "their_same", "empty", "full", "div", "mod", "bit", "has", "span", "count",
-                       "landings", "rests", "arrivals", "can_move"})
+                       "landings", "rests", "arrivals", "can_move", "corner_full",
+                       "corner_single", "drop_marked", "prefer_higher", "group_plays"})
 _NP_NAMES = frozenset({"zeros", "int64", "bool_"})
 _NODES = (ast.Module, ast.FunctionDef, ast.arguments, ast.arg, ast.Return, ast.Assign,
           ast.AugAssign, ast.If, ast.For, ast.Break, ast.Expr, ast.Name, ast.Load, ast.Store,
           ast.Constant, ast.Call, ast.keyword, ast.Attribute, ast.Subscript, ast.Tuple,
           ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.Compare, ast.IfExp, ast.Import, ast.ImportFrom,
-          ast.alias, ast.operator, ast.unaryop, ast.boolop, ast.cmpop)
+          ast.alias, ast.operator, ast.unaryop, ast.boolop, ast.cmpop, ast.Slice)
 
 
 def check_source(source: str) -> None:

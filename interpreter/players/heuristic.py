@@ -45,6 +45,9 @@ from interpreter.scoring.registry import ladder_class
 #: over the numbers, each weighed by its chance
 FIRST_PASS = tuple((a, b, 1 if a == b else 2) for a, b in
                    ((1, 1), (4, 4), (1, 2), (2, 5), (3, 4), (3, 6), (5, 6)))
+#: the other throws: a leaf valued over the first pass and then over every throw needs only
+#: these more
+REST = tuple(t for t in DICE if t not in FIRST_PASS)
 #: the ladders whose plays are won by points and holes
 
 
@@ -161,13 +164,21 @@ class HeuristicJudge:
         if got is not None:
             return got
         v = self.variant
+        native = v.__dict__.get("native_throws")
+        if native is not None:
+            # the same sum by the compiled throws (interpreter/native/throws_emit.py)
+            out = native.mean_points(b, rolls, setup, dice)
+            if len(self._memo) > 200_000:
+                self._memo.clear()
+            self._memo[key] = out
+            return out
         gen = v.generator
         rules = v.rules
         total = 0.0
         weight = 0
         for d1, d2, w in dice:
             weight += w
-            ctx = RollContext(partial(gen.plays, b, d1, d2), setup=setup)
+            ctx = RollContext(partial(gen.plays, b, d1, d2, rolls), setup=setup)
             pts = 0
             if self.score_roll:
                 for _r, to, p, _w in rules.roll_items(b, d1, d2, rolls, ctx):
@@ -383,6 +394,8 @@ class HeuristicJudge:
         out = np.zeros(len(ls))
         rows: list[list[float]] = []
         where: list[int] = []
+        if self.points_ladder:
+            self._prefetch(ls, DICE)
         for i, lf in enumerate(ls):
             if self.points_ladder:
                 # a finished partie or match too, in the unit of its net result
@@ -416,9 +429,52 @@ class HeuristicJudge:
         if not (self.scoring and self.points_ladder):
             return None
         out = np.zeros(len(ls))
+        self._prefetch(ls, FIRST_PASS)
         for i, lf in enumerate(ls):
             out[i] = self.points_value(lf, FIRST_PASS)
         return out
+
+    def _prefetch(self, ls: Sequence[Leaf], dice: tuple) -> None:
+        """The points of the next throws that `to_come` will read for these leaves, computed in
+        one call of the compiled throws where the variant has them (into the memo)."""
+        native = self.variant.__dict__.get("native_throws")
+        if native is None or not self.scoring:
+            return
+        memo = self._memo
+        flip = self.variant.flip
+        n = len(dice)
+        want: dict[tuple, None] = {}
+        for lf in ls:
+            if lf.over:
+                continue
+            b = lf.board
+            r_me, r_opp = lf.rolls
+            for key in ((b, r_me + 1, lf.setup, n), (flip(b), r_opp + 1, lf.setup, n)):
+                if key not in memo:
+                    want[key] = None
+        if not want:
+            return
+        keys = list(want)
+        if len(memo) + len(keys) > 200_000:
+            memo.clear()
+        if dice is not DICE or len(FIRST_PASS) + len(REST) != len(DICE):
+            for key, got in zip(keys, native.mean_points_many(keys, dice)):
+                memo[key] = got
+            return
+        # over every throw: the first pass's sum where it is known, and the other throws'
+        first_w = sum(w for _a, _b, w in FIRST_PASS)
+        weight = sum(w for _a, _b, w in DICE)
+        part = []
+        whole = []
+        for key in keys:
+            (part if key[:3] + (len(FIRST_PASS),) in memo else whole).append(key)
+        if whole:
+            for key, got in zip(whole, native.mean_points_many(whole, DICE)):
+                memo[key] = got
+        if part:
+            for key, rest in zip(part, native.points_many(part, REST)):
+                first = round(memo[key[:3] + (len(FIRST_PASS),)] * first_w)
+                memo[key] = (first + rest) / weight
 
     def points_value(self, lf: Leaf, dice: tuple = DICE) -> float:
         """The parties, in the unit of their net result: the ladder's holes, marks and jetons

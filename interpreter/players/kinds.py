@@ -98,13 +98,27 @@ def judge_for(variant: Any, learned: bool, weights: str | None) -> Any:
             from interpreter.players.learned import NetJudge, load_net
             got = NetJudge(variant, load_net(variant, weights))
         else:
+            from interpreter.native import accelerate_throws
             from interpreter.players.heuristic import HeuristicJudge
             got = HeuristicJudge(variant)
+            # the compiled throws, when their code is in the cache already (runner.py
+            # compiles it for a run of many searching games)
+            accelerate_throws(variant, games=1, quiet=True)
         if len(_JUDGES) > 32:
             _JUDGES.clear()
         _JUDGES[key] = (variant, got)
         return got
     return got[1]
+
+
+def reads_throws(kind: str) -> bool:
+    """Whether a player of `kind` values positions by the variant file's heuristic, which reads
+    the points of the next throws in a scoring game (search and rollout without a network)."""
+    try:
+        family, params = parse(kind)
+    except PlayerKindError:
+        return False
+    return family in ("search", "rollout") and not params.get("learned")
 
 
 def make(kind: str, seed: Any, variant: Any) -> Any:

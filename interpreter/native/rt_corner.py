@@ -1,0 +1,304 @@
+"""The legal plays of a throw under the trictrac family's movement switches, compiled by numba.
+
+The switches (`kernel/rules.py`) these functions give the plays of are those of `covers()` in
+`throws_emit.py`: two numbers a throw, a doublet played twice, no hitting (any opposing checker
+closes a point), both numbers if possible and else the higher, bearing off once every checker
+is home (pips 1..6) with a higher number only from the farthest checker (an excédant), the
+fewest excédants, the opponent's corner a rest only, the own corner never left with one
+checker, and the corner taken par puissance while both corners are empty. They give the same
+candidates in the same order as the generated Python generator of those switches
+(`kernel/_fastplays.py`), and its fallback `MoveGenerator._walk_plays` for a throw of which only
+one number can be played.
+
+The candidates of a throw are written into three arrays: `cb` (candidates, cells) the end
+boards, `cp` (candidates, 2, 5) the steps (src, dst, die, hit, flags) and `cn` the number of
+steps; a function returns how many it wrote. The file's forbid rules are asked of them by the
+generated code in between (`throws_emit.py`), and `group_plays` gathers the survivors into the
+plays a roll's scoring rules read: `pb`, `ps`, `pp`, `pn` as `rules_emit.py` describes them.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+#: the flags of a step (kernel/movegen.py)
+EXCEDANT = 1
+PUISSANCE = 2
+SURPLUS = 4
+#: the home board's top pip
+HOME = 6
+
+
+@njit(cache=True)
+def _outside(L):
+    """The mover's checkers outside his home board (on the bar or above pip 6)."""
+    n = L[25]
+    for q in range(HOME + 1, 25):
+        if L[q] > 0:
+            n += L[q]
+    return n
+
+
+@njit(cache=True)
+def _step(L, s, d):
+    """The single move of the number d from pip s on L: (dst, flags), dst -1 when it cannot
+    be made (a closed point, or bearing off not allowed)."""
+    t = s - d
+    if t > 0:
+        if L[t] < 0:
+            return -1, 0
+        return t, 0
+    if _outside(L) > 0:
+        return -1, 0
+    if t == 0:
+        return 0, 0
+    for q in range(s + 1, HOME + 1):
+        if L[q] > 0:
+            return -1, 0
+    return 0, EXCEDANT
+
+
+@njit(cache=True)
+def _put(cb, cp, cn, n, L, k, s1, t1, x, f1, s2, t2, y, f2):
+    """Write candidate n: board L and k steps."""
+    for c in range(L.shape[0]):
+        cb[n, c] = L[c]
+    cp[n, 0, 0] = s1
+    cp[n, 0, 1] = t1
+    cp[n, 0, 2] = x
+    cp[n, 0, 3] = 0
+    cp[n, 0, 4] = f1
+    if k == 2:
+        cp[n, 1, 0] = s2
+        cp[n, 1, 1] = t2
+        cp[n, 1, 2] = y
+        cp[n, 1, 3] = 0
+        cp[n, 1, 4] = f2
+    cn[n] = k
+
+
+@njit(cache=True)
+def _order(L, x, y, C, O, cb, cp, cn, n):
+    """The two-number candidates playing x then y, from candidate n on; the new count."""
+    total = 0
+    for p in range(1, 25):
+        if L[p] > 0:
+            total += L[p]
+    total += L[0] + L[25]
+    for s1 in range(24, 0, -1):
+        if L[s1] <= 0:
+            continue
+        t1, f1 = _step(L, s1, x)
+        if t1 < 0:
+            continue
+        L[s1] -= 1
+        L[t1] += 1
+        if t1 == 0 and L[0] == total:
+            if L[C] != 1:
+                _put(cb, cp, cn, n, L, 1, s1, t1, x, f1, 0, 0, 0, 0)
+                n += 1
+        else:
+            for s2 in range(24, 0, -1):
+                if L[s2] <= 0:
+                    continue
+                if t1 == O and s2 != t1:
+                    continue        # a checker resting on the corner goes straight on
+                t2, f2 = _step(L, s2, y)
+                if t2 < 0 or t2 == O:
+                    continue
+                L[s2] -= 1
+                L[t2] += 1
+                if L[C] != 1:
+                    _put(cb, cp, cn, n, L, 2, s1, t1, x, f1, s2, t2, y, f2)
+                    n += 1
+                L[s2] += 1
+                L[t2] -= 1
+        L[s1] += 1
+        L[t1] -= 1
+    return n
+
+
+@njit(cache=True)
+def corner_full(b, d1, d2, C, O, cb, cp, cn):
+    """The candidates playing both numbers (or bearing off the last checker), with the corner
+    taken par puissance; how many."""
+    L = b.copy()
+    n = _order(L, d1, d2, C, O, cb, cp, cn, 0)
+    if d1 != d2:
+        n = _order(L, d2, d1, C, O, cb, cp, cn, n)
+    # par puissance: both corners empty, no checker waiting, and the own corner not takeable
+    # directly with this throw
+    if b[C] != 0 or b[O] != 0 or b[25] > 0:
+        return n
+    a = O + d1
+    c = O + d2
+    if a > 24 or c > 24:
+        return n
+    if d1 == d2:
+        if b[a] < 2:
+            return n
+    elif b[a] < 1 or b[c] < 1:
+        return n
+    ea = C + d1
+    ec = C + d2
+    if ea <= 24 and ec <= 24:
+        if d1 == d2:
+            if b[ea] >= 2:
+                return n
+        elif b[ea] >= 1 and b[ec] >= 1:
+            return n
+    L[a] -= 1
+    L[c] -= 1
+    L[C] += 2
+    _put(cb, cp, cn, n, L, 2, a, C, d1, PUISSANCE, c, C, d2, PUISSANCE)
+    n += 1
+    if d1 != d2:
+        _put(cb, cp, cn, n, L, 2, c, C, d2, PUISSANCE, a, C, d1, PUISSANCE)
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def corner_single(b, d1, d2, C, O, cb, cp, cn):
+    """The candidates playing one number only (the first number of either order, not ending on
+    the opponent's corner); how many."""
+    L = b.copy()
+    total = 0
+    for p in range(1, 25):
+        if L[p] > 0:
+            total += L[p]
+    total += L[0] + L[25]
+    n = 0
+    for k in range(1 if d1 == d2 else 2):
+        x = d1 if k == 0 else d2
+        for s in range(24, 0, -1):
+            if L[s] <= 0:
+                continue
+            t, f = _step(L, s, x)
+            if t < 0 or t == O:
+                continue
+            L[s] -= 1
+            L[t] += 1
+            # bearing off the last checker plays the whole throw: a full candidate, not this
+            if L[C] != 1 and not (t == 0 and L[0] == total):
+                _put(cb, cp, cn, n, L, 1, s, t, x, f, 0, 0, 0, 0)
+                n += 1
+            L[s] += 1
+            L[t] -= 1
+    return n
+
+
+@njit(cache=True)
+def _move(cb, cp, cn, i, j):
+    for c in range(cb.shape[1]):
+        cb[j, c] = cb[i, c]
+    for k in range(2):
+        for c in range(5):
+            cp[j, k, c] = cp[i, k, c]
+    cn[j] = cn[i]
+
+
+@njit(cache=True)
+def drop_marked(cb, cp, cn, n, marked):
+    """Keep the candidates not marked (a forbid rule's answers), in order; how many."""
+    m = 0
+    for i in range(n):
+        if not marked[i]:
+            if m != i:
+                _move(cb, cp, cn, i, m)
+            m += 1
+    return m
+
+
+@njit(cache=True)
+def prefer_higher(cb, cp, cn, n, d1, d2):
+    """Of single-number candidates of two different numbers, those of the higher, if any."""
+    if d1 == d2:
+        return n
+    hi = max(d1, d2)
+    m = 0
+    for i in range(n):
+        if cp[i, 0, 2] == hi:
+            if m != i:
+                _move(cb, cp, cn, i, m)
+            m += 1
+    return m if m > 0 else n
+
+
+@njit(cache=True)
+def _excedants(cp, cn, i):
+    e = 0
+    for k in range(cn[i]):
+        if cp[i, k, 4] & (EXCEDANT | SURPLUS) == EXCEDANT:
+            e += 1
+    return e
+
+
+@njit(cache=True)
+def _same(cb, i, j):
+    for c in range(cb.shape[1]):
+        if cb[i, c] != cb[j, c]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def group_plays(b, cb, cp, cn, n, pb, ps, pp, pn):
+    """The plays of the candidates with the fewest excédants: each distinct end board once, in
+    order of first appearance, with its paths in order; a single play of no move when n is 0.
+    Returns the number of plays (their paths are `pp[:ps[plays]]`)."""
+    if n == 0:
+        for c in range(b.shape[0]):
+            pb[0, c] = b[c]
+        ps[0] = 0
+        ps[1] = 1
+        pn[0] = 0
+        return 1
+    low = 99
+    for i in range(n):
+        e = _excedants(cp, cn, i)
+        if e < low:
+            low = e
+    cells = cb.shape[1]
+    key = np.empty(n, np.int64)       # a hash of each candidate's end board
+    owner = np.empty(n, np.int64)     # the play of each kept candidate, -1 for the others
+    first = np.empty(n, np.int64)     # the first candidate of each play
+    count = np.zeros(n + 1, np.int64)
+    plays = 0
+    for i in range(n):
+        owner[i] = -1
+        if _excedants(cp, cn, i) != low:
+            continue
+        h = 0
+        for c in range(cells):
+            h = h * 31 + cb[i, c]
+        key[i] = h
+        for j in range(plays):
+            f = first[j]
+            if key[f] == h and _same(cb, f, i):
+                owner[i] = j
+                break
+        if owner[i] < 0:
+            first[plays] = i
+            owner[i] = plays
+            plays += 1
+        count[owner[i] + 1] += 1
+    for j in range(plays):
+        f = first[j]
+        for c in range(cells):
+            pb[j, c] = cb[f, c]
+        count[j + 1] += count[j]
+        ps[j] = count[j]
+    ps[plays] = count[plays]
+    # the paths, play by play, each play's in the candidates' order
+    for i in range(n):
+        j = owner[i]
+        if j < 0:
+            continue
+        at = count[j]
+        count[j] += 1
+        for k in range(2):
+            for c in range(5):
+                pp[at, k, c] = cp[i, k, c]
+        pn[at] = cn[i]
+    return plays

@@ -1,0 +1,237 @@
+"""What a throw brings, compiled: the legal plays of a throw and the roll's scoring rules in one
+numba module, for the bots of the scoring games (the trictrac family).
+
+A searching bot values a position of a scoring game by the points each side can expect from its
+next throw (`players/heuristic.py`, `throw_points`): for each of the 21 throws, the legal plays
+and the scoring rules read over them. On the Python path that is the generated generator and
+the compiled-to-Python rules, some 150 µs a throw. Here the module of the variant's compiled
+rules (`rules_emit.py`) gains two functions written from the file's rule ids and values:
+
+- `throw_plays(b, d1, d2, rolls, cb, cp, cn, pb, ps, pp, pn) -> (plays, unplayed)`: the
+  candidates of the switches' generator (`rt_corner.py`), the file's forbid rules asked of them
+  in order through their batch forms, the single-number fallback when no candidate playing both
+  numbers survives (the higher number preferred), gathered into the plays arrays `pb, ps, pp,
+  pn` (`rules_emit.py`); the same plays as `MoveGenerator.plays`, and how many numbers cannot be
+  played;
+- `throw_points(b, rolls, setup, dice, cb, cp, cn, pb, ps, pp, pn) -> int`: over the throws of
+  `dice` (rows of d1, d2, weight), the weight times the points the roll's scoring rules give the
+  mover less those they give his opponent; the caller divides by the total weight.
+
+`covers(variant)` says whether the variant's switches are those `rt_corner.py` generates for and
+every rule the throw reads compiled; otherwise the Python path serves, unchanged. As in
+`rules_emit.py` no text of the file reaches the code: the rules are called by the names that
+module made up and the points are integer constants.
+"""
+from __future__ import annotations
+
+import dataclasses
+import os
+from typing import Any
+
+from interpreter.kernel.rules import MoveRules
+from interpreter.native.rules_emit import NativeRules, check_source, emit_rules
+
+#: the most candidates of a throw: 24 sources for each number of each order and the corner
+#: taken par puissance two ways (15 checkers leave fewer)
+CAP = 2 * 24 * 24 + 2
+
+#: the switches the compiled generator plays (`rt_corner.py`); the corners are read from the
+#: rules (any pips with the opponent's one a rest)
+_SWITCHES = dict(
+    doublet_moves=2, block=1, route="opposite", hit="none", enter="none", start_pip=24,
+    pool=False, bear_off="all_home", home_top=6, off_pip=0, exact_exit="optional",
+    over_exit="farthest", excedant_filter="fewest", retour_conserve_exit="farthest_checker",
+    max_dice=True, higher_number=True, opp_corner_rest=True, coin_swap="allow",
+    puissance_needs="both_coins_empty", no_landing=(), state=())
+
+
+def switches_covered(rules: MoveRules) -> bool:
+    """Whether `rt_corner.py` generates the plays of these movement switches."""
+    if rules.own_corner is None or rules.opp_corner is None:
+        return False
+    if not (13 <= rules.own_corner <= 24 and 1 <= rules.opp_corner <= 12):
+        return False
+    return all(getattr(rules, k) == v for k, v in _SWITCHES.items())
+
+
+def covers(variant: Any) -> bool:
+    """Whether the throws of `variant` can be valued by compiled code: its switches covered, its
+    forbid rules all end-of-play rules that are never waived, no per-move rule, and points only
+    on the roll (a score on the play chosen is left to the Python path)."""
+    gen = variant.generator
+    rules = variant.rules
+    if not switches_covered(gen.rules) or gen.moves or getattr(rules, "forbid_move", ()):
+        return False
+    if getattr(gen, "_waivable", False) or rules.score_play or not rules.score_roll:
+        return False
+    return len(gen.forbid) == len(rules.forbid)
+
+
+def emit_throws(variant: Any) -> tuple[NativeRules, tuple[str, ...]] | None:
+    """The variant's compiled rules with the two throw functions, and the names of the
+    functions a caller runs; None when the variant is not covered or a rule they read did not
+    compile."""
+    if not covers(variant):
+        return None
+    nr = emit_rules(variant)
+    if nr is None or nr.roll is None:
+        return None
+    forbids = []
+    for rule_id, _fn in variant.rules.forbid:
+        fn = nr.functions.get(rule_id)
+        if fn is None or fn.batch is None:
+            return None
+        forbids.append(fn.batch)
+    r = variant.generator.rules
+    C, O = r.own_corner, r.opp_corner
+    lines = ["", "", "@njit(cache=True)",
+             "def throw_plays(b, d1, d2, rolls, cb, cp, cn, pb, ps, pp, pn):",
+             f"    _v0 = rt.corner_full(b, d1, d2, {C}, {O}, cb, cp, cn)"]
+    keep = [f"    if _v0 > 0:\n        _v0 = rt.drop_marked(cb, cp, cn, _v0, {name}(b, cb[:_v0], "
+            f"cp[:_v0], cn[:_v0], d1, d2, rolls))" for name in forbids]
+    lines += keep
+    lines += ["    unplayed = 0",
+              "    if _v0 == 0:",
+              f"        _v0 = rt.corner_single(b, d1, d2, {C}, {O}, cb, cp, cn)"]
+    lines += ["    " + k.replace("\n", "\n    ") for k in keep]
+    lines += ["        _v0 = rt.prefer_higher(cb, cp, cn, _v0, d1, d2)",
+              "        unplayed = 1 if _v0 > 0 else 2",
+              "    plays = rt.group_plays(b, cb, cp, cn, _v0, pb, ps, pp, pn)",
+              "    return (plays, unplayed)",
+              "", "",
+              "@njit(cache=True)",
+              "def throw_points(b, rolls, setup, dice, cb, cp, cn, pb, ps, pp, pn):",
+              "    points = 0",
+              "    for _k0 in range(dice.shape[0]):",
+              "        d1 = dice[_k0, 0]",
+              "        d2 = dice[_k0, 1]",
+              "        plays, unplayed = throw_plays(b, d1, d2, rolls, cb, cp, cn, pb, ps, pp, pn)",
+              "        paths = ps[plays]",
+              "        ways = roll_ways(b, d1, d2, rolls, setup, unplayed, pb[:plays], "
+              "ps[:plays + 1], pp[:paths], pn[:paths])",
+              "        _v1 = 0",
+              "        if d1 == d2:"]
+    for k, (_id, to, simple, doublet) in enumerate(nr.roll_rules):
+        sign = "+" if to == "mover" else "-"
+        lines.append(f"            _v1 {sign}= ways[{k}] * {int(doublet)}")
+    lines.append("        else:")
+    for k, (_id, to, simple, doublet) in enumerate(nr.roll_rules):
+        sign = "+" if to == "mover" else "-"
+        lines.append(f"            _v1 {sign}= ways[{k}] * {int(simple)}")
+    lines += ["        points += dice[_k0, 2] * _v1",
+              "    return points",
+              "", "",
+              "@njit(cache=True)",
+              "def throw_points_many(bs, rs, ss, dice, cb, cp, cn, pb, ps, pp, pn):",
+              "    out = np.zeros(bs.shape[0], np.int64)",
+              "    for _k1 in range(bs.shape[0]):",
+              "        out[_k1] = throw_points(bs[_k1], rs[_k1], ss[_k1], dice, cb, cp, cn, pb, ps, "
+              "pp, pn)",
+              "    return out", ""]
+    source = nr.source + "\n".join(lines)
+    check_source(source)
+    return dataclasses.replace(nr, source=source), ("throw_plays", "throw_points",
+                                                    "throw_points_many")
+
+
+def is_cached(nr: NativeRules, functions: tuple[str, ...]) -> bool:
+    """Whether numba's machine code of `functions` of this module is in the cache already."""
+    from interpreter.native.rules_emit import _folder
+
+    folder = os.path.join(_folder(nr.digest), "__pycache__")
+    name = f"tablier_rules_{nr.digest}"
+    try:
+        found = os.listdir(folder)
+    except OSError:
+        return False
+    return all(any(f.startswith(f"{name}.{fn}-") and f.endswith(".nbi") for f in found)
+               for fn in functions)
+
+
+class NativeThrows:
+    """The compiled throws of one variant, with their work space: `points(b, rolls, setup,
+    dice)` (the weighted sum `throw_points` gives) and `plays(b, d1, d2, rolls)` (the plays as
+    the Python generator gives them, for checking)."""
+
+    def __init__(self, variant: Any, nr: NativeRules) -> None:
+        import numpy as np
+
+        from interpreter.native.rules_emit import load_module
+
+        mod = load_module(nr)
+        self._points = mod.throw_points
+        self._many = mod.throw_points_many
+        self._plays = mod.throw_plays
+        cells = len(variant.start)
+        self.cells = cells
+        self.cb = np.zeros((CAP, cells), np.int64)
+        self.cp = np.zeros((CAP, 2, 5), np.int64)
+        self.cn = np.zeros(CAP, np.int64)
+        self.pb = np.zeros((CAP, cells), np.int64)
+        self.ps = np.zeros(CAP + 1, np.int64)
+        self.pp = np.zeros((CAP, 2, 5), np.int64)
+        self.pn = np.zeros(CAP, np.int64)
+        self.board = np.zeros(cells, np.int64)
+        self._dice: dict[tuple, Any] = {}
+        self._weight: dict[tuple, int] = {}
+
+    def points(self, b: tuple, rolls: int, setup: int, dice: tuple) -> int:
+        """Over the throws `dice` ((d1, d2, weight), ...): the weight times the points (the
+        mover's less his opponent's) of each throw's scoring rules, summed."""
+        arr = self._dice.get(dice)
+        if arr is None:
+            import numpy as np
+
+            arr = self._dice[dice] = np.array(dice, np.int64).reshape(len(dice), 3)
+        board = self.board
+        board[:] = b
+        return self._points(board, rolls, setup, arr, self.cb, self.cp, self.cn, self.pb,
+                            self.ps, self.pp, self.pn)
+
+    def mean_points(self, b: tuple, rolls: int, setup: int, dice: tuple) -> float:
+        """`points` divided by the throws' total weight: the points to expect."""
+        weight = self._weight.get(dice)
+        if weight is None:
+            weight = self._weight[dice] = sum(w for _a, _b, w in dice)
+        return int(self.points(b, rolls, setup, dice)) / weight
+
+    def mean_points_many(self, keys: list[tuple], dice: tuple) -> list[float]:
+        """`mean_points` of each (board, rolls, setup, ...) of `keys`, in one call."""
+        weight = self._weight.get(dice)
+        if weight is None:
+            weight = self._weight[dice] = sum(w for _a, _b, w in dice)
+        return [x / weight for x in self.points_many(keys, dice)]
+
+    def points_many(self, keys: list[tuple], dice: tuple) -> list[int]:
+        """`points` of each (board, rolls, setup, ...) of `keys`, in one call."""
+        import numpy as np
+
+        arr = self._dice.get(dice)
+        if arr is None:
+            arr = self._dice[dice] = np.array(dice, np.int64).reshape(len(dice), 3)
+        flat = []
+        for key in keys:
+            flat.extend(key[0])
+        bs = np.array(flat, np.int64).reshape(len(keys), self.cells)
+        rs = np.array([key[1] for key in keys], np.int64)
+        ss = np.array([key[2] for key in keys], np.int64)
+        got = self._many(bs, rs, ss, arr, self.cb, self.cp, self.cn, self.pb, self.ps,
+                         self.pp, self.pn)
+        return got.tolist()  # type: ignore[no-any-return]
+
+    def plays(self, b: tuple, d1: int, d2: int, rolls: int = 1
+              ) -> tuple[list[tuple[tuple[int, ...], list[tuple[tuple[int, ...], ...]]]], int]:
+        """The plays of a throw: (end board, [path as steps (src, dst, die, hit, flags)]) in
+        order, and how many numbers cannot be played."""
+        board = self.board
+        board[:] = b
+        n, unplayed = self._plays(board, d1, d2, rolls, self.cb, self.cp, self.cn, self.pb,
+                                  self.ps, self.pp, self.pn)
+        out = []
+        for j in range(n):
+            paths = []
+            for k in range(self.ps[j], self.ps[j + 1]):
+                steps = self.pp[k][:self.pn[k]].tolist()
+                paths.append(tuple(tuple(s) for s in steps))
+            out.append((tuple(self.pb[j].tolist()), paths))
+        return out, int(unplayed)
