@@ -25,7 +25,7 @@ from interpreter.variant.build import load_variant  # noqa: E402
 
 PLAYABLE = ["backgammon", "hypergammon", "nackgammon", "tric-trac-12", "triktrak",
             "trictrac-ecrire", "trictrac-combine", "portes", "plakoto", "fevga", "long-nardy",
-            "acey-deucey", "tavli"]
+            "acey-deucey", "tavli", "tourne-case"]
 
 
 class Recorder:

@@ -19,7 +19,7 @@ from interpreter.cli import main
 
 VARIANTS = ("backgammon", "hypergammon", "nackgammon", "triktrak", "trictrac-ecrire",
             "trictrac-combine", "tric-trac-12", "long-nardy", "plakoto", "fevga", "portes",
-            "acey-deucey", "tavli")
+            "acey-deucey", "tavli", "tourne-case")
 
 
 def play(capsys, *args: str) -> tuple[int, str, str]:

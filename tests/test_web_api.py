@@ -48,6 +48,7 @@ SHORT = {
     "jacquet": {},
     "tabla": {},
     "tabla-match": {"match_points": 3},
+    "tourne-case": {},
 }
 
 

@@ -219,7 +219,7 @@ def _build_rules(model: Any, emit: bool) -> tuple[RuleSet, list[SnippetError]]:
                       pins=hit == "pin",
                       pool=bool(getattr(board, "unentered", 0)) or hit == "unentered",
                       doublet_moves=_doublet_moves(model),
-                      moves=_moves_of(movement))
+                      moves=_moves_of(movement), no_can_move=_no_can_move(movement))
     compiler = Compiler(symbols)
     _symbols(model, errors, compiler)
     _state_symbols(model, symbols, errors)
@@ -395,6 +395,17 @@ def _moves_of(movement: Any) -> tuple[int, int, int, int, int]:
     return (int(get("block", 2)), int(get("home_top", 6)), int(get("off_pip", 0)),
             int(get("bear_off", "all_home") == "all_home"),
             int(get("pinned_bear_off", "forbidden") == "allowed"))
+
+
+def _no_can_move(movement: Any) -> str:
+    """Why `can_move` cannot answer under the `[movement]` switches: it enters as from the bar
+    and bears off, and knows no hit across the board (empty: it can answer)."""
+    entry = getattr(movement, "entry_pip", None)
+    if entry is not None and entry != 25:
+        return "it enters checkers as from the bar, on pip 25 − d, not `entry_pip` − d"
+    if getattr(movement, "bear_off", None) == "none":
+        return "it reads bearing off, and `bear_off = \"none\"`"
+    return ""
 
 
 def _doublet_moves(model: Any) -> int:

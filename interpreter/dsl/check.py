@@ -64,6 +64,8 @@ class Symbols:
     state: dict[str, tuple[int, bool]] = field(default_factory=dict)
     #: the movement switches `can_move` reads (vocabulary.Env.moves)
     moves: tuple[int, int, int, int, int] = (2, 6, 0, 1, 0)
+    #: why `can_move` cannot answer for these switches (empty: it can)
+    no_can_move: str = ""
 
 
 @dataclass
@@ -252,6 +254,9 @@ class Checker:
             if receiver.type == PLAY:
                 receiver = self._mk(C.Item(receiver, 0, type=STATE), node, st)
             args.insert(0, receiver)
+        if name in ("can_move", "opponent_can_move") and self.env.no_can_move:
+            raise self._err(node, st, "dsl-context", f"`{name}()` is not available in this "
+                            f"variant: {self.env.no_can_move}")
         if fn.expand is not None:
             # a formula of the variant's layout: its nodes in place of the call
             formula = fn.expand(self.env, args)

@@ -117,7 +117,8 @@ class Compiler:
         #: how many times each kind of hook runs in one throw, bounded from the variant
         self.runs = runs_of(symbols.checkers, symbols.doublet_moves)
         self.env = Env(checkers=symbols.checkers, route=symbols.route, pins=symbols.pins,
-                       pool=symbols.pool, plays=self.runs.plays, moves=symbols.moves)
+                       pool=symbols.pool, plays=self.runs.plays, moves=symbols.moves,
+                       no_can_move=symbols.no_can_move)
         #: the globals of every hook of this compiler: the runtime table and the fixed sets
         self.namespace: dict[str, Any] = {**RUNTIME, "__builtins__": dict(BUILTINS)}
         self.constants: dict[frozenset, str] = {}

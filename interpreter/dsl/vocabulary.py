@@ -67,6 +67,8 @@ class Env:
     #: the movement switches `can_move` reads: block, home_top, off_pip, whether bearing off
     #: needs every checker home, whether a pinned checker at home counts as home
     moves: tuple[int, int, int, int, int] = (2, 6, 0, 1, 0)
+    #: why `can_move` cannot answer for the variant's switches (empty: it can)
+    no_can_move: str = ""
 
 
 #: any collection (a region, a set, a list, a path): the argument of `size`

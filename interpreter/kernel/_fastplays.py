@@ -47,7 +47,7 @@ def fast_plays_applies(rules: MoveRules) -> bool:
     """Whether the generated `plays()` serves these switches (every `max_dice` rule set; pins
     and checkers off the board without corners, and not both at once)."""
     if not (rules.max_dice and rules.enter in ("bar", "start", "none")
-            and rules.hit in ("bar", "start", "none", "pin", "unentered")):
+            and rules.hit in ("bar", "start", "none", "pin", "unentered")) or rules.walk_only:
         return False
     layout = rules.geometry
     if layout.pins or layout.pool:

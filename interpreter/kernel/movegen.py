@@ -54,6 +54,7 @@ EXCEDANT = 1
 PUISSANCE = 2
 SURPLUS = 4
 PINNED = 8
+ACROSS = 16
 
 
 class Step(NamedTuple):
@@ -61,7 +62,8 @@ class Step(NamedTuple):
     `dst` 0 is off; `hit` the opponent checkers hit (or pinned); `flags` bit 1 = borne off by a
     higher number than needed, bit 2 = par puissance, bit 4 = borne off from the farthest
     surplus pip of a full home board (`retour_conserve_exit`), bit 8 = the opposing checker
-    landed on is pinned, not sent away (`hit = "pin"`)."""
+    landed on is pinned, not sent away (`hit = "pin"`), bit 16 = the checkers hit stood across
+    the board from `dst`, on pip 25 - dst (`hit_across`)."""
 
     src: int
     dst: int
@@ -134,6 +136,13 @@ class MoveGenerator:
         self._pool = self.geometry.pool
         #: checkers entered from off the board wait for a later throw
         self._frozen = self._pool and not r.unentered_move_on
+        #: where unentered checkers come in from: a number d enters on pip entry_pip - d
+        self._entry = r.entry_pip
+        #: only the lower number of a throw is played, once
+        self._lower = r.numbers == "lower"
+        #: landings that hit the opponent's checkers across the board (pip 25 - p)
+        self._across = frozenset(p for p in range(1, 25) if p not in r.across_safe) \
+            if r.hit_across else frozenset()
         self._roll = (0, 0, 1)        # the roll being walked, for the per-move hooks
         self._fast = None
         if fast_path_applies(rules) and not self.forbid and not self.moves:
@@ -183,7 +192,7 @@ class MoveGenerator:
         """`plays()` by the generic walk of every step sequence (`total`: the single moves of a
         doublet, when not the variant's own count)."""
         r = self.rules
-        total = total or (self._total_dbl if d1 == d2 else 2)
+        total = total or (1 if self._lower else self._total_dbl if d1 == d2 else 2)
         cands = self._explore(b, d1, d2, total, rolls)
         pu = self._puissance(b, d1, d2)
         if pu is not None:
@@ -194,7 +203,7 @@ class MoveGenerator:
         if r.max_dice:
             for n in range(total, 0, -1):
                 surv = [c for c in cands[n] if self._end_ok(b, c[1], c[0], d1, d2, rolls, active)]
-                if n == 1 and d1 != d2 and r.higher_number and surv:
+                if n == 1 and d1 != d2 and r.higher_number and surv and not self._lower:
                     hi = max(d1, d2)
                     higher = [c for c in surv if c[0][0][2] == hi]
                     if higher:
@@ -268,7 +277,7 @@ class MoveGenerator:
             L[PINS] |= 1 << t
         else:
             if h:
-                L[t] += h
+                L[25 - t if fl & ACROSS else t] += h
                 self._send(L, h)
             L[t] += 1
         return released
@@ -282,7 +291,7 @@ class MoveGenerator:
         else:
             L[t] -= 1
             if h:
-                L[t] -= h
+                L[25 - t if fl & ACROSS else t] -= h
                 self._send(L, -h)
         if released:
             L[s] = 0
@@ -306,8 +315,8 @@ class MoveGenerator:
         L = list(b)
         cands: list[list] = [[] for _ in range(total + 1)]
         rem = self._remaining(L)
-        if d1 == d2:
-            orders: tuple[tuple[int, ...], ...] = ((d1,) * total,)
+        if d1 == d2 or self._lower:
+            orders: tuple[tuple[int, ...], ...] = ((min(d1, d2),) * total,)
         else:
             orders = ((d1, d2), (d2, d1))
         self._roll = (d1, d2, rolls)
@@ -339,7 +348,7 @@ class MoveGenerator:
                     L[0] += 1
                 else:
                     if h:
-                        L[t] += h
+                        L[25 - t if fl & ACROSS else t] += h
                         send(L, h)
                     L[t] += 1
             path.append((s, t, d, h, fl))
@@ -381,7 +390,7 @@ class MoveGenerator:
                 else:
                     L[t] -= 1
                     if h:
-                        L[t] -= h
+                        L[25 - t if fl & ACROSS else t] -= h
                         send(L, -h)
                 L[s] += 1
 
@@ -418,10 +427,11 @@ class MoveGenerator:
         exact_found = False
         pins = self._pins
         entering = self._pool
+        across = self._across
         for s in srcs:
             t = s - d
             if entering and s == POOL:
-                t = 25 - d
+                t = self._entry - d
             if t > off_pip:
                 v = L[t]
                 if t in self._special:
@@ -429,7 +439,10 @@ class MoveGenerator:
                         continue
                     out.append((s, t, 0, 0))
                 elif v >= 0:
-                    out.append((s, t, 0, 0))
+                    if across and t in across and L[25 - t] < 0:
+                        out.append((s, t, -L[25 - t], ACROSS))
+                    else:
+                        out.append((s, t, 0, 0))
                 elif pins:
                     # a lone free opposing checker is pinned; a point where the opponent pins
                     # one of the mover's is closed whatever the count
@@ -486,7 +499,7 @@ class MoveGenerator:
         return (far, 0, 0, EXCEDANT | SURPLUS)
 
     def _may_bear_off(self, L: list[int]) -> bool:
-        if L[25] > 0:
+        if L[25] > 0 or self.rules.bear_off == "none":
             return False
         if self._enter_start and L[self._start] > 0:
             return False
@@ -637,4 +650,4 @@ def fast_path_applies(rules: MoveRules) -> bool:
             and not rules.pool and not rules.state
             and rules.max_dice and rules.exact_exit == "optional"
             and rules.excedant_filter == "none"
-            and rules.retour_conserve_exit == "farthest_checker")
+            and rules.retour_conserve_exit == "farthest_checker" and not rules.walk_only)

@@ -16,8 +16,12 @@ from interpreter.kernel.board import Geometry
 @dataclass(frozen=True)
 class MoveRules:
     checkers: int = 15
-    #: how many single-number moves a doublet gives (4 in backgammon, 2 in the trictrac family)
+    #: how many single-number moves a doublet gives (4 in backgammon, 2 in the trictrac family,
+    #: 1 where a doublet is played once, Tourne-case)
     doublet_moves: int = 4
+    #: which numbers of the two dice are played: "both" (every game but one), or "lower": only
+    #: the lower number, once, a doublet included (Tourne-case)
+    numbers: Literal["both", "lower"] = "both"
     #: how many opponent checkers on a point stop a checker from landing there (2, or 1 in trictrac)
     block: int = 2
     #: where the opponent's checkers run: "opposite" (backgammon: his pip q is the mover's
@@ -48,13 +52,18 @@ class MoveRules:
     #: a checker entered from off the board may go on with another number of the same throw
     #: (false: it waits for a later throw)
     unentered_move_on: bool = True
+    #: an unentered checker enters with the number d on pip `entry_pip` - d (25: the
+    #: opponent's home board, as from the bar; 13: the mover's own side, Tourne-case's lane)
+    entry_pip: int = 25
     #: with pins: "forbidden": no bearing off while one of the mover's checkers is pinned;
     #: "allowed": a pinned checker in the home board counts as home (and as occupying its pip
     #: for the farthest-checker rule); it only cannot move
     pinned_bear_off: Literal["forbidden", "allowed"] = "forbidden"
     #: "all_home": a checker may be borne off only while all the mover's checkers are on pips
-    #: 1..home_top (checked at each single-number move); "anywhere": no such condition
-    bear_off: Literal["all_home", "anywhere"] = "all_home"
+    #: 1..home_top (checked at each single-number move); "anywhere": no such condition;
+    #: "none": no checker is ever borne off (pip off_pip + 1 is the goal, and a number that
+    #: would take a checker past it cannot be played by that checker)
+    bear_off: Literal["all_home", "anywhere", "none"] = "all_home"
     home_top: int = 6
     #: a move that reaches pip <= off_pip bears the checker off (0 in backgammon and trictrac:
     #: past pip 1; 1 in the 12-point Tric-Trac, where Home counts as off)
@@ -96,9 +105,22 @@ class MoveRules:
     puissance_needs: Literal["off", "both_coins_empty", "own_coin_empty"] = "off"
     #: pips that are never a landing but may be a rest while empty (other than opp_corner)
     no_landing: tuple[int, ...] = field(default=())
+    #: a checker landing on pip p (entering, moving, or resting between two numbers) hits the
+    #: opponent's checkers on the pip directly across the board, 25 - p, sending them where
+    #: `hit` says (Tourne-case); landings on the pips of `across_safe` hit nothing
+    hit_across: bool = False
+    across_safe: tuple[int, ...] = field(default=())
     #: the named state kept across turns (`[turn.state]`): (name, initial, true/false) each,
     #: carried in the board's last slots (kernel.board.Geometry)
     state: tuple[tuple[str, int, bool], ...] = field(default=())
+
+    @property
+    def walk_only(self) -> bool:
+        """Whether a switch that only the generic walk of `MoveGenerator` serves is on (the
+        lower number alone, entering elsewhere than as from the bar, no bearing off, hits
+        across the board): the generated and compiled generators decline such rules."""
+        return (self.numbers != "both" or self.entry_pip != 25 or self.bear_off == "none"
+                or self.hit_across)
 
     @property
     def has_corners(self) -> bool:

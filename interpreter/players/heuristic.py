@@ -107,7 +107,11 @@ class HeuristicJudge:
         self.own = [(fn, float(weights.get(name, 1.0)))
                     for name, fn in getattr(variant.rules, "bot_features", ())]
         r = variant.move_rules
-        self.hits = r.hit != "none"
+        #: hits across the board (`hit_across`, Tourne-case) are not among the judgement's
+        #: threats: it counts only landings on blots
+        self.hits = r.hit != "none" and not r.hit_across
+        #: where men waiting off the board come in from (the race counts them from there)
+        self.entry = r.entry_pip
         self.block = r.block
         self.hit_to = r.start_pip if r.hit == "start" else 25
         self.pinning = r.hit == "pin"
@@ -266,7 +270,7 @@ class HeuristicJudge:
         block = self.block
         pins = b[PINS] if self.pins else 0
         waiting = b[BAR] + (b[POOL] if self.pool else 0)
-        pips = 25 * waiting
+        pips = 25 * b[BAR] + (self.entry * b[POOL] if self.pool else 0)
         my_back = 25 if waiting else 0
         their_back = 25 if b[OPP_BAR] or (self.pool and b[OPP_POOL]) else 0
         mine_pinned = 0
@@ -367,7 +371,7 @@ class HeuristicJudge:
         total = 25 * (b[BAR] + b[OPP_BAR]) + sum(b[p] * p if b[p] > 0 else -b[p] * tp[p]
                                                  for p in range(1, 25))
         if self.pool:
-            total += 25 * (b[POOL] + b[OPP_POOL])
+            total += self.entry * (b[POOL] + b[OPP_POOL])
         scale = (self.SCALE if contact else self.SCALE_RACE) * math.sqrt(max(total / 2.0, 1.0))
         p = 1.0 / (1.0 + math.exp(-max(min(s / scale, 40.0), -40.0)))
         return p, self._gammon_share(fb), self._gammon_share(b)

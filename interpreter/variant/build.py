@@ -21,10 +21,11 @@ from interpreter.kernel.rules import MoveRules
 from interpreter.kernel.throws import StageRule, ThrowRules
 from interpreter.variant.choice import choice_key
 
-_DOUBLET_MOVES = {"four": 4, "twice": 2, "twice_and_throw_again": 2, "four_and_throw_again": 4}
+_DOUBLET_MOVES = {"four": 4, "twice": 2, "twice_and_throw_again": 2, "four_and_throw_again": 4,
+                  "once": 1}
 _RETHROW = ("twice_and_throw_again", "four_and_throw_again")
 _MOVEMENT_FIELDS = tuple(f for f in MoveRules.__dataclass_fields__
-                         if f not in ("checkers", "doublet_moves", "pool", "state"))
+                         if f not in ("checkers", "doublet_moves", "pool", "state", "numbers"))
 
 
 @dataclass
@@ -125,9 +126,10 @@ def move_rules_of(model: Any) -> MoveRules:
         for name in _MOVEMENT_FIELDS:
             value = getattr(movement, name, None)
             if value is not None:
-                values[name] = tuple(value) if name == "no_landing" else value
+                values[name] = tuple(value) if name in ("no_landing", "across_safe") else value
     dice = getattr(model, "dice", None)
     doublets = getattr(dice, "doublets", None) or "four"
+    values["numbers"] = getattr(dice, "numbers", None) or "both"
     pool = bool(getattr(model.board, "unentered", None))
     return MoveRules(checkers=model.board.checkers, doublet_moves=_DOUBLET_MOVES[doublets],
                      pool=pool, state=state_of(model), **values)

@@ -513,6 +513,19 @@ def check_playable(data: dict[str, Any], *, concrete: bool) -> list[Problem]:
                            f"come back into play from the bar with `enter = \"bar\"` (here "
                            f"{toml_repr(enter)}): it would stay there for good",
                            alternatives=(mv + ("enter",),)))
+    if movement.get("hit_across") is True and hit in ("none", "pin"):
+        out.append(Problem(mv + ("hit_across",), "unplayable",
+                           f"a checker hit across the board (`hit_across = true`) goes where "
+                           f"`hit` sends hit checkers, and `hit = {toml_repr(hit)}` sends them "
+                           f"nowhere: `hit` must be \"bar\", \"start\" or \"unentered\"",
+                           alternatives=(mv + ("hit",),)))
+    entry = movement.get("entry_pip")
+    if _is_int(entry) and 7 <= entry <= 25 and entry - 6 <= off:
+        out.append(Problem(mv + ("entry_pip",), "unplayable",
+                           f"with `entry_pip` = {entry} a 6 would enter a checker on pip "
+                           f"{entry - 6}, at or below `off_pip` = {off}, where it counts as "
+                           f"borne off: `entry_pip` must be above `off_pip` + 6",
+                           alternatives=(mv + ("off_pip",),)))
     route = _switch(movement, "route", str)
     mirror = their_pip(route, start_pip) if 1 <= start_pip <= 24 else 0
     if hit == "start" and mirror > off:

@@ -82,8 +82,8 @@ class Board(Strict):
             none="Every checker starts on the board.",
             **{"0": "Every checker starts on the board.",
                "any": "{value} checkers of each side start off the board; a number d enters one "
-               "on pip 25 − d, as from the bar, and a player bears off only once all his "
-               "checkers are in."}))
+               "on the pip `movement.entry_pip` gives (pip 25 − d, as from the bar, unless it is "
+               "set), and a player bears off only once all his checkers are in."}))
     all_off: Literal["end", "releve", "restack"] = Field(
         "end", description="what happens when all of a side's men are borne off: the end rules "
         "decide (`end`, backgammon), the men of both sides are set up again and the same player "
@@ -104,17 +104,26 @@ class Board(Strict):
 class Dice(Strict):
     """`[dice]`: doublets and the opening throw."""
 
-    doublets: Literal["four", "twice", "twice_and_throw_again", "four_and_throw_again"] = Field(
+    doublets: Literal["four", "twice", "twice_and_throw_again", "four_and_throw_again",
+                      "once"] = Field(
         "four", description="how a doublet is played: four times (backgammon), twice (trictrac), "
-        "twice with another throw after it (12-point Tric-Trac), or four times with another "
-        "throw after it",
+        "twice with another throw after it (12-point Tric-Trac), four times with another "
+        "throw after it, or once, as one move of its number (Tourne-case)",
         json_schema_extra=says(
             four="A doublet is played four times: four moves of its number.",
             twice="A doublet is played twice, as two moves of its number, not four.",
+            once="A doublet is played once: one move of its number.",
             twice_and_throw_again="A doublet gives two moves of its number, and the same player "
             "throws again after it.",
             four_and_throw_again="A doublet is played four times, and the same player throws "
             "again after it."))
+    numbers: Literal["both", "lower"] = Field(
+        "both", description="which numbers of a throw are played: both (all of a doublet, as "
+        "`doublets` says), or only the lower, once, a doublet included (Tourne-case)",
+        json_schema_extra=says(
+            both="Both numbers of a throw are played (a doublet as `doublets` says).",
+            lower="Only the lower number of the two dice is played, once (a doublet: its number "
+            "once); it must be played if any checker can play it, else it is lost."))
     opening_roll: Literal["one_die_each", "nearer_high_die", "winner_throws_two"] = Field(
         "one_die_each", description="who starts: each throws one die and the higher plays both "
         "numbers (one_die_each); one player throws both dice and whoever is nearer the higher die "
@@ -217,6 +226,14 @@ class Movement(Strict):
             true="A checker entered from off the board may move on with another number of the "
             "same throw.",
             false="A checker entered from off the board waits for a later throw to move on."))
+    entry_pip: int = Field(
+        _DEFAULT.entry_pip, ge=7, le=25, description="checkers waiting off the board "
+        "(`board.unentered`) enter with a number d on pip `entry_pip` − d: 25 as from the bar, "
+        "in the opponent's home board; 13 on the mover's own side (Tourne-case's lane, whose "
+        "point k is pip 13 − k)", json_schema_extra=says(
+            **{"25": "Checkers waiting off the board enter as from the bar: a number d on pip "
+               "25 − d.",
+               "any": "Checkers waiting off the board enter with a number d on pip {value} − d."}))
     pinned_bear_off: Literal["forbidden", "allowed"] = Field(
         _DEFAULT.pinned_bear_off, description="with `hit = \"pin\"`: whether the mover may bear "
         "off while one of his checkers is pinned (allowed: a pinned checker in the home board "
@@ -225,12 +242,16 @@ class Movement(Strict):
             forbidden="No checker is borne off while one of the mover's checkers is pinned.",
             allowed="A pinned checker in the home board counts as home: the others may be borne "
             "off around it."))
-    bear_off: Literal["all_home", "anywhere"] = Field(
+    bear_off: Literal["all_home", "anywhere", "none"] = Field(
         _DEFAULT.bear_off, description="bear off only while every checker is on pips "
-        "1..`home_top` (all_home), or from anywhere", json_schema_extra=says(
+        "1..`home_top` (all_home), from anywhere, or never (none: pip `off_pip` + 1 is the "
+        "goal, and a number that would take a checker past it cannot be played by that "
+        "checker)", json_schema_extra=says(
             all_home="A checker may be borne off only while all the player's checkers are in his "
             "home board.",
-            anywhere="A checker may be borne off from anywhere, wherever the others stand."))
+            anywhere="A checker may be borne off from anywhere, wherever the others stand.",
+            none="No checker is ever borne off: the last pip is the goal, and a number that "
+            "would take a checker past it cannot be played by that checker."))
     home_top: int = Field(_DEFAULT.home_top, ge=1, le=24, description="the highest pip of the "
                           "home board", json_schema_extra=says(
                               any="The home board is pips 1 to {value}."))
@@ -330,6 +351,24 @@ class Movement(Strict):
                                       none="No other pip is closed to landing.",
                                       any="Pips {value} are never a landing, but a checker may "
                                       "rest there on its way while they are empty."))
+
+
+    hit_across: bool = Field(
+        _DEFAULT.hit_across, description="a checker landing on a pip p free of opposing "
+        "checkers (entering, moving, or resting between two numbers) hits the opposing checkers "
+        "on the pip directly across the board, 25 − p, sending them where `hit` says "
+        "(Tourne-case)", json_schema_extra=says(
+            true="A checker landing on a point hits the opposing checkers directly across the "
+            "board from it (on the mover's pip 25 − p), sending them where `hit` says.",
+            false="Only checkers landed on are hit."))
+    across_safe: list[Pip] = Field(
+        list(_DEFAULT.across_safe), max_length=24, description="with `hit_across`: the pips "
+        "where a landing hits nothing across the board (so the opposing checkers across them, "
+        "on 25 − p, are safe)", json_schema_extra=says(
+            {"hit_across": [True]},
+            none="Every landing may hit across the board.",
+            any="A landing on pips {value} hits nothing across the board; the opposing checkers "
+            "across them are safe."))
 
 
 RuleKind = Literal["score", "forbid", "prefer", "end", "value"]
@@ -622,7 +661,8 @@ class VariantModel(Strict):
         m = self.movement
         return MoveRules(
             checkers=self.board.checkers or _DEFAULT.checkers,
-            doublet_moves=4 if self.dice.doublets in ("four", "four_and_throw_again") else 2,
+            doublet_moves=4 if self.dice.doublets in ("four", "four_and_throw_again")
+            else 1 if self.dice.doublets == "once" else 2, numbers=self.dice.numbers,
             route=m.route, pool=bool(self.board.unentered), unentered_first=m.unentered_first,
             unentered_move_on=m.unentered_move_on, pinned_bear_off=m.pinned_bear_off,
             block=m.block, hit=m.hit, enter=m.enter, start_pip=m.start_pip,
@@ -633,6 +673,7 @@ class VariantModel(Strict):
             higher_number=m.higher_number, own_corner=m.own_corner, opp_corner=m.opp_corner,
             opp_corner_rest=m.opp_corner_rest, coin_swap=m.coin_swap,
             puissance_needs=m.puissance_needs, no_landing=tuple(m.no_landing),
+            entry_pip=m.entry_pip, hit_across=m.hit_across, across_safe=tuple(m.across_safe),
         )
 
 
