@@ -47,7 +47,7 @@ _SWITCHES = dict(
 
 def switches_covered(rules: MoveRules) -> bool:
     """Whether `rt_corner.py` generates the plays of these movement switches."""
-    if rules.own_corner is None or rules.opp_corner is None:
+    if rules.own_corner is None or rules.opp_corner is None or rules.walk_only:
         return False
     if not (13 <= rules.own_corner <= 24 and 1 <= rules.opp_corner <= 12):
         return False
@@ -125,8 +125,8 @@ def emit_throws(variant: Any) -> tuple[NativeRules, tuple[str, ...]] | None:
               "def throw_points_many(bs, rs, ss, dice, cb, cp, cn, pb, ps, pp, pn):",
               "    out = np.zeros(bs.shape[0], np.int64)",
               "    for _k1 in range(bs.shape[0]):",
-              "        out[_k1] = throw_points(bs[_k1], rs[_k1], ss[_k1], dice, cb, cp, cn, pb, ps, "
-              "pp, pn)",
+              "        out[_k1] = throw_points(bs[_k1], rs[_k1], ss[_k1], dice, "
+              "cb, cp, cn, pb, ps, pp, pn)",
               "    return out", ""]
     source = nr.source + "\n".join(lines)
     check_source(source)
@@ -217,7 +217,7 @@ class NativeThrows:
         ss = np.array([key[2] for key in keys], np.int64)
         got = self._many(bs, rs, ss, arr, self.cb, self.cp, self.cn, self.pb, self.ps,
                          self.pp, self.pn)
-        return got.tolist()  # type: ignore[no-any-return]
+        return list(got.tolist())
 
     def plays(self, b: tuple, d1: int, d2: int, rolls: int = 1
               ) -> tuple[list[tuple[tuple[int, ...], list[tuple[tuple[int, ...], ...]]]], int]:

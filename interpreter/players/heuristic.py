@@ -468,8 +468,8 @@ class HeuristicJudge:
         # over every throw: the first pass's sum where it is known, and the other throws'
         first_w = sum(w for _a, _b, w in FIRST_PASS)
         weight = sum(w for _a, _b, w in DICE)
-        part = []
-        whole = []
+        part: list[tuple] = []
+        whole: list[tuple] = []
         for key in keys:
             (part if key[:3] + (len(FIRST_PASS),) in memo else whole).append(key)
         if whole:
