@@ -165,7 +165,8 @@ def _compiled_figures(variant: Any, games: int, runs: int, seed: int, budget: fl
     t0 = time.process_time()
     covered = native.accelerate(variant, quiet=True)
     if not covered:
-        return {"compiled": "not covered"}
+        rolls = _roll_figures(variant, positions, runs)
+        return {"compiled": "throws", **rolls} if rolls else {"compiled": "not covered"}
     playout = getattr(variant, "native_playout", None)
     gen = variant.generator
     # the first calls compile the code, or load it from the cache
@@ -190,6 +191,41 @@ def _compiled_figures(variant: Any, games: int, runs: int, seed: int, budget: fl
         "compiled_games_ratio": round(games_rate / python["games_per_second"], 2),
         "compiled_results_ratio": round(results_rate / python["results_per_second"], 2),
     }
+
+
+def _roll_figures(variant: Any, positions: list[tuple], runs: int) -> dict[str, Any]:
+    """For a variant that scores its rolls and whose throws compile (`native/throws_emit.py`:
+    the trictrac family), rolls per second (CPU time, the best of `runs`) of one roll's legal
+    plays and scoring, the Python generator and rules against one compiled call a roll, and
+    the time the compiled module took to be ready; empty where the throws do not compile."""
+    from interpreter.dsl import RollContext
+    from interpreter.native.throws_emit import NativeThrows, emit_throws
+
+    rules = variant.rules
+    if not rules.score_roll or rules.score_play:
+        return {}
+    t0 = time.process_time()
+    made = emit_throws(variant)
+    if made is None:
+        return {}
+    throws = NativeThrows(variant, made[0])
+    b0, d10, d20 = positions[0]
+    throws.points(b0, 5, 1, ((d10, d20, 1),))       # compiled or loaded here, not timed
+    ready_s = time.process_time() - t0
+    gen = variant.generator
+
+    def python(b: tuple, d1: int, d2: int) -> Any:
+        ctx = RollContext(lambda: gen.plays(b, d1, d2, 5), setup=1)
+        return rules.roll_items(b, d1, d2, 5, ctx)
+
+    def compiled(b: tuple, d1: int, d2: int) -> Any:
+        return throws.points(b, 5, 1, ((d1, d2, 1),))
+
+    py_rate = _calls_per_second(python, positions, runs)
+    rate = _calls_per_second(compiled, positions, runs)
+    return {"compiled_ready_s": round(ready_s, 2), "rolls_per_second": round(py_rate),
+            "compiled_rolls_per_second": round(rate),
+            "compiled_rolls_ratio": round(rate / py_rate, 2)}
 
 
 def _playout_rates(playout: Any, games: int, runs: int, seed: int, budget: float

@@ -720,6 +720,11 @@ def _cmd_train(args: argparse.Namespace) -> int:
     if variant.abstract:
         raise TablierError(f"{variant.id!r} is an abstract base; train a variant that extends "
                            f"it")
+    games_of = tuple(getattr(variant, "games", ()) or ())
+    if games_of:
+        names = ", ".join(dict.fromkeys(g.id for g in games_of))
+        raise TablierError(f"{variant.id!r} is a rotation of {names}: train each of its games; "
+                           f"`learned` plays each game with that game's weights")
     extra = td.training_overrides(variant)
     if extra:
         variant = load_variant(args.variant, [*args.overrides, *extra])
@@ -863,7 +868,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         for vid, figures in report.items():
             print(vid)
             for key, value in figures.items():
-                print(f"  {key:>24}: {value}")
+                print(f"  {key:>26}: {value}")
     return status
 
 

@@ -243,6 +243,34 @@ def test_trained_weights_play_and_refuse_another_variant(tmp_path):
         make_player(f"learned:{path}", "l", load_variant("triktrak"))
 
 
+def _trainable() -> list[str]:
+    from interpreter.bench import _playable_builtins
+
+    return _playable_builtins()
+
+
+@pytest.mark.parametrize("vid", _trainable())
+def test_self_play_trains_in_every_shipped_variant(tmp_path, vid, capsys):
+    """`train` from the variant file alone, in every game it ships (acey-deucey's doublet
+    question, asked inside a throw, once needed copies the trainer had not turned on); a
+    rotation is refused in words, its games named: each is trained on its own."""
+    from interpreter.players import td
+
+    v = load_variant(vid)
+    if getattr(v, "games", None):
+        assert main(["train", vid, "--games", "1", "--out", str(tmp_path / "r.npz")]) == 1
+        err = capsys.readouterr().err
+        assert "rotation of" in err and v.games[0].id in err and "Traceback" not in err
+        assert not (tmp_path / "r.npz").exists()
+        return
+    out = tmp_path / f"{vid}.npz"
+    before = ValueNet(len(td.Encoder(v).names), 4, td.value_levels(v), seed=3).theta.copy()
+    net = td.train(v, vid, 1, out, seed=3, hidden=4, max_turns=60)
+    meta = ValueNet.load(out).meta
+    assert (meta["variant"], meta["games"]) == (vid, 1)
+    assert not np.array_equal(before, net.theta)       # the play moved the weights
+
+
 def test_a_corrupt_weights_file_is_refused(tmp_path):
     bad = tmp_path / "bad.npz"
     bad.write_bytes(b"not a zip")

@@ -94,6 +94,11 @@ def judge_for(variant: Any, learned: bool, weights: str | None) -> Any:
     key = (id(variant), learned, weights)
     got = _JUDGES.get(key)
     if got is None:
+        games_of = tuple(getattr(variant, "games", ()) or ())
+        if learned and games_of:
+            # a rotation: each game is judged by its own network (SearchPlayer.adopt), the
+            # first from the start
+            return judge_for(games_of[0], learned, weights)
         if learned:
             from interpreter.players.learned import NetJudge, load_net
             got = NetJudge(variant, load_net(variant, weights))

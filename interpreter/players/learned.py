@@ -107,9 +107,12 @@ class LearnedPlayer:
         self.judge = NetJudge(variant, net, encoder)
         self.learner = learner
         if learner is not None:
-            # self-play trains without the cube; copies only where a leaf needs the engine
+            # self-play trains without the cube; copies only where a leaf needs the engine: a
+            # play's leaf that is more than its end position, or a roll event's question
+            # (acey-deucey's doublet) valued by where each answer leads
             from interpreter.players.leaves import quick
-            self.capabilities = frozenset() if quick(variant) else frozenset({"branching"})
+            copies = not quick(variant) or variant.throws.bonus_throw is not None
+            self.capabilities = frozenset({"branching"}) if copies else frozenset()
 
     def _choose_node(self, node: Any) -> int:
         d = node.decision
