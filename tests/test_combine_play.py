@@ -316,3 +316,6 @@ def test_bench_plays_combine() -> None:
     report = run_bench(["trictrac-combine"], games=2, runs=1)["trictrac-combine"]
     assert "skipped" not in report
     assert CombineLadder().continuation is True
+    # its rolls beside the Python figure, where the compiled throws are built
+    if report["compiled"] == "throws":
+        assert report["compiled_rolls_per_second"] > 0 and report["rolls_per_second"] > 0
