@@ -27,7 +27,7 @@ if str(ROOT) not in sys.path:  # run as a script from a checkout
     sys.path.insert(0, str(ROOT))
 
 from interpreter.errors import TablierError, VariantError  # noqa: E402
-from interpreter.kernel.board import counts, flip, to_json  # noqa: E402
+from interpreter.kernel.board import flip, to_json  # noqa: E402
 from interpreter.scoring.registry import LADDER_MODELS  # noqa: E402
 from interpreter.variant.build import load_variant  # noqa: E402
 from interpreter.variant.loader import load_document  # noqa: E402
@@ -167,7 +167,8 @@ def play_checks(variant: Any, overrides: list[str], games: int = 2, max_turns: i
             return finished, "play: " + traceback.format_exc(limit=-3)
         finished += bool(result.finished)
         for turn in result.record:
-            if counts(turn.board) != (n, n) or any(x < 0 for x in (turn.board[0], turn.board[25],
+            # every man counts: on the points, pinned, on the bar, off and not yet entered
+            if variant.geometry.counts(turn.board) != (n, n) or any(x < 0 for x in (turn.board[0], turn.board[25],
                                                                    turn.board[26], turn.board[27])):
                 return finished, f"play: checkers not conserved: {to_json(turn.board)}"
         for turn in result.record[:: max(1, len(result.record) // 3)][:4]:
