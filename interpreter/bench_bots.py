@@ -160,7 +160,8 @@ def plot_curves(paths: Sequence[str], out: str) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(7.0, 4.2))
+    many = len(paths) > 3
+    fig, ax = plt.subplots(figsize=(7.0, 5.6 if many else 4.2))
     for path in paths:
         rows = [json.loads(line) for line in open(path, encoding="utf-8") if line.strip()]
         rows.sort(key=lambda r: r["trained_plays"])
@@ -172,7 +173,8 @@ def plot_curves(paths: Sequence[str], out: str) -> None:
         hi = [r["win_interval"][1] for r in rows]
         label = f"{rows[0]['variant']} ({rows[0]['games']} plays at each point)"
         ax.plot(x, y, marker="o", markersize=3, label=label)
-        ax.fill_between(x, lo, hi, alpha=0.2)
+        # many curves: lighter bands, so that each line stays readable
+        ax.fill_between(x, lo, hi, alpha=0.08 if many else 0.2)
     ax.axhline(0.5, color="grey", linewidth=0.8, linestyle="--")
     # from the first play to the last: most of the learning is in the first thousand
     ax.set_xscale("log")
@@ -180,7 +182,11 @@ def plot_curves(paths: Sequence[str], out: str) -> None:
     ax.set_ylabel("share won against greedy (95 % interval)")
     ax.set_ylim(0.0, 1.0)
     ax.grid(True, alpha=0.3)
-    ax.legend(loc="lower right")
+    if many:
+        # below the axes, where it hides no point
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=2, fontsize="small")
+    else:
+        ax.legend(loc="lower right")
     ax.set_title("The self-taught player (one throw ahead) against greedy")
     fig.tight_layout()
     fig.savefig(out)

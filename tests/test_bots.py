@@ -278,7 +278,12 @@ def test_a_corrupt_weights_file_is_refused(tmp_path):
         ValueNet.load(bad)
 
 
-@pytest.mark.parametrize("vid", ["backgammon", "triktrak"])
+#: the variants whose weights ship (docs/bots.md, "The shipped weights")
+SHIPPED = ["backgammon", "triktrak", "plakoto", "fevga", "long-nardy", "jacquet", "tapa", "gul-bara",
+           "portes", "acey-deucey", "tourne-case", "hypergammon", "nackgammon", "tabla"]
+
+
+@pytest.mark.parametrize("vid", SHIPPED)
 def test_weights_ship_in_the_package_and_load_from_it(vid):
     from importlib import resources
 
@@ -291,6 +296,39 @@ def test_weights_ship_in_the_package_and_load_from_it(vid):
     net = load_net(load_variant(vid), None)
     assert net.meta["variant"] == vid and net.meta["games"] >= 1000
     assert net.meta["cpu_seconds"] > 0
+
+
+def test_the_weights_shipped_are_the_ones_listed():
+    from importlib import resources
+
+    folder = resources.files("interpreter.players").joinpath("weights")
+    assert sorted(p.name[:-4] for p in folder.iterdir() if p.name.endswith(".npz")) == \
+        sorted(SHIPPED)
+
+
+def test_learned_in_a_rotation_judges_each_game_by_its_own_weights(monkeypatch):
+    """Tavli: portes, plakoto and fevga, each with the network trained on it."""
+    from interpreter.players.learned import NetJudge
+
+    v = load_variant("tavli")
+    p = make_player("learned", "t", v)
+    assert isinstance(p.judge, NetJudge) and p.judge.variant.id == "portes"
+    for game in v.games[1:]:
+        p.adopt(game)
+        assert isinstance(p.judge, NetJudge) and p.judge.variant.id == game.id
+    result = Game(v, "rot", keep_record=False, max_turns=40).run(
+        (make_player("learned", "w", v), GreedyBot("g")))
+    assert result.turns == 40
+    # a rotation with a game that has no weights is refused before it starts, the game named
+    from interpreter.players import learned
+
+    shipped = learned.shipped_weights
+    monkeypatch.setattr(learned, "shipped_weights",
+                        lambda vid: None if vid == "tapa" else shipped(vid))
+    kinds._JUDGES.clear()
+    with pytest.raises(WeightsError, match="no weights ship for 'tapa'"):
+        make_player("learned", "t", load_variant("tabla-match"))
+    kinds._JUDGES.clear()
 
 
 # -- utilities ------------------------------------------------------------------------------

@@ -97,8 +97,10 @@ def judge_for(variant: Any, learned: bool, weights: str | None) -> Any:
         games_of = tuple(getattr(variant, "games", ()) or ())
         if learned and games_of:
             # a rotation: each game is judged by its own network (SearchPlayer.adopt), the
-            # first from the start
-            return judge_for(games_of[0], learned, weights)
+            # first from the start; every game's is loaded now, so that a game without weights
+            # is refused before the match begins, not when it comes round
+            judges = [judge_for(g, learned, weights) for g in games_of]
+            return judges[0]
         if learned:
             from interpreter.players.learned import NetJudge, load_net
             got = NetJudge(variant, load_net(variant, weights))
