@@ -21,24 +21,15 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import Any, Callable
 
 from interpreter.bench import _sample_positions
 from interpreter.dsl import RollContext
 from interpreter.engine.branch import DICE
+from interpreter.native._bench_rules import _best
 from interpreter.variant.build import load_variant
 
 #: the throw number and set-up flag every position is asked with (a throw after the opening)
 ROLLS, SETUP = 5, 1
-
-
-def _best(fn: Callable[[], Any], runs: int = 5) -> float:
-    times = []
-    for _ in range(runs):
-        t0 = time.process_time()
-        fn()
-        times.append(time.process_time() - t0)
-    return min(times)
 
 
 def main(argv: list[str]) -> int:
