@@ -13,6 +13,7 @@ import statistics
 import time
 from typing import Any, Sequence
 
+from interpreter.engine.events import Thrown
 
 
 def _playable_builtins() -> list[str]:
@@ -32,7 +33,7 @@ def _playable_builtins() -> list[str]:
 def positions_of(variant: Any, result: Any) -> list[tuple]:
     """(board before the roll, d1, d2) of every throw of a game played with its record kept,
     from the mover's view (the game's log holds them)."""
-    return [(e[4], e[2], e[3]) for e in result.log if e[0] == "throw"]
+    return [(e.board, e.d1, e.d2) for e in result.log if isinstance(e, Thrown)]
 
 
 def _sample_positions(variant: Any, n: int, seed: int) -> list[tuple]:

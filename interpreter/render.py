@@ -1,8 +1,13 @@
 """Plain-text views: a board diagram and a game's record, for people reading the terminal."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterable
 
+from interpreter.engine.events import (After, Claimed, Cubed, Decided, Ended, Event, Forced,
+                                       GameWon, Hole, Marked, MatchGameBegun, MatchGameWon,
+                                       MenReset, NewGame, Passed, Releve, ResignDeclined,
+                                       Resigned, Restacked, RotationGameBegun, RotationGameEnded,
+                                       Schooled, Scored, Suspended, Thrown, Tied, Went)
 from interpreter.kernel.board import BAR, OFF, OPP_BAR, OPP_OFF, Board
 from interpreter.notation import PIPS
 from interpreter.scoring.registry import ladder_class
@@ -72,128 +77,131 @@ class LogWriter:
     def _play(self, text: str) -> str:
         return (self.notation or PIPS).from_pips(text, self.side)
 
-    def feed(self, events: Any) -> list[str]:
+    def feed(self, events: Iterable[Event]) -> list[str]:
         for e in events:
-            what = e[0]
             notes = self.notes
-            if what == "throw":
-                self._flush()
-                self.n += 1
-                self.side = e[1]
-                self.cur = [f"{self.n:>4}. {SIDES[e[1]]:<5} {e[2]}-{e[3]}", ""]
-            elif what == "decision":
-                side, dkind, answer = SIDES[e[1]], e[2], e[3]
-                if dkind in ("play", "enter"):
-                    if self.cur is None:
-                        self.cur = ["", ""]
-                    text = self._play(answer)
-                    self.cur[1] = (self.cur[1] + " " if self.cur[1] else "") + \
-                        (text if dkind == "play" else f"enters {text}")
-                elif dkind in ("double", "take", "resign", "resigns", "mark", "school"):
-                    pass                # their events say what was done
-                else:
-                    notes.append(f"{side} {dkind}: {answer}")
-            elif what == "forced":
-                if self.cur is not None:
-                    self.cur[1] = self._play(e[2])
-            elif what == "score":
-                notes.append(f"{self.names.get(e[2], e[2])} {e[3]} to {SIDES[e[1]]}")
-            elif what == "hole":
-                on = "" if e[1] == e[3] else f" on {SIDES[e[3]]}'s throw"
-                notes.append(f"{SIDES[e[1]]} +{e[2]} hole{'s' if e[2] != 1 else ''}{on}")
-            elif what == "go":
-                notes.append(f"{SIDES[e[1]]} goes")
-            elif what == "claim":
-                notes.append(f"{SIDES[e[1]]} claims the {e[2]}")
-            elif what == "suspend":
-                notes.append(f"{SIDES[e[1]]} suspends {e[2]}")
-            elif what == "reset":
-                notes.append("all men off: the men are set up again")
-            elif what == "releve":
-                notes.append(f"relevé, {SIDES[e[1]]} throws")
-            elif what == "passed":
-                notes.append(f"{SIDES[e[1]]} cannot play {e[3]} × {e[2]}: passed to "
-                             f"{SIDES[1 - e[1]]}")
-            elif what == "restack":
-                notes.append(f"{SIDES[e[1]]}'s men are all off: restacked")
-            elif what == "resigned":
-                notes.append(f"{SIDES[e[1]]} resigns ({e[2]})")
-            elif what == "resign-declined":
-                notes.append(f"{SIDES[e[1]]} declines a resignation ({e[2]})")
-            elif what == "marked":
-                claimed, due = e[2], e[3]
-                notes.append(f"{SIDES[e[1]]} marks {claimed}" +
-                             ("" if claimed == due else f" (the throw gives {due})"))
-            elif what == "school":
-                notes.append(f"school: {SIDES[e[1]]} marks {e[2]} for {SIDES[e[3]]}'s "
-                             f"{'over' if e[4] == 'trop' else 'under'}-marking")
-            elif what == "cube":
-                if e[2] == "auto":
-                    self.lines.append(f"      automatic double: the cube is at {e[3]}")
-                elif e[2] in ("beaver", "raccoon", "double"):
-                    notes.append(f"{SIDES[e[1]]} {e[2]}s to {e[3]}")
-                elif e[2] == "take":
-                    notes.append(f"{SIDES[e[1]]} takes")
-                elif e[2] == "pass":
-                    notes.append(f"{SIDES[e[1]]} passes")
-            elif what == "end":
-                how, value = self.names.get(e[3], e[3]), self.names.get(e[4], e[4])
-                if self.names:      # by the rules' names: "black wins: Gammon, ×2"
-                    notes.append(f"{SIDES[e[1]]} wins: {value if e[4] else how}, ×{e[2]}")
-                else:
-                    notes.append(f"{SIDES[e[1]]} wins by {how}" +
-                                 (f" ({value}, ×{e[2]})" if e[4] else f" (×{e[2]})"))
-            elif what == "match-game":
-                self._flush()
-                crawford = ", the Crawford game" if e[3] else ""
-                self.lines.append(f"-- game {e[1]}: score white {e[2][0]}, black "
-                                  f"{e[2][1]}{crawford} --")
-            elif what == "rotation-game":
-                self._flush()
-                self.lines.append(f"-- game {e[1]}: {e[2]} (game {e[3]} of {e[4]} of the "
-                                  f"rotation); score white {e[5][0]}, black {e[5][1]} --")
-            elif what == "rotation-end":
-                self._flush()
-                won = "no winner, nobody scores" if e[2] is None else \
-                    f"{SIDES[e[2]]} wins {e[3]} point{'s' if e[3] != 1 else ''}"
-                self.lines.append(f"   game {e[1]}: {won}; score white {e[4][0]}, "
-                                  f"black {e[4][1]}")
-            elif what == "tie":
-                notes.append(f"a tie by {e[1]}")
-            elif what == "match-end":
-                self._flush()
-                self.lines.append(f"   game {e[1]}: {SIDES[e[2]]} wins {e[3]} point"
-                                  f"{'s' if e[3] != 1 else ''} ({e[4]}); score white {e[5][0]}, "
-                                  f"black {e[5][1]}")
-            elif what == "game-won":
-                notes.append(f"game {e[1]} won by {SIDES[e[2]]}, ×{e[3]}, excess {e[4]}"
-                             + (f"; {e[5]}" if e[5] else ""))
-            elif what == "game":
-                if e[1] == "continue":
+            match e:
+                case Thrown(side=side, d1=d1, d2=d2):
+                    self._flush()
+                    self.n += 1
+                    self.side = side
+                    self.cur = [f"{self.n:>4}. {SIDES[side]:<5} {d1}-{d2}", ""]
+                case Decided(side=side, kind=dkind, answer=answer):
+                    if dkind in ("play", "enter"):
+                        if self.cur is None:
+                            self.cur = ["", ""]
+                        text = self._play(answer)
+                        self.cur[1] = (self.cur[1] + " " if self.cur[1] else "") + \
+                            (text if dkind == "play" else f"enters {text}")
+                    elif dkind in ("double", "take", "resign", "resigns", "mark", "school"):
+                        pass                # their events say what was done
+                    else:
+                        notes.append(f"{SIDES[side]} {dkind}: {answer}")
+                case Forced(play=play):
+                    if self.cur is not None:
+                        self.cur[1] = self._play(play)
+                case Scored(side=side, rule=rule, points=points):
+                    notes.append(f"{self.names.get(rule, rule)} {points} to {SIDES[side]}")
+                case Hole(side=side, holes=holes, thrower=thrower):
+                    on = "" if side == thrower else f" on {SIDES[thrower]}'s throw"
+                    notes.append(f"{SIDES[side]} +{holes} hole{'s' if holes != 1 else ''}{on}")
+                case Went(side=side):
+                    notes.append(f"{SIDES[side]} goes")
+                case Claimed(side=side, marker=marker):
+                    notes.append(f"{SIDES[side]} claims the {marker}")
+                case Suspended(side=side, game=game):
+                    notes.append(f"{SIDES[side]} suspends {game}")
+                case MenReset():
+                    notes.append("all men off: the men are set up again")
+                case Releve(side=side):
+                    notes.append(f"relevé, {SIDES[side]} throws")
+                case Passed(side=side, number=number, moves=moves):
+                    notes.append(f"{SIDES[side]} cannot play {moves} × {number}: passed to "
+                                 f"{SIDES[1 - side]}")
+                case Restacked(side=side):
+                    notes.append(f"{SIDES[side]}'s men are all off: restacked")
+                case Resigned(side=side, level=level):
+                    notes.append(f"{SIDES[side]} resigns ({level})")
+                case ResignDeclined(side=side, level=level):
+                    notes.append(f"{SIDES[side]} declines a resignation ({level})")
+                case Marked(side=side, claimed=claimed, due=due):
+                    notes.append(f"{SIDES[side]} marks {claimed}" +
+                                 ("" if claimed == due else f" (the throw gives {due})"))
+                case Schooled(side=side, points=points, erring=erring, how=how):
+                    notes.append(f"school: {SIDES[side]} marks {points} for {SIDES[erring]}'s "
+                                 f"{'over' if how == 'trop' else 'under'}-marking")
+                case Cubed(action="auto", value=value):
+                    self.lines.append(f"      automatic double: the cube is at {value}")
+                case Cubed(side=int() as side, action=action, value=value):
+                    if action in ("beaver", "raccoon", "double"):
+                        notes.append(f"{SIDES[side]} {action}s to {value}")
+                    elif action == "take":
+                        notes.append(f"{SIDES[side]} takes")
+                    elif action == "pass":
+                        notes.append(f"{SIDES[side]} passes")
+                case Ended(winner=winner, value=worth, rule=rule, value_rule=value_rule):
+                    how = self.names.get(rule, rule)
+                    named = self.names.get(value_rule, value_rule) if value_rule else None
+                    if self.names:      # by the rules' names: "black wins: Gammon, ×2"
+                        notes.append(f"{SIDES[winner]} wins: {named if value_rule else how}, "
+                                     f"×{worth}")
+                    else:
+                        notes.append(f"{SIDES[winner]} wins by {how}" +
+                                     (f" ({named}, ×{worth})" if value_rule else f" (×{worth})"))
+                case MatchGameBegun(number=number, score=score, crawford=crawford):
+                    self._flush()
+                    crawford_text = ", the Crawford game" if crawford else ""
+                    self.lines.append(f"-- game {number}: score white {score[0]}, black "
+                                      f"{score[1]}{crawford_text} --")
+                case RotationGameBegun(number=number, variant=name, place=place, games=games,
+                                       score=score):
+                    self._flush()
+                    self.lines.append(f"-- game {number}: {name} (game {place} of {games} of "
+                                      f"the rotation); score white {score[0]}, black "
+                                      f"{score[1]} --")
+                case RotationGameEnded(number=number, winner=winner, points=points, score=score):
+                    self._flush()
+                    won = "no winner, nobody scores" if winner is None else \
+                        f"{SIDES[winner]} wins {points} point{'s' if points != 1 else ''}"
+                    self.lines.append(f"   game {number}: {won}; score white {score[0]}, "
+                                      f"black {score[1]}")
+                case Tied(rule=rule):
+                    notes.append(f"a tie by {rule}")
+                case MatchGameWon(number=number, winner=winner, points=points, result=result,
+                                  score=score):
+                    self._flush()
+                    self.lines.append(f"   game {number}: {SIDES[winner]} wins {points} point"
+                                      f"{'s' if points != 1 else ''} ({result}); score white "
+                                      f"{score[0]}, black {score[1]}")
+                case GameWon(number=number, winner=winner, value=worth, excess=excess,
+                             decision=decision):
+                    notes.append(f"game {number} won by {SIDES[winner]}, ×{worth}, excess {excess}"
+                                 + (f"; {decision}" if decision else ""))
+                case NewGame(start="continue"):
                     notes.append("the next game goes on from this position")
-                elif e[1] == "first":
-                    notes.append(f"a new game: {SIDES[e[2]]} throws from the start")
-                elif self.ladder.new_game_note:
-                    notes.append(self.ladder.new_game_note)
-            elif what == "after":
-                st = e[1]
-                text = self.ladder.sides_text(st)
-                if self.cur is None:
-                    text = ""               # a snapshot taken after a new game began
-                if text and not self.marks_only:
-                    notes.append(text)
-                k = self.ladder.mark_key(st)
-                if k is not None:
-                    if self.mark is not None and k != self.mark:
-                        self._flush()
-                        n_marks = getattr(self.variant.ladder, "marks", None)
-                        # after the last mark no mark begins: the partie is over
-                        head = "-- the partie is played" if n_marks and k[0] > n_marks \
-                            else f"-- mark {k[0]}" + (f" (refait {k[1]})" if k[1] else "")
-                        self.lines.append(head + f"; lost marks white {st['lost_marks'][0]}, "
-                                          f"black {st['lost_marks'][1]} --")
-                    self.mark = k
-                self._flush()
+                case NewGame(start="first", who=int() as who):
+                    notes.append(f"a new game: {SIDES[who]} throws from the start")
+                case NewGame():
+                    if self.ladder.new_game_note:
+                        notes.append(self.ladder.new_game_note)
+                case After(sides=st):
+                    text = self.ladder.sides_text(st)
+                    if self.cur is None:
+                        text = ""               # a snapshot taken after a new game began
+                    if text and not self.marks_only:
+                        notes.append(text)
+                    k = self.ladder.mark_key(st)
+                    if k is not None:
+                        if self.mark is not None and k != self.mark:
+                            self._flush()
+                            n_marks = getattr(self.variant.ladder, "marks", None)
+                            # after the last mark no mark begins: the partie is over
+                            head = "-- the partie is played" if n_marks and k[0] > n_marks \
+                                else f"-- mark {k[0]}" + (f" (refait {k[1]})" if k[1] else "")
+                            self.lines.append(head + f"; lost marks white {st['lost_marks'][0]}, "
+                                              f"black {st['lost_marks'][1]} --")
+                        self.mark = k
+                    self._flush()
         out, self.lines = self.lines, []
         return out
 
@@ -208,7 +216,8 @@ def _rule_names(variant: Any) -> dict[str, str]:
     return {rid: r.name for rid, r in rules.items()}
 
 
-def log_lines(variant: Any, log: list, marks_only: bool = False, notation: Any = None) -> list[str]:
+def log_lines(variant: Any, log: list[Event], marks_only: bool = False,
+              notation: Any = None) -> list[str]:
     """The text log of a played game from its events (`LogWriter`)."""
     w = LogWriter(variant, marks_only, notation)
     return w.feed(log) + w.close()

@@ -13,6 +13,7 @@ import pytest
 
 from interpreter.cli import _ladder_for, main
 from interpreter.engine.contract import GameResult as CombineResult
+from interpreter.engine.events import Decided
 from interpreter.engine.game import Game
 from interpreter.io.played import sheet_events, sheet_record, write_sheet_record
 from interpreter.players.base import capabilities_of
@@ -280,7 +281,8 @@ def test_suspensions_happen_and_are_legal(white: str, black: str) -> None:
             _apply(game, e)
         assert game.settlement is not None
         assert game.honours_net() == result.combine.honours_net()
-        assert sum(1 for e in result.log if e[0] == "decision" and e[3] in SUSPEND.values()) \
+        assert sum(1 for e in result.log
+                   if isinstance(e, Decided) and e.answer in SUSPEND.values()) \
             == len(result.suspensions)
     assert games == {"ecrire", "honours"}
 

@@ -13,6 +13,7 @@ from types import SimpleNamespace
 
 from budget import scaled
 
+from interpreter.engine.events import Cubed
 from interpreter.engine.game import Game, opening_roll
 from interpreter.players import policy
 from interpreter.players.base import DOUBLES, capabilities_of
@@ -257,8 +258,8 @@ CubeEvent = namedtuple("CubeEvent", "player what value")
 
 def cube_events(result) -> list:
     """The cube actions of a played game, from its log (takes and passes with value 0)."""
-    return [CubeEvent(e[1], e[2], 0 if e[2] in ("take", "pass") else e[3])
-            for e in result.log if e[0] == "cube" and e[1] is not None]
+    return [CubeEvent(e.side, e.action, 0 if e.action in ("take", "pass") else e.value)
+            for e in result.log if isinstance(e, Cubed) and e.side is not None]
 
 
 def test_live_double_and_pass(backgammon):

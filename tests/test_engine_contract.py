@@ -13,6 +13,7 @@ import pytest
 import interpreter
 from interpreter.cli import main
 from interpreter.engine.contract import Decision, IllegalAnswer
+from interpreter.engine.events import Cubed, Thrown
 from interpreter.engine.game import Game
 from interpreter.engine.record import Record, replay
 from interpreter.io.mat import read_mat
@@ -165,13 +166,13 @@ def test_a_five_point_match_log_shows_every_play_and_cube_action(capsys, tmp_pat
     for g in games:
         assert f"-- game {g['game']}: score" in text
         assert f"   game {g['game']}: {g['winner']} wins {g['points']} point" in text
-    throws = [e for e in result.log if e[0] == "throw"]
+    throws = [e for e in result.log if isinstance(e, Thrown)]
     lines = [ln for ln in text.splitlines() if re.match(r"\s*\d+\. (white|black) \d-\d", ln)]
     assert len(lines) == len(throws)
     for ln in lines:                       # every throw shows its play (or "-") and the cube
         assert re.match(r"\s*\d+\. (white|black) \d-\d (\S+/\S+|-)", ln)
         assert "cube" in ln or "wins by" in ln
-    cube = [e for e in result.log if e[0] == "cube" and e[1] is not None]
+    cube = [e for e in result.log if isinstance(e, Cubed) and e.side is not None]
     assert cube
     said = {"double": "doubles to", "take": "takes", "pass": "passes"}
     assert sum(text.count(w) for w in said.values()) == len(cube)

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from budget import scaled
 
 from interpreter.cli import main
+from interpreter.engine.events import Cubed, MatchGameBegun
 from collections import namedtuple
 from dataclasses import dataclass, field
 
@@ -31,10 +32,11 @@ class GameLog:
 def game_logs(result) -> list:
     logs: list = []
     for e in result.log:
-        if e[0] == "match-game":
-            logs.append(GameLog(e[1], e[2]))
-        elif e[0] == "cube" and e[1] is not None:
-            logs[-1].events.append(CubeEvent(e[1], e[2], 0 if e[2] in ("take", "pass") else e[3]))
+        if isinstance(e, MatchGameBegun):
+            logs.append(GameLog(e.number, e.score))
+        elif isinstance(e, Cubed) and e.side is not None:
+            logs[-1].events.append(CubeEvent(e.side, e.action,
+                                             0 if e.action in ("take", "pass") else e.value))
     for log, entry in zip(logs, result.match.games):
         log.entry = entry
     return logs

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from interpreter.engine.contract import IllegalAnswer, Resign
+from interpreter.engine.events import ResignDeclined, Resigned
 from interpreter.engine.game import Game
 from interpreter.engine.record import record_of, replay
 from interpreter.players.bots import GreedyBot
@@ -50,7 +51,7 @@ def test_a_resignation_ends_the_play_won_by_the_opponent_and_replays(variant_id:
     except StopIteration as stop:
         result = stop.value
     assert result.finished
-    assert ("resigned", 0, level) in [e[:3] for e in g.log]
+    assert Resigned(0, level) in g.log
     if variant_id not in ("backgammon",):
         assert result.winner == 1
     again = replay(record_of(g, "r", ("human", "greedy")), v)
@@ -67,7 +68,7 @@ def test_a_declined_resignation_asks_the_same_decision_again() -> None:
     assert offer.kind == "resign" and offer.player == 1 and offer.view.resign_offer == "single"
     again = gen.send("decline")
     assert (again.kind, again.player) == (kind, 0)
-    assert ("resign-declined", 1, "single") in g.log
+    assert ResignDeclined(1, "single") in g.log
 
 
 def test_a_backgammon_resignation_is_worth_the_cube_times_its_level() -> None:

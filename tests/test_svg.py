@@ -8,6 +8,7 @@ from collections import Counter
 
 import pytest
 
+from interpreter.engine.events import Thrown
 from interpreter.engine.game import Game
 from interpreter.players.bots import RandomBot
 from interpreter.svg import Geometry, board_svg, position_svg
@@ -46,7 +47,7 @@ def boards_of(variant_id: str, n: int = 12) -> list[tuple]:
     v = load_variant(variant_id)
     game = Game(v, "svg/0", max_turns=300)
     game.run((RandomBot("a"), RandomBot("b")))
-    boards = [e[4] for e in game.log if e[0] == "throw"]
+    boards = [e.board for e in game.log if isinstance(e, Thrown)]
     rng = random.Random(variant_id)
     return [v.start] + rng.sample(boards, min(n, len(boards)))
 

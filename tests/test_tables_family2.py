@@ -12,6 +12,7 @@ import pytest
 
 from budget import scaled
 from interpreter.analysis import legal_results
+from interpreter.engine.events import Passed, Thrown
 from interpreter.engine.game import Game
 from interpreter.players.kinds import make_player
 from interpreter.variant.build import load_variant
@@ -301,9 +302,9 @@ def test_gul_bara_games_play_the_progression_stage_by_stage() -> None:
     for seed in range(1, 6):
         g = play("gul-bara", seed)
         assert g.result is not None and g.result.finished
-        throws = [e for e in g.log if e[0] == "throw"]
+        throws = [e for e in g.log if isinstance(e, Thrown)]
         for a, b in zip(throws, throws[1:]):
-            if a[1] == b[1] and a[2] == a[3] and b[2] == b[3] == a[2] + 1:
+            if a.side == b.side and a.d1 == a.d2 and b.d1 == b.d2 == a.d1 + 1:
                 stages += 1
     assert stages > 0
 
@@ -314,10 +315,10 @@ def test_gul_bara_passed_numbers_are_played_by_the_opponent() -> None:
         g = play("gul-bara", seed, 'gb_progression_rest="opponent"')
         assert g.result is not None and g.result.finished
         for i, e in enumerate(g.log):
-            if e[0] == "passed":
+            if isinstance(e, Passed):
                 passed += 1
-                nxt = next(x for x in g.log[i:] if x[0] == "throw")
-                assert nxt[1] == 1 - e[1] and nxt[2] == nxt[3] == e[2]
+                nxt = next(x for x in g.log[i:] if isinstance(x, Thrown))
+                assert nxt.side == 1 - e.side and nxt.d1 == nxt.d2 == e.number
     assert passed > 0
 
 
@@ -379,8 +380,8 @@ def test_a_stage_rule_gives_another_throw(tmp_path) -> None:
         g = Game(v, seed)
         g.run([make_player("random", seed, v), make_player("greedy", seed + 1, v)])
         assert g.result is not None and g.result.finished
-        throws = [e for e in g.log if e[0] == "throw"]
+        throws = [e for e in g.log if isinstance(e, Thrown)]
         for a, b in zip(throws, throws[1:]):
-            if a[1] == b[1] and a[2] == a[3] == 6:
+            if a.side == b.side and a.d1 == a.d2 == 6:
                 again += 1          # after a 6-6 stage played in full: the same player again
     assert again > 0

@@ -8,6 +8,7 @@ import pytest
 
 from budget import full, scaled
 
+from interpreter.engine.events import Decided, Thrown
 from interpreter.sim import play_game
 from interpreter.variant.build import load_variant
 
@@ -26,8 +27,8 @@ def test_games_end_with_their_value(name: str) -> None:
         seen.add(result.value)
         geometry = v.geometry
         for entry in result.log:
-            if entry[0] == "throw":
-                assert geometry.counts(entry[4]) == (15, 15), (name, i, entry)
+            if isinstance(entry, Thrown):
+                assert geometry.counts(entry.board) == (15, 15), (name, i, entry)
     assert seen <= VALUES[name]
 
 
@@ -72,25 +73,26 @@ def test_acey_deucey_a_1_2_names_a_doublet_plays_it_and_throws_again() -> None:
                     d = gen.send(0)
         except StopIteration:
             pass
-        throws = [e for e in game.log if e[0] == "throw"]
+        throws = [e for e in game.log if isinstance(e, Thrown)]
         for k, e in enumerate(game.log):
-            if e[:3] != ("decision", e[1], "doublet"):
+            if not (isinstance(e, Decided) and e.kind == "doublet"):
                 continue
             events += 1
-            side = e[1]
-            assert e[3] == "5"
+            side = e.side
+            assert e.answer == "5"
             # the last throw before it was a 1-2 of the same side, played in full
-            before = [t for t in game.log[:k] if t[0] == "throw"][-1]
-            assert before[1] == side and sorted(before[2:4]) == [1, 2]
-            assert v.generator.plays(before[4], before[2], before[3])[1] == 0
+            before = [t for t in game.log[:k] if isinstance(t, Thrown)][-1]
+            assert before.side == side and sorted((before.d1, before.d2)) == [1, 2]
+            assert v.generator.plays(before.board, before.d1, before.d2)[1] == 0
             # the next is 5-5 by the same side; all of it played, the same side throws again
-            stage = next(t for t in game.log[k:] if t[0] == "throw")
-            assert stage[:4] == ("throw", side, 5, 5)
-            n = throws.index(stage)
+            stage = next(t for t in game.log[k:] if isinstance(t, Thrown))
+            assert (stage.side, stage.d1, stage.d2) == (side, 5, 5)
+            n = next(j for j, t in enumerate(throws) if t is stage)
             if n + 1 < len(throws):
-                again = v.generator.plays(stage[4], 5, 5)[1] == 0
-                assert (throws[n + 1][1] == side) == again
-        assert asked == sum(1 for e in game.record if e[:3] == ("decision", e[1], "doublet"))
+                again = v.generator.plays(stage.board, 5, 5)[1] == 0
+                assert (throws[n + 1].side == side) == again
+        assert asked == sum(1 for e in game.record
+                            if isinstance(e, Decided) and e.kind == "doublet")
         if asked:
             rec = Record("acey-deucey", seed, ("random", "random"), entries=list(game.record))
             assert replay(rec, v).game.record == game.record

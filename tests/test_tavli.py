@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from interpreter.cli import main
+from interpreter.engine.events import Ended, RotationGameBegun, Thrown, Tied
 from interpreter.engine.game import Game
 from interpreter.resources import builtin_variant_path
 from interpreter.sim import play_game
@@ -40,14 +41,14 @@ def games_of(result) -> list[dict]:
     return result.extra["games"]
 
 
-def first_throws(result) -> list[tuple]:
-    """For each game of the match: its first throw entry of the log ("throw", side, d1, d2, b),
-    and the log event that came just before the game's announcement."""
+def first_throws(result) -> list[Thrown]:
+    """For each game of the match: its first throw in the log (`Thrown`: side, d1, d2, the
+    board before it)."""
     out = []
     log = result.log
     for i, e in enumerate(log):
-        if e[0] == "rotation-game":
-            out.append(next(x for x in log[i:] if x[0] == "throw"))
+        if isinstance(e, RotationGameBegun):
+            out.append(next(x for x in log[i:] if isinstance(x, Thrown)))
     return out
 
 
@@ -59,8 +60,8 @@ def test_the_games_follow_the_rotation_portes_plakoto_fevga_and_again(tavli):
         assert names == [ROTATION[i % 3] for i in range(len(names))]
         seen = max(seen, len(names))
         # each game is set up on its own variant's start, seen by the player who throws first
-        for (_, side, _d1, _d2, board), name in zip(first_throws(result), names):
-            assert board == load_variant(name).start_of(0)   # the mover's own view
+        for thrown, name in zip(first_throws(result), names):
+            assert thrown.board == load_variant(name).start_of(0)   # the mover's own view
     assert seen > 3            # some match went round the rotation again
 
 
@@ -77,7 +78,8 @@ def test_the_winner_of_a_game_throws_first_in_the_next_with_both_dice(tavli):
     for seed in range(6):
         result = match(tavli, seed)
         games = games_of(result)
-        for prev, (_, side, d1, d2, _b) in zip(games, first_throws(result)[1:]):
+        for prev, thrown in zip(games, first_throws(result)[1:]):
+            side, d1, d2 = thrown.side, thrown.d1, thrown.d2
             if prev["winner"] is None:
                 # after a tie: one die each, never a doublet
                 assert d1 != d2
@@ -115,18 +117,18 @@ def test_game_values_are_their_files_and_go_to_the_winner(tavli):
     twos = 0
     for seed in range(6):
         result = match(tavli, seed)
-        ends = [e for e in result.log if e[0] in ("end", "tie")]
+        ends = [e for e in result.log if isinstance(e, (Ended, Tied))]
         games = games_of(result)
         assert len(ends) == len(games)
         score = [0, 0]
         for e, g in zip(ends, games):
-            if e[0] == "tie":
+            if isinstance(e, Tied):
                 assert g["winner"] is None and g["points"] == 0
                 continue
-            assert ("white", "black")[e[1]] == g["winner"] and e[2] == g["points"]
+            assert ("white", "black")[e.winner] == g["winner"] and e.value == g["points"]
             assert g["points"] in (1, 2)
             twos += g["points"] == 2
-            score[e[1]] += g["points"]
+            score[e.winner] += g["points"]
         assert score == result.points
     assert twos > 0
 
@@ -147,7 +149,7 @@ def test_a_plakoto_game_alone_ends_in_a_tie_without_a_winner():
     v = load_variant("plakoto")
     for seed in range(40):
         result = play_game(v, seed, 0, keep_record=True)
-        if any(e[0] == "tie" for e in result.log):
+        if any(isinstance(e, Tied) for e in result.log):
             assert result.finished and result.winner is None and result.value == 0
             assert result.points == [0, 0]
             return

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 from interpreter.cli import main
+from interpreter.engine.events import Played, Thrown
 from interpreter.engine.game import Game
 from interpreter.players.kinds import make_player
 from interpreter.variant.build import load_variant
@@ -94,10 +95,10 @@ def test_a_counter_kept_across_turns_ends_the_game(tmp_path) -> None:
         hits = [0, 0]
         board = None
         for entry in g.log:
-            if entry[0] == "throw":
-                board = entry[4]
-            elif entry[0] == "played":
-                side, after = entry[1], entry[2]
+            if isinstance(entry, Thrown):
+                board = entry.board
+            elif isinstance(entry, Played):
+                side, after = entry.side, entry.board
                 hits[side] += after[26] - board[26]
                 assert after[slot] == min(hits[side], 1000)
         if max(hits) >= 3:
@@ -128,7 +129,7 @@ def test_state_starts_afresh_and_is_saved(tmp_path, capsys) -> None:
     assert v.start[slot] == 0 and v.flip(v.start)[slot] == 0
     g = Game(v, 5)
     g.run([make_player("random", 1, v), make_player("random", 2, v)])
-    arrived = [e for e in g.log if e[0] == "played" and e[2][slot]]
+    arrived = [e for e in g.log if isinstance(e, Played) and e.board[slot]]
     assert arrived, "a courier arrives in every finished game"
     # resumed from a save in the middle, the game ends as the uninterrupted one
     whole, part = tmp_path / "whole.toml", tmp_path / "part.toml"

@@ -48,13 +48,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from interpreter.engine.events import BLACK as BLACK
+from interpreter.engine.events import SIDE_NAMES, WHITE
+from interpreter.engine.events import (After, Decided, Event, Played, RecordEntry, Releve,
+                                       Scored, Suspended, Thrown, Went)
 from interpreter.errors import TablierError
 
 if TYPE_CHECKING:
     from interpreter.engine.game import Game
 
-WHITE, BLACK = 0, 1
-SIDE_NAMES = ("white", "black")
 #: decisions whose choices are end positions (the others are words)
 PLAY_KINDS = frozenset({"play", "enter"})
 
@@ -238,12 +240,12 @@ class GameResult:
         return self.throws()
 
     @property
-    def entries(self) -> list:
+    def entries(self) -> list[RecordEntry]:
         """The record's entries (engine/record.py), when the game kept them."""
         return self.game.record if self.game is not None else []
 
     @property
-    def log(self) -> list:
+    def log(self) -> list[Event]:
         """The log of events (engine/game.py), when the game kept it."""
         return self.game.log if self.game is not None else []
 
@@ -295,11 +297,11 @@ class Throw:
     board: Any
     items: list[tuple[str, str, int, int]] = field(default_factory=list)
     decisions: list[tuple[str, str]] = field(default_factory=list)
-    events: list[tuple] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
 
     @property
     def went(self) -> bool:
-        return any(e[0] == "go" for e in self.events)
+        return any(isinstance(e, Went) for e in self.events)
 
     @property
     def decision(self) -> str | None:
@@ -308,34 +310,34 @@ class Throw:
         if self.went:
             return "go"
         for e in self.events:
-            if e[0] == "suspend":
-                return f"suspend {e[2]}"
+            if isinstance(e, Suspended):
+                return f"suspend {e.game}"
         words = [a for k, a in self.decisions if k not in ("play", "enter")]
         return words[-1] if words else None
 
 
-def throws(variant: Any, log: list) -> list[Throw]:
+def throws(variant: Any, log: list[Event]) -> list[Throw]:
     """The throws of a game's log, in order."""
     out: list[Throw] = []
     cur: Throw | None = None
     for e in log:
-        what = e[0]
-        if what == "throw":
-            cur = Throw(e[1], (e[2], e[3]), e[4], e[4])
+        if isinstance(e, Thrown):
+            cur = Throw(e.side, (e.d1, e.d2), e.board, e.board)
             out.append(cur)
         elif cur is None:
             continue
-        elif what == "played":
-            cur.board = e[2]
+        elif isinstance(e, Played):
+            cur.board = e.board
             cur.events.append(e)
-        elif what == "score":
-            cur.items.append((e[2], "mover" if e[1] == cur.player else "opponent", e[3], e[5]))
-        elif what == "decision":
-            cur.decisions.append((e[2], e[3]))
-        elif what == "releve":
-            if not any(x[0] == "played" for x in cur.events):   # a go: the men set up again
+        elif isinstance(e, Scored):
+            cur.items.append((e.rule, "mover" if e.side == cur.player else "opponent", e.points,
+                              e.ways))
+        elif isinstance(e, Decided):
+            cur.decisions.append((e.kind, e.answer))
+        elif isinstance(e, Releve):
+            if not any(isinstance(x, Played) for x in cur.events):   # a go: the men set up again
                 cur.board = variant.start
             cur.events.append(e)
-        elif what != "after":
+        elif not isinstance(e, After):
             cur.events.append(e)
     return out

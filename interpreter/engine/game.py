@@ -22,17 +22,20 @@ and recorded as one ("white throws 6-6" after "white doublet 6").
 The board is always held from the mover's point of view (kernel/board.py); `mover` says who that
 is (0 = white, 1 = black). With `keep_record`, the game keeps its record (the dice of every throw
 and every decision with its answer, engine/record.py) and its log of events (what the text log
-of `tablier play` is rendered from).
+of `tablier play` is rendered from), each an object of a class of engine/events.py.
 """
 from __future__ import annotations
 
 import random
 from functools import partial
-from typing import TYPE_CHECKING, Any, Generator, Sequence, cast
+from typing import TYPE_CHECKING, Any, Callable, Generator, ParamSpec, Sequence, cast
 
 from interpreter.dsl import RollContext
 from interpreter.engine.contract import (BLACK, END, ON, RESIGN_CHOICES, SIDE_NAMES, WHITE,
                                          Decision, GameResult, IllegalAnswer, Next, Resign)
+from interpreter.engine.events import (After, Decided, Ended, Event, Forced, NewGame, Passed,
+                                       Played, RecordEntry, Releve, ResignDeclined, Resigned,
+                                       Restacked, Scored, Thrown, Tied)
 from interpreter.errors import TablierError
 from interpreter.kernel.board import STATE_MAX, STATE_MIN, Board
 from interpreter.kernel.movegen import Play
@@ -40,6 +43,8 @@ from interpreter.kernel.notation import play_text, read_play
 
 if TYPE_CHECKING:
     from interpreter.scoring.protocol import Ladder
+
+P = ParamSpec("P")
 
 #: what a stage rule makes follow a throw (`Game._next_stage`): a stage, another throw
 STAGE, AGAIN = 1, 2
@@ -134,10 +139,10 @@ class Game:
         self.play_counts = [0, 0, 0]
         self._leader = -1
         self.lead_changes = 0
-        #: the record: ("throw", side, d1, d2) and ("decision", side, kind, answer text) entries
-        self.record: list[tuple] = []
-        #: the log: the record's entries and the events between them (engine/record.py)
-        self.log: list[tuple] = []
+        #: the record: each throw (`Thrown`) and each decision with its answer (`Decided`)
+        self.record: list[RecordEntry] = []
+        #: the log: the record's entries and the events between them (engine/events.py)
+        self.log: list[Event] = []
         self.choice_base: Board = self.board
         self._choice_plays: list | None = []
         self._choice_items: Any = None
@@ -215,7 +220,7 @@ class Game:
             text = play_text(self.choice_base, p.paths[0])
         else:
             text = d.choices[i]
-        entry = ("decision", d.player, d.kind, text)
+        entry = Decided(d.player, d.kind, text)
         self.record.append(entry)
         self.log.append(entry)
 
@@ -251,10 +256,15 @@ class Game:
 
     # -- events ---------------------------------------------------------------------------------
 
-    def event(self, *entry: Any) -> None:
-        """An event of the log (only with `keep_record`)."""
-        if self.keep_record:
-            self.log.append(entry)
+    if TYPE_CHECKING:
+        def event(self, kind: Callable[P, Event], *args: P.args, **kwargs: P.kwargs) -> None:
+            """An event of the log: `kind(*args)`, `kind` a class of engine/events.py (made
+            only with `keep_record`)."""
+    else:
+        def event(self, kind, *args):
+            # (no keywords: the call costs what it did when no log is kept)
+            if self.keep_record:
+                self.log.append(kind(*args))
 
     def count(self, items: list, mover: int) -> tuple[int, int]:
         """Count the scoring items' firings and points; (mover's points, opponent's)."""
@@ -278,8 +288,8 @@ class Game:
             self.scored[1 - mover] += theirs
             if self.keep_record:
                 for rule_id, to, pts, ways in items:
-                    self.log.append(("score", mover if to == "mover" else 1 - mover, rule_id,
-                                     pts, mover, ways))
+                    self.log.append(Scored(mover if to == "mover" else 1 - mover, rule_id,
+                                           pts, mover, ways))
             s = self.scored
             lead = 0 if s[0] > s[1] else 1 if s[1] > s[0] else self._leader
             if lead != self._leader:
@@ -323,7 +333,7 @@ class Game:
         self.setup += 1
         self.mover = who
         self.board = v.start_of(who)
-        self.event("releve", who)
+        self.event(Releve, who)
 
     def play(self) -> Gen:
         """The generator of the whole `play` (see the module docstring); returns its result."""
@@ -368,7 +378,7 @@ class Game:
         if level not in levels:
             raise IllegalAnswer(f"a resignation here is one of {', '.join(map(repr, levels))}, "
                                 f"not {level!r}")
-        entry = ("decision", player, "resigns", level)
+        entry = Decided(player, "resigns", level)
         if self.keep_record:
             self.record.append(entry)
             self.log.append(entry)
@@ -380,9 +390,9 @@ class Game:
             finally:
                 self.resign_offer = None
             if declined:
-                self.event("resign-declined", 1 - player, level)
+                self.event(ResignDeclined, 1 - player, level)
                 return None
-        self.event("resigned", player, level)
+        self.event(Resigned, player, level)
         return L.resign(player, level)
 
     def _play(self, restart: bool = False) -> Gen:
@@ -495,8 +505,9 @@ class Game:
             self.rolls[mover] += 1
             self.dice = (d1, d2)
             if keep:
-                record.append(("throw", mover, d1, d2))
-                log.append(("throw", mover, d1, d2, b))
+                thrown = Thrown(mover, d1, d2, b)
+                record.append(thrown)
+                log.append(thrown)
             # -- the roll's points, the ladder's questions, the play ----------------------------
             passing = t.passed
             if passing is not None:
@@ -601,7 +612,7 @@ class Game:
                                       else ctx.plays if passing is None else None)
                 self.board = after
             if keep:
-                log.append(("played", mover, after))
+                log.append(Played(mover, after))
             # -- the end rules --------------------------------------------------------------------
             if end_rules:
                 if single_end is not None:
@@ -614,7 +625,7 @@ class Game:
                     end_id = next(rid for rid, _w, fn in end_rules if fn(after))
                     # counted with the side whose play made it hold (no side wins it)
                     self.fire(end_id, mover)
-                    self.event("tie", end_id)
+                    self.event(Tied, end_id)
                     if self._carried(L.game_tied(), t):
                         continue
                     how = "end"
@@ -628,7 +639,7 @@ class Game:
                         next(rid for rid, _w, fn in end_rules if fn(after))
                     self.fire(end_id, winner)
                     self.fire(rule_id, winner)
-                    self.event("end", winner, k, end_id, rule_id)
+                    self.event(Ended, winner, k, end_id, rule_id)
                     if self._carried(L.game_end(winner, k), t):
                         continue
                     how = "end"
@@ -768,7 +779,7 @@ class Game:
             t.passed = (rule, unplayed)
             t.d1 = t.d2 = d1
             t.opening = True
-            self.event("passed", mover, d1, unplayed)
+            self.event(Passed, mover, d1, unplayed)
             return STAGE
         e = int(rule.next(b, None, None, d1, d2, rolls, ctx))
         if not 1 <= e <= 6:
@@ -836,10 +847,10 @@ class Game:
         """The running score of every ladder after a throw, in the log (once per throw)."""
         log = self.log
         i = len(log) - 1
-        while i >= 0 and log[i][0] not in ("throw", "after"):
+        while i >= 0 and not isinstance(log[i], (Thrown, After)):
             i -= 1
-        if i >= 0 and log[i][0] == "throw":
-            log.append(("after", self.ladder.sides()))
+        if i >= 0 and isinstance(log[i], Thrown):
+            log.append(After(self.ladder.sides()))
 
     def _carry(self, nxt: Next) -> int:
         """Carry out what a ladder said: 0 when the play is over, 1 to go on, 2 when a new game
@@ -864,7 +875,7 @@ class Game:
             self._swapping = True
         v = self.variant
         self._start_first = nxt.start == "first"
-        self.event("game", nxt.start, nxt.who)
+        self.event(NewGame, nxt.start, nxt.who)
         if nxt.start == "continue":
             self.board = v.flip(self.board)
             self.mover = 1 - self.mover
@@ -887,7 +898,7 @@ class Game:
         d1, d2 = self.dice
         mover = self.mover
         base = v.restacked(after)
-        self.event("restack", mover)
+        self.event(Restacked, mover)
         options: dict[Board, tuple[bool, list, Any]] = {}
         for d in sorted(leftover_numbers(play, d1, d2), key=lambda x: x or 0):
             if d is None:
@@ -933,7 +944,7 @@ class Game:
                 plays = self.variant.generator.plays(b, d1, d2)[0]
             path = next((p.paths[0] for p in plays if p.board == after), ())
             text = play_text(b, path)
-        self.log.append(("forced", self.mover, text))
+        self.log.append(Forced(self.mover, text))
 
 
 class _EndContext:

@@ -21,9 +21,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from interpreter.engine.contract import SIDE_NAMES, Decision, GameResult, IllegalAnswer, Resign
 from pathlib import Path
 
+from interpreter.engine.contract import SIDE_NAMES, Decision, GameResult, IllegalAnswer, Resign
+from interpreter.engine.events import Decided, RecordEntry, Thrown
 from interpreter.engine.game import Game
 from interpreter.errors import RecordError
 
@@ -38,7 +39,7 @@ class Record:
     doubles: tuple[bool, bool] = (True, True)
     options: tuple[str, ...] = ()
     files: tuple[tuple[str, str], ...] = ()
-    entries: list[tuple] = field(default_factory=list)
+    entries: list[RecordEntry] = field(default_factory=list)
     #: the game's number in a run of several (simulate's `--games`): its dice come from the
     #: seed and this number (`game_seed`), as `tablier simulate` plays game `index`
     index: int = 0
@@ -54,14 +55,12 @@ class Record:
         return [entry_text(e) for e in self.entries]
 
 
-def entry_text(e: tuple) -> str:
+def entry_text(e: RecordEntry) -> str:
     """One entry of a record as text ("white throws 3-1", "black take pass")."""
-    if e[0] == "throw":
-        return f"{SIDE_NAMES[e[1]]} throws {e[2]}-{e[3]}"
-    return f"{SIDE_NAMES[e[1]]} {e[2]} {e[3]}"
+    return e.text()
 
 
-def parse_entry(text: Any, n: int) -> tuple:
+def parse_entry(text: Any, n: int) -> RecordEntry:
     """The entry a line of a record states; RecordError names the line (`n`, from 1)."""
     if not isinstance(text, str) or len(text) > 200:
         raise RecordError(f"record entry {n}: not a line of text: {str(text)[:60]!r}")
@@ -75,8 +74,8 @@ def parse_entry(text: Any, n: int) -> tuple:
         if len(dice) != 2 or not all(x in "123456" and len(x) == 1 for x in dice):
             raise RecordError(f"record entry {n}: {text!r}: dice are written as two numbers "
                               f"1-6, e.g. 3-1")
-        return ("throw", side, int(dice[0]), int(dice[1]))
-    return ("decision", side, parts[1], parts[2])
+        return Thrown(side, int(dice[0]), int(dice[1]))
+    return Decided(side, parts[1], parts[2])
 
 
 def record_of(game: Game, seed: Any, players: Sequence[str], options: Sequence[str] = (),
@@ -132,9 +131,11 @@ class Replay:
         want = self.record.entries
         while self._seen < len(made) and self._seen < len(want):
             got, exp = made[self._seen], want[self._seen]
-            if got[0] == "throw" or exp[0] == "throw":
+            if isinstance(got, Thrown) or isinstance(exp, Thrown):
+                # (the game's throws hold the board before them, the record's do not: it is
+                # not compared)
                 if got != exp:
-                    throw = sum(1 for e in made[:self._seen + 1] if e[0] == "throw")
+                    throw = sum(1 for e in made[:self._seen + 1] if isinstance(e, Thrown))
                     raise RecordError(
                         f"record entry {self._seen + 1} (throw {throw}): the record says "
                         f"{entry_text(exp)!r} but the seed gives {entry_text(got)!r}")
@@ -152,19 +153,19 @@ class Replay:
                     self.pending = d
                     return
                 exp = want[k]
-                if exp[0] == "decision" and exp[2] == "resigns" and exp[1] == d.player:
+                if isinstance(exp, Decided) and exp.kind == "resigns" and exp.side == d.player:
                     try:
-                        d = gen.send(Resign(exp[3]))
+                        d = gen.send(Resign(exp.answer))
                     except IllegalAnswer as exc:
                         raise RecordError(f"record entry {k + 1} ({entry_text(exp)!r}): {exc}") \
                             from None
                     continue
-                if exp[0] != "decision" or exp[1] != d.player or exp[2] != d.kind:
+                if not isinstance(exp, Decided) or exp.side != d.player or exp.kind != d.kind:
                     raise RecordError(
                         f"record entry {k + 1}: the record says {entry_text(exp)!r} but the "
                         f"game asks {SIDE_NAMES[d.player]} a {d.kind!r} decision here")
                 try:
-                    i = d.index(exp[3])
+                    i = d.index(exp.answer)
                 except IllegalAnswer as exc:
                     raise RecordError(f"record entry {k + 1} ({entry_text(exp)!r}): {exc}") \
                         from None

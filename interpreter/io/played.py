@@ -7,6 +7,9 @@ from pathlib import Path
 from typing import Any
 
 from interpreter.engine.contract import SIDE_NAMES
+from interpreter.engine.events import (Claimed, Cubed, Decided, Event, Forced, Hole,
+                                       MatchGameBegun, MatchGameWon, MenReset, Suspended, Thrown,
+                                       Went)
 from interpreter.errors import TablierError
 from interpreter.io.mat import Double, Drop, Game as MatGame, MatchRecord, Roll, Take
 
@@ -30,29 +33,29 @@ def match_record(variant: Any, result: Any, names: tuple[str, str] = SIDE_NAMES,
             game.actions[at] = roll
 
     for e in result.log:
-        what = e[0]
-        if what == "match-game":
-            game = MatGame(e[1], (e[2][0], e[2][1]), [])
+        if isinstance(e, MatchGameBegun):
+            game = MatGame(e.number, (e.score[0], e.score[1]), [])
             games.append(game)
         elif game is None:
             continue
-        elif what == "throw":
-            roll = Roll(e[1], (e[2], e[3]), "")
+        elif isinstance(e, Thrown):
+            roll = Roll(e.side, (e.d1, e.d2), "")
             game.actions.append(roll)
             at = len(game.actions) - 1
-        elif what == "forced":
-            played(e[2])
-        elif what == "decision" and e[2] == "play":
-            played(e[3])
-        elif what == "cube" and e[1] is not None:
-            if e[2] in ("double", "beaver", "raccoon"):
-                game.actions.append(Double(e[1], e[3], e[2]))
-            elif e[2] == "take":
-                game.actions.append(Take(e[1]))
-            elif e[2] == "pass":
-                game.actions.append(Drop(e[1]))
-        elif what == "match-end":
-            game.winner, game.points = e[2], e[3]
+        elif isinstance(e, Forced):
+            played(e.play)
+        elif isinstance(e, Decided) and e.kind == "play":
+            played(e.answer)
+        elif isinstance(e, Cubed) and e.side is not None:
+            match e.action:
+                case "double" | "beaver" | "raccoon" as offer:
+                    game.actions.append(Double(e.side, e.value, offer))
+                case "take":
+                    game.actions.append(Take(e.side))
+                case "pass":
+                    game.actions.append(Drop(e.side))
+        elif isinstance(e, MatchGameWon):
+            game.winner, game.points = e.winner, e.points
     return MatchRecord(match.length, names, games, info=dict(info or {}),
                        variation=mat_variation(variant))
 
@@ -64,24 +67,14 @@ def mat_variation(variant: Any) -> str | None:
     return None if text is None else text.replace("{checkers}", str(variant.checkers))
 
 
-def sheet_events(log: list, names: tuple[str, str] = SIDE_NAMES) -> list[str]:
+#: the events of a game's log that `tablier sheet` reads (each has its `sheet_text`)
+SHEET_EVENTS = (Hole, Claimed, Went, Suspended, MenReset)
+
+
+def sheet_events(log: list[Event], names: tuple[str, str] = SIDE_NAMES) -> list[str]:
     """The events of `tablier sheet` for a played partie (à écrire or combiné): holes made by
     whom on whose throw, claims, goes, suspensions and resets of the men."""
-    out: list[str] = []
-    for e in log:
-        what = e[0]
-        if what == "hole":
-            p, won, thrower = e[1], e[2], e[3]
-            out.append(f"{names[p]} +{won}" + ("" if thrower == p else f" on {names[thrower]}"))
-        elif what == "claim":
-            out.append(f"{names[e[1]]} {e[2]}")
-        elif what == "go":
-            out.append(f"{names[e[1]]} go")
-        elif what == "suspend":
-            out.append(f"{names[e[1]]} suspend {e[2]}")
-        elif what == "reset":
-            out.append("reset")
-    return out
+    return [e.sheet_text(names) for e in log if isinstance(e, SHEET_EVENTS)]
 
 
 def sheet_record(variant: Any, result: Any) -> dict[str, Any]:

@@ -26,6 +26,7 @@ from functools import partial
 from typing import Any, Callable, TextIO
 
 from interpreter.engine.contract import PLAY_KINDS, SIDE_NAMES, Resign
+from interpreter.engine.events import ResignDeclined, Scored, Thrown
 from interpreter.errors import TablierError
 from interpreter.kernel.board import BAR, PINS, POOL, sort_key
 from interpreter.kernel.notation import expand_steps
@@ -175,8 +176,8 @@ class Session:
         new = game.log[self.shown:]
         self.shown = len(game.log)
         for e in new:
-            if e[0] == "resign-declined":
-                self.say(f"{SIDE_NAMES[e[1]]} declines the resignation ({e[2]}): play goes on")
+            if isinstance(e, ResignDeclined):
+                self.say(f"{SIDE_NAMES[e.side]} declines the resignation ({e.level}): play goes on")
         for line in self.writer.feed(new):
             self.say(line)
 
@@ -633,13 +634,13 @@ def this_throw_items(game: Any) -> list[tuple[str, str, int, int]]:
     from the game's log."""
     log = game.log
     i = len(log) - 1
-    while i >= 0 and log[i][0] != "throw":
+    while i >= 0 and not isinstance(log[i], Thrown):
         i -= 1
     if i < 0:
         return []
-    mover = log[i][1]
-    return [(e[2], "mover" if e[1] == mover else "opponent", e[3], e[5])
-            for e in log[i + 1:] if e[0] == "score"]
+    mover = log[i].side
+    return [(e.rule, "mover" if e.side == mover else "opponent", e.points, e.ways)
+            for e in log[i + 1:] if isinstance(e, Scored)]
 
 
 # -- why an entry is no legal play ----------------------------------------------------------------

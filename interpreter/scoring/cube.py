@@ -369,6 +369,7 @@ class Match:
 
 # -- the live match (the turn loop's ladder for `kind = "cube"`) ---------------------------------
 
+from interpreter.engine.events import Cubed, MatchGameBegun, MatchGameWon  # noqa: E402
 from interpreter.scoring.protocol import (  # noqa: E402
     END, SIDE_NAMES, GameResult, Gen, Ladder, Next, Worth, pair_text, pair_words, side_view)
 
@@ -447,7 +448,7 @@ class CubePlay(Ladder):
         self.cube = self.match.new_game()
         self._start_turns = self.game.turns
         g = self.game
-        g.event("match-game", len(self.match.games) + 1, tuple(self.match.score),
+        g.event(MatchGameBegun, len(self.match.games) + 1, tuple(self.match.score),
                 self.cube.crawford)
 
     def opening(self, ties: int) -> None:
@@ -456,7 +457,7 @@ class CubePlay(Ladder):
         for _ in range(ties):
             if not cube.auto_double():
                 break
-            self.game.event("cube", None, "auto", cube.value)
+            self.game.event(Cubed, None, "auto", cube.value)
 
     def before_throw(self) -> Gen:
         g = self.game
@@ -469,7 +470,7 @@ class CubePlay(Ladder):
         if DOUBLE_CHOICES[g.answered(d, (yield d))] != DOUBLE:
             return None
         cube.offer(roller)
-        g.event("cube", roller, DOUBLE, cube.pending.value)      # type: ignore
+        g.event(Cubed, roller, DOUBLE, cube.pending.value)       # type: ignore
         while True:
             p = cube.pending
             assert p is not None
@@ -484,14 +485,14 @@ class CubePlay(Ladder):
                 answer = choices[0]
             if answer == TAKE:
                 cube.take(to)
-                g.event("cube", to, TAKE, cube.value)
+                g.event(Cubed, to, TAKE, cube.value)
                 return None
             if answer == PASS:
-                g.event("cube", to, PASS, p.value // 2)
+                g.event(Cubed, to, PASS, p.value // 2)
                 winner, points = cube.drop(to)
                 return self._finish(winner, points, 0, "pass")
             kind = cube.instant_redouble(to)
-            g.event("cube", to, kind, cube.pending.value)         # type: ignore
+            g.event(Cubed, to, kind, cube.pending.value)          # type: ignore
 
     def game_end(self, winner: int, k: int) -> Next:
         assert self.cube is not None
@@ -516,7 +517,7 @@ class CubePlay(Ladder):
         assert cube is not None
         entry = self.match.finish(cube, winner, points, k, how,
                                   g.turns - self._start_turns)
-        g.event("match-end", entry.number, winner, points, entry.result,
+        g.event(MatchGameWon, entry.number, winner, points, entry.result,
                 tuple(self.match.score))
         if self.match.finished:
             return END

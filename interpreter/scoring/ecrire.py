@@ -483,6 +483,7 @@ from typing import Any  # noqa: E402
 from interpreter.errors import TablierError  # noqa: E402
 from interpreter.scoring.holes import (  # noqa: E402
     Holes, PointsLadder, holes_sides, holes_state, points_text, points_words)
+from interpreter.engine.events import Claimed, Hole, MenReset, Suspended, Went  # noqa: E402
 from interpreter.scoring.protocol import (  # noqa: E402
     END, ON, GameResult, Gen, Next, pair_text, pair_words, side_view)
 
@@ -713,7 +714,7 @@ class EcrirePlay(Schools, PointsLadder):
         news = None
         if won:
             thrower = self.game.mover
-            self.game.event("hole", player, won, thrower)
+            self.game.event(Hole, player, won, thrower)
             if won % 2 == 0:
                 self.bredouilles[player] += 1
             news = self.hole(player, won, thrower)
@@ -725,7 +726,7 @@ class EcrirePlay(Schools, PointsLadder):
             d = g.ask(marker, player, QUESTIONS[marker])
             if g.answered(d, (yield d)) == 0:
                 self.claim(player, marker)
-                g.event("claim", player, marker)
+                g.event(Claimed, player, marker)
 
     def _mark_ended(self) -> None:
         self.mark_play.append(MarkPlay(self._turns, self._pickups, self._sorties))
@@ -750,7 +751,7 @@ class EcrirePlay(Schools, PointsLadder):
         if decision == "go":
             self.holes.go(mover)
             ended, leader = self.go(mover)
-            g.event("go", mover)
+            g.event(Went, mover)
             if ended:
                 self._mark_ended()
             else:
@@ -766,7 +767,7 @@ class EcrirePlay(Schools, PointsLadder):
                 self.holes = Holes(self.model.holes_ladder(), names=NAMES)
             return Next("releve", mover if leader is None else leader)
         if decision not in (None, "stay"):
-            g.event("suspend", mover, decision.split()[1])
+            g.event(Suspended, mover, decision.split()[1])
             if self.suspend(mover, decision):
                 self._mark_ended()
             if self.finished:                       # the last mark settled at once
@@ -810,7 +811,7 @@ class EcrirePlay(Schools, PointsLadder):
         self.holes.reset_men()
         self.reset_ledger()
         self._sorties += 1
-        self.game.event("reset")
+        self.game.event(MenReset)
 
     # -- state and result ----------------------------------------------------------------------
 

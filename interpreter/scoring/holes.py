@@ -186,6 +186,7 @@ class Holes:
 
 # -- the live game of holes (the turn loop's ladder for `kind = "holes"`) ------------------------
 
+from interpreter.engine.events import Hole  # noqa: E402
 from interpreter.scoring.protocol import (  # noqa: E402
     END, ON, GameResult, Gen, Ladder, Next, Worth, pair_text, pair_words, side_view)
 from interpreter.variant.problems import Problem  # noqa: E402
@@ -294,7 +295,7 @@ class HolesPlay(Schools, PointsLadder):
     def _mark(self, player: int, n: int, own: bool) -> tuple[int, bool]:
         won, may_go = self.holes.mark(player, n, own)
         if won:
-            self.game.event("hole", player, won, self.game.mover)
+            self.game.event(Hole, player, won, self.game.mover)
         return won, may_go
 
     def on_roll(self, mine: int, theirs: int) -> Gen:

@@ -19,6 +19,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from interpreter.engine.events import RotationGameBegun, RotationGameEnded
 from interpreter.scoring.protocol import END, GameResult, Ladder, Next, Worth, pair_text, side_view
 
 OpeningMode = Literal["winner_throws_two", "one_die_each", "nearer_high_die"]
@@ -129,8 +130,8 @@ class RotationPlay(Ladder):
 
     def _announce(self) -> None:
         n = len(self.games)
-        self.game.event("rotation-game", n + 1, self.current.name, n % len(self.variants) + 1,
-                        len(self.variants), tuple(self.score))
+        self.game.event(RotationGameBegun, n + 1, self.current.name,
+                        n % len(self.variants) + 1, len(self.variants), tuple(self.score))
 
     # -- the end of a game ----------------------------------------------------------------------
 
@@ -151,7 +152,7 @@ class RotationPlay(Ladder):
         self.games.append(entry)
         if winner is not None:
             self.score[winner] += points
-        g.event("rotation-end", entry.number, winner, points, tuple(self.score))
+        g.event(RotationGameEnded, entry.number, winner, points, tuple(self.score))
         if self.finished:
             self.winner = 0 if self.score[0] >= self.model.match_points else 1
             self.value = points

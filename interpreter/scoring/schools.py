@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from interpreter.engine.events import Marked, Schooled
 from interpreter.scoring.protocol import Gen
 
 #: how far above what is due a claim may go
@@ -46,7 +47,7 @@ class Schools:
             count = g.answered(d, (yield d))
         finally:
             self.mark_due = None
-        g.event("marked", player, count, n)
+        g.event(Marked, player, count, n)
         if count == n:
             return n
         self.school_pending = (player, count, n)
@@ -66,7 +67,7 @@ class Schools:
         for side, pts, erring, how in schools:
             if self.finished:                           # type: ignore[attr-defined]
                 break
-            self.game.event("school", side, pts, erring, how)
+            self.game.event(Schooled, side, pts, erring, how)
             yield from self.school_mark(side, pts)
 
     def school_mark(self, side: int, n: int) -> Gen:

@@ -214,6 +214,7 @@ class ContinuousMatch:
 # -- the live match (the turn loop's ladder for `kind = "continuous"`) ---------------------------
 
 from interpreter.scoring.holes import PointsLadder  # noqa: E402
+from interpreter.engine.events import GameWon  # noqa: E402
 from interpreter.scoring.protocol import (  # noqa: E402
     END, ON, GameResult, Gen, Next, pair_text, pair_words, side_view)
 from interpreter.variant.problems import Problem  # noqa: E402
@@ -287,7 +288,7 @@ class ContinuousPlay(PointsLadder):
             d = g.ask("continue", winner, (CONTINUE, GO))
             decision = d.choices[g.answered(d, (yield d))]
         entry = match.resolve(decision, self._turns)
-        g.event("game-won", entry.number, winner, entry.value, entry.excess, decision)
+        g.event(GameWon, entry.number, winner, entry.value, entry.excess, decision)
         self._turns = 0
         if match.finished:
             return END
@@ -312,7 +313,7 @@ class ContinuousPlay(PointsLadder):
                 excess=0, continued=match.continued)
         entry = match.resolve("go" if not match.is_last_game else None, self._turns)
         entry.decision = "resigned"
-        g.event("game-won", entry.number, entry.winner, entry.value, entry.excess, None)
+        g.event(GameWon, entry.number, entry.winner, entry.value, entry.excess, None)
         self.resigned = player
         return END
 

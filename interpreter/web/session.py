@@ -51,6 +51,7 @@ from collections import OrderedDict
 from typing import Any, cast
 
 from interpreter.engine.contract import SIDE_NAMES, Decision
+from interpreter.engine.events import Scored, Thrown
 from interpreter.engine.game import Game
 from interpreter.errors import TablierError
 from interpreter.kernel.board import to_json
@@ -384,13 +385,13 @@ class Session:
         """What the current (or last) throw scored, rule by rule."""
         log = self.game.log
         i = len(log) - 1
-        while i >= 0 and log[i][0] != "throw":
+        while i >= 0 and not isinstance(log[i], Thrown):
             i -= 1
         out = []
         for e in log[i + 1:] if i >= 0 else []:
-            if e[0] == "score":
-                out.append({"rule": e[2], "name": self.rule_name(e[2]),
-                            "side": SIDE_NAMES[e[1]], "points": e[3]})
+            if isinstance(e, Scored):
+                out.append({"rule": e.rule, "name": self.rule_name(e.rule),
+                            "side": SIDE_NAMES[e.side], "points": e.points})
         return out
 
     def preview(self, steps: Any) -> tuple:
