@@ -23,6 +23,8 @@ class RollPosition:
     d2: int
     rolls: int
     state: dict
+    #: the third die of a three-dice variant's throw (0: none)
+    d3: int = 0
 
 
 def read_position(variant: Any, obj: Any, need_dice: bool = True) -> RollPosition:
@@ -48,13 +50,16 @@ def read_position(variant: Any, obj: Any, need_dice: bool = True) -> RollPositio
             raise PositionError(f"{who} checkers cannot stand on pip {pip}: reaching it bears "
                                 f"them off")
     dice = obj.get("dice")
-    d1 = d2 = 0
+    d1 = d2 = d3 = 0
+    n = variant.dice_count
     if dice is not None or need_dice:
-        if not (isinstance(dice, list) and len(dice) == 2
+        if not (isinstance(dice, list) and len(dice) == n
                 and all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6
                         for d in dice)):
-            raise PositionError(f"'dice' must be two numbers from 1 to 6, not {shown(dice)}")
-        d1, d2 = dice
+            raise PositionError(f"'dice' must be {'two' if n == 2 else 'three'} numbers from 1 "
+                                f"to 6, not {shown(dice)}")
+        d1, d2 = dice[0], dice[1]
+        d3 = dice[2] if n == 3 else 0
     rolls = obj.get("rolls", 1)
     if not in_range(rolls, 1, MAX_THROWS):
         raise PositionError(f"'rolls' must be a whole number from 1 to {MAX_THROWS:,}, not "
@@ -89,7 +94,7 @@ def read_position(variant: Any, obj: Any, need_dice: bool = True) -> RollPositio
         if (dice is not None or need_dice) and [d1, d2] != [passed[0]] * 2:
             raise PositionError(f"with 'state.passed' {shown(passed)} the dice are "
                                 f"[{passed[0]}, {passed[0]}], not {shown(dice)}")
-    return RollPosition(b, d1, d2, rolls, state)
+    return RollPosition(b, d1, d2, rolls, state, d3)
 
 
 def stage_of(pos: RollPosition) -> str | None:
@@ -100,7 +105,10 @@ def _context(variant: Any, pos: RollPosition) -> RollContext:
     """The roll context of a position: its plays on demand, its state, and how many times the
     men have been set up in the game (`state.setup`, 1 until the first relevé)."""
     gen = variant.generator
-    b, d1, d2, rolls = pos.board, pos.d1, pos.d2, pos.rolls
+    b, d1, d2, rolls, d3 = pos.board, pos.d1, pos.d2, pos.rolls, pos.d3
+    if d3:
+        return RollContext(lambda: gen.plays(b, d1, d2, rolls, d3), pos.state,
+                           setup=pos.state.get("setup", 1))
     return RollContext(lambda: gen.plays(b, d1, d2, rolls), pos.state,
                        setup=pos.state.get("setup", 1))
 
@@ -131,7 +139,8 @@ def legal_results(variant: Any, obj: Any) -> dict[str, Any]:
         return _staged_results(variant, pos)
     if not (rules.prefer or rules.score_play):
         gen = variant.generator
-        boards = gen.results(pos.board, pos.d1, pos.d2, *((pos.rolls,) if gen.reads_rolls else ()))
+        boards = gen.results(pos.board, pos.d1, pos.d2, pos.rolls, pos.d3) if pos.d3 else \
+            gen.results(pos.board, pos.d1, pos.d2, *((pos.rolls,) if gen.reads_rolls else ()))
         results = [to_json(b) for b in sorted(boards, key=sort_key)]
         return {"count": len(results), "results": results}
     plays, ctx = final_plays(variant, pos)

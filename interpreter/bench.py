@@ -32,8 +32,9 @@ def _playable_builtins() -> list[str]:
 
 def positions_of(variant: Any, result: Any) -> list[tuple]:
     """(board before the roll, d1, d2) of every throw of a game played with its record kept,
-    from the mover's view (the game's log holds them)."""
-    return [(e.board, e.d1, e.d2) for e in result.log if isinstance(e, Thrown)]
+    from the mover's view (the game's log holds them); (board, d1, d2, d3) with three dice."""
+    return [(e.board, e.d1, e.d2, e.d3) if e.d3 else (e.board, e.d1, e.d2)
+            for e in result.log if isinstance(e, Thrown)]
 
 
 def _sample_positions(variant: Any, n: int, seed: int) -> list[tuple]:
@@ -50,12 +51,18 @@ def _sample_positions(variant: Any, n: int, seed: int) -> list[tuple]:
 
 
 def _calls_per_second(fn: Any, positions: list[tuple], runs: int) -> float:
-    """Median over `runs` of the calls per second of `fn(b, d1, d2)` over the positions."""
+    """Median over `runs` of the calls per second of `fn(b, d1, d2)` over the positions
+    (`fn(b, d1, d2, 1, d3)` for a throw of three dice)."""
     rates = []
+    three = bool(positions) and len(positions[0]) == 4
     for _ in range(runs):
         t0 = time.process_time()
-        for b, d1, d2 in positions:
-            fn(b, d1, d2)
+        if three:
+            for b, d1, d2, d3 in positions:
+                fn(b, d1, d2, 1, d3)
+        else:
+            for b, d1, d2 in positions:
+                fn(b, d1, d2)
         rates.append(len(positions) / max(time.process_time() - t0, 1e-9))
     return statistics.median(rates)
 

@@ -81,11 +81,11 @@ class LogWriter:
         for e in events:
             notes = self.notes
             match e:
-                case Thrown(side=side, d1=d1, d2=d2):
+                case Thrown(side=side):
                     self._flush()
                     self.n += 1
                     self.side = side
-                    self.cur = [f"{self.n:>4}. {SIDES[side]:<5} {d1}-{d2}", ""]
+                    self.cur = [f"{self.n:>4}. {SIDES[side]:<5} {'-'.join(map(str, e.dice))}", ""]
                 case Decided(side=side, kind=dkind, answer=answer):
                     if dkind in ("play", "enter"):
                         if self.cur is None:

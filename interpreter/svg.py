@@ -325,11 +325,12 @@ def board_svg(board: Sequence[int], geometry: Geometry | None = None, *,
                 out[-1] = f"<g{_attrs(class_=group, data_side=side, data_pip=pip)}>"
                 _checker(out, tx + 16, cy, colour, pip, side, cls="checker waiting", r=9)
                 out.append(f"<text{_attrs(class_='count', x=tx + 30, y=cy + 4, font_size=12, fill='#fff', font_weight='bold')}>{count}</text>")
-                # the label: above the viewer's count, below the opponent's
-                label_y = cy + (-14 if side == "mover" else 21)
+                # the label: below the viewer's count, above the opponent's, so that two
+                # labels never meet between the counts
+                label_y = cy + (21 if side == "mover" else -14)
                 out.append(f"<text{_attrs(class_='waiting-label', x=tx + TRAY / 2, y=label_y, font_size=9, fill='#f3e2c0', text_anchor='middle')}>to enter</text>")
                 if side == "mover":
-                    out.append(f"<rect{_attrs(class_='hit', x=tx, y=cy - 26, width=TRAY, height=38, fill='#fff', fill_opacity=0, data_pip=pip)}/>")
+                    out.append(f"<rect{_attrs(class_='hit', x=tx, y=cy - 12, width=TRAY, height=38, fill='#fff', fill_opacity=0, data_pip=pip)}/>")
                 out.append(f"<title>{count} {colour} waiting off the board to enter</title></g>")
     if cube is not None:
         value, owner = cube

@@ -209,15 +209,20 @@ def test_the_cost_budget_is_per_candidate_for_forbid_rules():
 
 def test_every_shipped_variant_is_well_under_the_budget():
     """Each file's throw, priced by what runs (a rotation with its games), at most half the
-    budget: the totals docs/dsl.md ("Limits") lists."""
+    budget, a game of three dice (whose search judges 56 replies, not 21) at most two thirds:
+    the totals docs/dsl.md ("Limits") lists."""
     from interpreter.resources import variants_dir
 
-    totals = {}
+    totals, three = {}, set()
     for path in sorted(variants_dir().glob("*.toml")):
         v = load_variant(path)
         totals[path.stem] = v.rules.cost + sum(g.rules.cost for g in v.games)
+        if v.dice_count == 3:
+            three.add(path.stem)
     assert totals["backgammon"] > 1_000_000 and totals["tavli"] > totals["fevga"]
-    assert all(total < COST_BUDGET // 2 for total in totals.values()), totals
+    assert three == {"tabula", "emperador"}
+    assert all(total < (COST_BUDGET * 2 // 3 if vid in three else COST_BUDGET // 2)
+               for vid, total in totals.items()), totals
 
 
 def test_a_file_over_the_budget_is_refused_at_its_dearest_rule(tmp_path):

@@ -31,9 +31,9 @@ def _positions(variant, seed: int, count: int) -> list[dict]:
     out: list[dict] = []
     rolls = 1
     for _ in range(count):
-        d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
-        out.append({**variant.geometry.to_json(b), "dice": [d1, d2], "rolls": rolls})
-        plays, _unplayed = variant.generator.plays(b, d1, d2, rolls)
+        dice = [rng.randint(1, 6) for _ in range(variant.dice_count)]
+        out.append({**variant.geometry.to_json(b), "dice": dice, "rolls": rolls})
+        plays, _unplayed = variant.generator.plays(b, *dice[:2], rolls, *dice[2:])
         if plays:
             b = rng.choice(plays).board
         if variant.rules.game_over(b) is not None:

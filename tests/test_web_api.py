@@ -49,6 +49,8 @@ SHORT = {
     "tabla": {},
     "tabla-match": {"match_points": 3},
     "tourne-case": {},
+    "tabula": {},
+    "emperador": {},
 }
 
 

@@ -12,6 +12,7 @@ Skipped, saying why, when Playwright or Chromium is missing (`.ci/run` installs 
 from __future__ import annotations
 
 import os
+import re
 import socket
 import threading
 import time
@@ -372,6 +373,46 @@ def test_acey_deucey_waiting_men_are_labelled_and_entered_by_a_click(page, serve
     idle(page)
     assert page.locator("#entered").text_content().startswith("in/")
     assert "29" not in page.locator("#entered").text_content()
+
+
+def _three_dice_by_clicks(page, server: str, tmp_path: Path, variant: str, seed: int,
+                          whole: bool) -> None:
+    """A game of three dice by clicks: the three dice drawn inside the board, each throw's
+    three numbers in the heading and the log, a play of three moves confirmed."""
+    start(page, server, variant, seed)
+    dice = page.locator("#board .die")
+    assert dice.count() == 3
+    board = page.locator("#board svg").bounding_box()
+    for k in range(3):
+        box = dice.nth(k).bounding_box()
+        assert box is not None and dice.nth(k).is_visible()
+        assert board["x"] <= box["x"] and box["x"] + box["width"] <= board["x"] + board["width"]
+    heading = page.locator("h3").first.text_content()
+    assert re.search(r"to play \d-\d-\d", heading), heading
+    shot(page, tmp_path, f"{variant}-start")
+    if not whole:
+        for _ in range(3):
+            assert play_one(page)
+            assert not page.locator("#error").text_content()
+        assert re.search(r"\d-\d-\d", page.locator("#log").text_content())
+        return
+    play_out(page, limit=500)
+    assert "wins" in page.locator("#result").text_content() or \
+        "drawn" in page.locator("#result").text_content()
+    shot(page, tmp_path, f"{variant}-end")
+
+
+@pytest.mark.parametrize("variant,seed", [("tabula", 4), ("emperador", 5)])
+def test_three_dice_drawn_and_played_by_clicks(page, server: str, tmp_path: Path,
+                                               variant: str, seed: int) -> None:
+    _three_dice_by_clicks(page, server, tmp_path, variant, seed, whole=False)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant,seed", [("tabula", 4), ("emperador", 5)])
+def test_a_whole_three_dice_game_by_clicks(page, server: str, tmp_path: Path,
+                                           variant: str, seed: int) -> None:
+    _three_dice_by_clicks(page, server, tmp_path, variant, seed, whole=True)
 
 
 @pytest.mark.parametrize("variant,seed", [("backgammon", 7), ("triktrak", 3)])

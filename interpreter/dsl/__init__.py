@@ -219,6 +219,7 @@ def _build_rules(model: Any, emit: bool) -> tuple[RuleSet, list[SnippetError]]:
                       pins=hit == "pin",
                       pool=bool(getattr(board, "unentered", 0)) or hit == "unentered",
                       doublet_moves=_doublet_moves(model),
+                      dice=int(getattr(getattr(model, "dice", None), "count", None) or 2),
                       moves=_moves_of(movement), no_can_move=_no_can_move(movement))
     compiler = Compiler(symbols)
     _symbols(model, errors, compiler)

@@ -59,6 +59,8 @@ class Symbols:
     pool: bool = False
     #: how many times a doublet is played (the cost model bounds the paths and plays by it)
     doublet_moves: int = 4
+    #: the dice of a throw (`[turn] count`): 2, or 3
+    dice: int = 2
     #: the named state of `[turn.state]`: name → (the board slot of the mover's value, whether
     #: it is true/false)
     state: dict[str, tuple[int, bool]] = field(default_factory=dict)

@@ -115,7 +115,7 @@ class Compiler:
         #: write out aggregates over small fixed sets of pips (False: always loops)
         self.unroll = unroll
         #: how many times each kind of hook runs in one throw, bounded from the variant
-        self.runs = runs_of(symbols.checkers, symbols.doublet_moves)
+        self.runs = runs_of(symbols.checkers, symbols.doublet_moves, symbols.dice)
         self.env = Env(checkers=symbols.checkers, route=symbols.route, pins=symbols.pins,
                        pool=symbols.pool, plays=self.runs.plays, moves=symbols.moves,
                        no_can_move=symbols.no_can_move)

@@ -25,22 +25,27 @@ Copies keep no record and never touch the live game. Copies may look ahead witho
 from __future__ import annotations
 
 import random
+from itertools import permutations
 from typing import TYPE_CHECKING, Any, Sequence, cast
 
 from pydantic import BaseModel
 
-from interpreter.engine.contract import Decision
+from interpreter.engine.contract import Decision, dice_index
 from interpreter.errors import TablierError
 
 if TYPE_CHECKING:
     from interpreter.engine.game import Game
 
-__all__ = ["Node", "root", "answer", "throw", "playout", "enable", "branchable", "DICE",
+__all__ = ["Node", "root", "answer", "throw", "playout", "enable", "branchable", "DICE", "DICE3",
            "NotBranchable"]
 
 #: the 21 distinct throws with their weight out of 36
 DICE: tuple[tuple[int, int, int], ...] = tuple(
     (a, b, 1 if a == b else 2) for a in range(1, 7) for b in range(a, 7))
+#: the 56 distinct throws of three dice (`[dice] count = 3`) with their weight out of 216
+DICE3: tuple[tuple[int, int, int, int], ...] = tuple(
+    (a, b, c, len(set(permutations((a, b, c)))))
+    for a in range(1, 7) for b in range(a, 7) for c in range(b, 7))
 
 
 class NotBranchable(TablierError):
@@ -110,7 +115,7 @@ class _State:
     rolls: tuple
     setup: Any
     turns: int
-    dice: tuple[int, int]
+    dice: tuple[int, ...]
     pending: Any
     extra: bool
     scored: tuple
@@ -282,16 +287,17 @@ def start(node: Node) -> Node:
     return _advance(c, gen, [], node.rng, node.cube)
 
 
-def throw(node: Node, d1: int, d2: int) -> Node:
+def throw(node: Node, d1: int, d2: int, d3: int = 0) -> Node:
     """From a "dice" node (or between two throws, where the cube is not offered), a copy that
-    throws d1-d2 and runs on to its next decision, the end of the throw or the end."""
+    throws d1-d2 (d1-d2-d3 in a three-dice variant) and runs on to its next decision, the end
+    of the throw or the end."""
     if node.how == "throw":
         node = start(node)
         if node.how != "dice":
             return node
     if node.how != "dice":
         raise ValueError(f"throw() needs a node before a throw, not {node.how!r}")
-    return answer(node, 6 * d1 + d2 - 7)
+    return answer(node, dice_index(d1, d2, d3))
 
 
 def playout(node: Node, players: Sequence[Any], max_turns: int = 2000) -> Game:
@@ -307,7 +313,7 @@ def playout(node: Node, players: Sequence[Any], max_turns: int = 2000) -> Game:
         d = cast(Decision, node.decision)
         first = d.index(players[d.player].answer(d))
     else:
-        first = int(node.rng.random() * 36)
+        first = int(node.rng.random() * len(cast(Decision, node.decision).choices))
     g = node.game
     s = g._cp
     c = _copy(g, s, node.rng, True)
@@ -322,7 +328,7 @@ def playout(node: Node, players: Sequence[Any], max_turns: int = 2000) -> Game:
         c.ask_dice = False
         while True:
             if d.kind == "dice":
-                d = gen.send(int(random_() * 36))
+                d = gen.send(int(random_() * len(d.choices)))
             else:
                 d = gen.send(answer_of[d.player](d))
     except StopIteration:

@@ -57,6 +57,20 @@ from interpreter.errors import TablierError
 if TYPE_CHECKING:
     from interpreter.engine.game import Game
 
+#: the 36 throws of two dice in order, (1, 1), (1, 2) … (6, 6): the choices of the "dice"
+#: decision that copies of a game ask instead of drawing (engine/branch.py)
+DICE36: tuple[tuple[int, int], ...] = tuple((a, b) for a in range(1, 7) for b in range(1, 7))
+#: the 216 throws of three dice in order, (1, 1, 1), (1, 1, 2) … (6, 6, 6): the "dice" choices
+#: of a three-dice variant (`[dice] count = 3`)
+DICE216: tuple[tuple[int, int, int], ...] = tuple(
+    (a, b, c) for a in range(1, 7) for b in range(1, 7) for c in range(1, 7))
+
+
+def dice_index(d1: int, d2: int, d3: int = 0) -> int:
+    """The index of a throw among the "dice" choices (DICE36, or DICE216 with a third die)."""
+    return 36 * d1 + 6 * d2 + d3 - 43 if d3 else 6 * d1 + d2 - 7
+
+
 #: decisions whose choices are end positions (the others are words)
 PLAY_KINDS = frozenset({"play", "enter"})
 
@@ -292,7 +306,8 @@ class Throw:
     events."""
 
     player: int
-    dice: tuple[int, int]
+    #: two dice, or three (`[dice] count = 3`)
+    dice: tuple[int, ...]
     before: Any
     board: Any
     items: list[tuple[str, str, int, int]] = field(default_factory=list)
@@ -322,7 +337,7 @@ def throws(variant: Any, log: list[Event]) -> list[Throw]:
     cur: Throw | None = None
     for e in log:
         if isinstance(e, Thrown):
-            cur = Throw(e.side, (e.d1, e.d2), e.board, e.board)
+            cur = Throw(e.side, e.dice, e.board, e.board)
             out.append(cur)
         elif cur is None:
             continue

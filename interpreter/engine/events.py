@@ -39,10 +39,17 @@ class Thrown:
     d1: int
     d2: int
     board: Board | None = field(default=None, compare=False)
+    #: the third die of a three-dice throw (0: none)
+    d3: int = 0
+
+    @property
+    def dice(self) -> tuple[int, ...]:
+        """The dice thrown: two, or three."""
+        return (self.d1, self.d2, self.d3) if self.d3 else (self.d1, self.d2)
 
     def text(self) -> str:
-        """The record's line: "white throws 3-1"."""
-        return f"{SIDE_NAMES[self.side]} throws {self.d1}-{self.d2}"
+        """The record's line: "white throws 3-1" ("white throws 6-5-2" with three dice)."""
+        return f"{SIDE_NAMES[self.side]} throws {'-'.join(map(str, self.dice))}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,8 +31,10 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, Callable, Generator, ParamSpec, Sequence, cast
 
 from interpreter.dsl import RollContext
-from interpreter.engine.contract import (BLACK, END, ON, RESIGN_CHOICES, SIDE_NAMES, WHITE,
-                                         Decision, GameResult, IllegalAnswer, Next, Resign)
+from interpreter.engine.contract import DICE36 as DICE36
+from interpreter.engine.contract import (BLACK, DICE216, END, ON, RESIGN_CHOICES, SIDE_NAMES,
+                                         WHITE, Decision, GameResult, IllegalAnswer, Next, Resign,
+                                         dice_index)
 from interpreter.engine.events import (After, Decided, Ended, Event, Forced, NewGame, Passed,
                                        Played, RecordEntry, Releve, ResignDeclined, Resigned,
                                        Restacked, Scored, Thrown, Tied)
@@ -73,9 +75,6 @@ def opening_roll(rng: random.Random, mode: str) -> tuple[int, int, int, int]:
 
 
 Gen = Generator[Decision, Any, Any]
-#: the 36 throws of two dice in order, (1, 1), (1, 2) … (6, 6): the choices of the "dice"
-#: decision that copies of a game ask instead of drawing (engine/branch.py)
-DICE36: tuple[tuple[int, int], ...] = tuple((a, b) for a in range(1, 7) for b in range(1, 7))
 
 
 class ThrowState:
@@ -86,12 +85,14 @@ class ThrowState:
     (`passed`: the rule and how many single moves of `d1`). What the ladder says between two
     throws (`Game._carried`) ends the stages and may set an opening throw."""
 
-    __slots__ = ("opening", "d1", "d2", "stage", "named", "passed")
+    __slots__ = ("opening", "d1", "d2", "d3", "stage", "named", "passed")
 
     def __init__(self, opening: bool, d1: int, d2: int, passed: tuple | None = None):
         self.opening = opening
         self.d1 = d1
         self.d2 = d2
+        #: the third die of a three-dice throw (0: none; never set, only thrown)
+        self.d3 = 0
         #: the stage of a roll event being played ("doublet", "complement"; None: thrown dice)
         self.stage: str | None = None
         self.named = 0
@@ -126,7 +127,8 @@ class Game:
         self.rolls = [0, 0]
         self.setup = 1
         self.turns = 0
-        self.dice: tuple[int, int] = (0, 0)
+        #: the dice of the throw being played: two, or three (`[dice] count = 3`)
+        self.dice: tuple[int, ...] = (0, 0)
         #: points of this throw so far (mover's, opponent's), for players judging a decision
         self.pending: tuple[int, int] = (0, 0)
         #: firings of each scoring rule, by the side that scored: {rule: [white, black]}
@@ -228,7 +230,8 @@ class Game:
         """The kernel plays of the play decision `d`, in the order of its choices."""
         if d.kind == "play" and not self._plays_fixed and (
                 self._choice_plays is None or not self.keep_record):
-            self._choice_plays = self._plays_to(self.choice_base, *self.dice, d.choices)
+            self._choice_plays = self._plays_to(self.choice_base, self.dice[0], self.dice[1],
+                                                d.choices, *self.dice[2:])
         return cast(list, self._choice_plays)
 
     def legal_plays(self, d: Decision) -> list:
@@ -417,6 +420,9 @@ class Game:
             self._start_first = False
             return 0, 0, False
         d1, d2 = self._opening()
+        if self.variant.dice_count == 3:
+            # the winner of the opening throws the three dice for his first play
+            return 0, 0, False
         return d1, d2, True
 
     def _throws(self, d1: int, d2: int, opening: bool, max_turns: int,
@@ -456,6 +462,10 @@ class Game:
         updates = bool(rules.updates)
         #: where the throws stand: the dice set for the next throw, the stage being played
         t = ThrowState(opening, d1, d2, passed)
+        #: a three-dice variant's throws: d3 is the third die (0 otherwise)
+        three = v.dice_count == 3
+        dice_choices = DICE216 if three else DICE36
+        d3 = 0
         checkers = v.checkers
         offers = L.offers_before_throw and self.offers
         ask = self.ask
@@ -487,25 +497,30 @@ class Game:
                         break
                 if self.ask_dice:
                     # a copy of a search: the throw is a chance node, the dice its answer
-                    k = yield Decision("dice", self.mover, DICE36, self)
+                    k = yield Decision("dice", self.mover, dice_choices, self)
                     if branching:
                         answers.append(k)
-                    d1, d2 = DICE36[k]
+                    d1, d2 = dice_choices[k][:2]
+                    if three:
+                        d3 = DICE216[k][2]
                 else:
                     d1 = int(rng() * 6) + 1
                     d2 = int(rng() * 6) + 1
+                    if three:
+                        d3 = int(rng() * 6) + 1
                     if branching:
-                        answers.append(6 * d1 + d2 - 7)
+                        answers.append(dice_index(d1, d2, d3))
                 t.d1 = d1
                 t.d2 = d2
+                t.d3 = d3
             mover = self.mover
             b = self.board
             turns += 1
             self.turns = turns
             self.rolls[mover] += 1
-            self.dice = (d1, d2)
+            self.dice = (d1, d2, d3) if three else (d1, d2)
             if keep:
-                thrown = Thrown(mover, d1, d2, b)
+                thrown = Thrown(mover, d1, d2, b, d3)
                 record.append(thrown)
                 log.append(thrown)
             # -- the roll's points, the ladder's questions, the play ----------------------------
@@ -519,8 +534,11 @@ class Game:
                 # the fast path: the distinct end positions are all a throw needs
                 if updates:
                     # (the same plays results() reads, kept for the state's updates)
-                    made = gen.plays(b, d1, d2)[0]
+                    made = (gen.some_plays(b, d1, d2, 1, d3) if three
+                            else gen.plays(b, d1, d2))[0]
                     results = [p.board for p in made]
+                elif three:
+                    results = gen.results(b, d1, d2, 1, d3)
                 else:
                     results = gen.results(b, d1, d2)
                 n = len(results)
@@ -549,9 +567,10 @@ class Game:
                     n_forced += 1
                     after = results[0]
                     if keep:
-                        self._log_forced(b, d1, d2, after)
+                        self._log_forced(b, d1, d2, after, d3=d3)
             else:
-                ctx = RollContext(partial(gen.plays, b, d1, d2), setup=self.setup)
+                ctx = RollContext(partial(gen.plays, b, d1, d2, 1, d3) if three
+                                  else partial(gen.plays, b, d1, d2), setup=self.setup)
                 rolls = self.rolls[mover]
                 if score_roll:
                     mine, theirs = self.count(rules.roll_items(b, d1, d2, rolls, ctx), mover)
@@ -565,7 +584,7 @@ class Game:
                     how = "end"
                     break
                 if not (prefer or score_play):
-                    results = gen.results(b, d1, d2)
+                    results = gen.results(b, d1, d2, 1, d3) if three else gen.results(b, d1, d2)
                     plays = None
                 else:
                     plays = rules.prefer_plays(b, ctx.plays, d1, d2, rolls, ctx) \
@@ -578,7 +597,7 @@ class Game:
                     self.choice_base = b
                     if keep:
                         self._choice_plays = plays if plays is not None \
-                            else self._plays_to(b, d1, d2, results)
+                            else self._plays_to(b, d1, d2, results, d3)
                     if plays is not None and score_play:
                         cache: dict[int, list] = {}
 
@@ -594,7 +613,7 @@ class Game:
                     n_forced += 1
                     i = 0
                     if keep:
-                        self._log_forced(b, d1, d2, results[0], plays)
+                        self._log_forced(b, d1, d2, results[0], plays, d3)
                 after = results[i]
                 if score_play and plays:
                     play_mine, play_theirs = self.count(
@@ -609,7 +628,7 @@ class Game:
                 self.board = after
             if updates:
                 after = self._updated(b, after, d1, d2, made if passing is None and not hooks
-                                      else ctx.plays if passing is None else None)
+                                      else ctx.plays if passing is None else None, d3)
                 self.board = after
             if keep:
                 log.append(Played(mover, after))
@@ -724,7 +743,8 @@ class Game:
         self.between_passed = t.passed
         return how
 
-    def _updated(self, b: Board, after: Board, d1: int, d2: int, plays: list | None) -> Board:
+    def _updated(self, b: Board, after: Board, d1: int, d2: int, plays: list | None,
+                 d3: int = 0) -> Board:
         """`after` with the mover's named state (`[turn.state]`) as the file's updates set it
         after the play from `b` with (d1, d2) (`plays`: the throw's legal plays, when known):
         each asked like a forbid rule of the play (its first way), reading the values before
@@ -733,7 +753,8 @@ class Game:
         path: tuple = ()
         if after != b:
             if plays is None:
-                plays = v.generator.plays(b, d1, d2)[0]
+                plays = (v.generator.plays(b, d1, d2, 1, d3) if d3
+                         else v.generator.plays(b, d1, d2))[0]
             for p in plays:
                 if p.board == after:
                     path = p.paths[0]
@@ -756,7 +777,8 @@ class Game:
             return False
         if c == 2:
             t.d1, t.d2 = self._opening()
-            t.opening = True
+            # with three dice the winner of the opening throws them for his first play
+            t.opening = self.variant.dice_count != 3
         return True
 
     def _next_stage(self, t: ThrowState, b: Board, d1: int, d2: int, mover: int) -> int:
@@ -895,7 +917,7 @@ class Game:
         Returns (board, mover's points, opponent's points) of the entering move."""
         v = self.variant
         rules = v.rules
-        d1, d2 = self.dice
+        d1, d2 = self.dice[0], self.dice[1]
         mover = self.mover
         base = v.restacked(after)
         self.event(Restacked, mover)
@@ -928,20 +950,22 @@ class Game:
 
     # -- the record of plays that needed no decision -----------------------------------------------
 
-    def _plays_to(self, b: Board, d1: int, d2: int, results: Sequence) -> list:
+    def _plays_to(self, b: Board, d1: int, d2: int, results: Sequence, d3: int = 0) -> list:
         """The kernel plays in the order of `results` (for their notation)."""
-        plays, _ = self.variant.generator.plays(b, d1, d2)
+        gen = self.variant.generator
+        plays, _ = gen.plays(b, d1, d2, 1, d3) if d3 else gen.plays(b, d1, d2)
         by_board = {p.board: p for p in plays}
         return [by_board.get(r, Play(r, ((),))) for r in results]
 
     def _log_forced(self, b: Board, d1: int, d2: int, after: Board,
-                    plays: list | None = None) -> None:
+                    plays: list | None = None, d3: int = 0) -> None:
         """The only legal play, in the log (not a decision: the record does not hold it)."""
         if after == b:
             text = "-"
         else:
             if plays is None:
-                plays = self.variant.generator.plays(b, d1, d2)[0]
+                gen = self.variant.generator
+                plays = (gen.plays(b, d1, d2, 1, d3) if d3 else gen.plays(b, d1, d2))[0]
             path = next((p.paths[0] for p in plays if p.board == after), ())
             text = play_text(b, path)
         self.log.append(Forced(self.mover, text))

@@ -71,10 +71,10 @@ def parse_entry(text: Any, n: int) -> RecordEntry:
     side = SIDES[parts[0]]
     if parts[1] == "throws":
         dice = parts[2].split("-")
-        if len(dice) != 2 or not all(x in "123456" and len(x) == 1 for x in dice):
-            raise RecordError(f"record entry {n}: {text!r}: dice are written as two numbers "
-                              f"1-6, e.g. 3-1")
-        return Thrown(side, int(dice[0]), int(dice[1]))
+        if len(dice) not in (2, 3) or not all(x in "123456" and len(x) == 1 for x in dice):
+            raise RecordError(f"record entry {n}: {text!r}: dice are written as two (or three) "
+                              f"numbers 1-6, e.g. 3-1 or 6-5-2")
+        return Thrown(side, int(dice[0]), int(dice[1]), None, int(dice[2]) if dice[2:] else 0)
     return Decided(side, parts[1], parts[2])
 
 

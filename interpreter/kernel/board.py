@@ -40,9 +40,11 @@ route, pip 1 the last). Where the opponent's checkers run is the variant's *rout
   the mover's pip 1 and his home board the mover's pips 19..24;
 - ``"same"`` (Long Nardy, Fevga): both run the same way round; the opponent's own pip q is the
   mover's pip q + 12 for q <= 12 and q - 12 for q >= 13, so his start (his 24) is the mover's 12
-  and his home board the mover's 13..18.
+  and his home board the mover's 13..18;
+- ``"shared"`` (Tabula): both enter at the same end and run the same route; the opponent's own
+  pip q is the mover's pip q, so turning the board only swaps the colours.
 
-Either mapping is its own inverse; turning the board to the other player follows it.
+Each mapping is its own inverse; turning the board to the other player follows it.
 
 >>> b = from_json({"points": [0]*23 + [2], "bar": [0, 1], "off": [13, 14]})
 >>> flip(flip(b)) == b
@@ -75,7 +77,7 @@ OPP_POOL = 30
 PIPS = range(1, 25)
 
 Board = tuple[int, ...]
-Route = Literal["opposite", "same"]
+Route = Literal["opposite", "same", "shared"]
 #: the most checkers a count of a position may give (a variant has at most 60 a side)
 MAX_COUNT = 60
 #: the values a number of the named state (`[turn.state]`) may hold
@@ -110,6 +112,8 @@ def their_pip(route: str, p: int) -> int:
     pip p: the mapping is its own inverse)."""
     if route == "same":
         return p + 12 if p <= 12 else p - 12
+    if route == "shared":
+        return p
     return 25 - p
 
 
@@ -163,6 +167,8 @@ class Geometry:
         """The pins mask seen from the other player (pip p goes to the route's mirror pip)."""
         if not mask:
             return 0
+        if self.route == "shared":
+            return mask
         v = mask >> 1                       # bit i = pip i + 1
         if self.route == "same":
             v = ((v << 12) | (v >> 12)) & 0xFFFFFF

@@ -55,6 +55,8 @@ PUISSANCE = 2
 SURPLUS = 4
 PINNED = 8
 ACROSS = 16
+#: a hit whose checker goes to the bar, its start being held by the mover (`held_start = "bar"`)
+TO_BAR = 32
 
 
 class Step(NamedTuple):
@@ -132,6 +134,10 @@ class MoveGenerator:
         #: where the opponent's start lies on the mover's pips (hits to the start go there)
         self._opp_start = self.geometry.their_pip(r.start_pip)
         self._to_start = r.hit == "start"
+        #: a hit to a start the mover holds sends the checker to the bar (else it is refused)
+        self._held_to_bar = r.held_start == "bar"
+        #: the dice of a throw (2, or 3: each die one move, a doublet or triplet included)
+        self._three = r.dice == 3
         self._pins = r.hit == "pin"
         self._pool = self.geometry.pool
         #: checkers entered from off the board wait for a later throw
@@ -144,6 +150,11 @@ class MoveGenerator:
         self._across = frozenset(p for p in range(1, 25) if p not in r.across_safe) \
             if r.hit_across else frozenset()
         self._roll = (0, 0, 1)        # the roll being walked, for the per-move hooks
+        #: the boards walked in this throw, when one way to each end board is enough
+        #: (`some_plays`: three dice and no hook)
+        self._seen: set | None = None
+        self._prune = (self._three and not self.forbid and not self.moves and not r.has_corners
+                       and not self._enter_start and not self._frozen)
         self._fast = None
         if fast_path_applies(rules) and not self.forbid and not self.moves:
             from interpreter.kernel._fastgen import compiled_results
@@ -163,22 +174,37 @@ class MoveGenerator:
 
     # -- public API ------------------------------------------------------------------------
 
-    def results(self, b: Board, d1: int, d2: int, rolls: int = 1) -> list[Board]:
+    def results(self, b: Board, d1: int, d2: int, rolls: int = 1, d3: int = 0) -> list[Board]:
         """The distinct end boards of the complete legal plays; `[b]` when nothing can be played.
+        `d3`: the third die of a three-dice throw (0: none).
 
         For the backgammon family this method is replaced, per instance, by the generated
         function (same answer, no paths)."""
         if self._fast is not None:
             return self._fast(b, d1, d2)
-        return [p.board for p in self.plays(b, d1, d2, rolls)[0]]
+        plays = self.some_plays(b, d1, d2, rolls, d3) if d3 else self.plays(b, d1, d2, rolls)
+        return [p.board for p in plays[0]]
 
-    def plays(self, b: Board, d1: int, d2: int, rolls: int = 1) -> tuple[list[Play], int]:
+    def plays(self, b: Board, d1: int, d2: int, rolls: int = 1, d3: int = 0
+              ) -> tuple[list[Play], int]:
         """The complete legal plays with every step sequence reaching each end board, and how many
         of the roll's single-number moves cannot be played (a doublet counts `doublet_moves`).
+        `d3`: the third die of a three-dice throw (0: none; a three-dice variant's throw
+        without it is refused).
 
         When `maximal dice` holds this method is replaced, per instance, by the function that
         `interpreter.kernel._fastplays` generates for the switches (same answer, same order)."""
-        return self._walk_plays(b, d1, d2, rolls)
+        return self._walk_plays(b, d1, d2, rolls, 0, d3)
+
+    def some_plays(self, b: Board, d1: int, d2: int, rolls: int = 1, d3: int = 0
+                   ) -> tuple[list[Play], int]:
+        """`plays()` with at least one way to each end board, not necessarily every one: what
+        the turn loop reads where only the boards and one way matter. With three dice and no
+        rule judging the steps each (board, numbers left) is walked once, which spares most of
+        a three-dice throw's work; otherwise the same as `plays()`."""
+        if not d3:
+            return self.plays(b, d1, d2, rolls)
+        return self._walk_plays(b, d1, d2, rolls, 0, d3, self._prune)
 
     def stage_plays(self, b: Board, d: int, moves: int, rolls: int = 1
                     ) -> tuple[list[Play], int]:
@@ -188,12 +214,17 @@ class MoveGenerator:
         return self._walk_plays(b, d, d, rolls, moves)
 
     def _walk_plays(self, b: Board, d1: int, d2: int, rolls: int = 1,
-                    total: int = 0) -> tuple[list[Play], int]:
+                    total: int = 0, d3: int = 0, prune: bool = False) -> tuple[list[Play], int]:
         """`plays()` by the generic walk of every step sequence (`total`: the single moves of a
-        doublet, when not the variant's own count)."""
+        doublet, when not the variant's own count; `d3`: a three-dice throw's third die)."""
         r = self.rules
-        total = total or (1 if self._lower else self._total_dbl if d1 == d2 else 2)
-        cands = self._explore(b, d1, d2, total, rolls)
+        if self._three and not total:
+            if not 1 <= d3 <= 6:
+                raise ValueError(f"a throw of this variant has three dice, not {d1}-{d2}")
+        elif d3:
+            raise ValueError(f"a throw of this variant has two dice, not {d1}-{d2}-{d3}")
+        total = total or (3 if d3 else 1 if self._lower else self._total_dbl if d1 == d2 else 2)
+        cands = self._explore(b, d1, d2, total, rolls, d3, prune)
         pu = self._puissance(b, d1, d2)
         if pu is not None:
             cands[min(2, total)].extend(pu)
@@ -203,7 +234,8 @@ class MoveGenerator:
         if r.max_dice:
             for n in range(total, 0, -1):
                 surv = [c for c in cands[n] if self._end_ok(b, c[1], c[0], d1, d2, rolls, active)]
-                if n == 1 and d1 != d2 and r.higher_number and surv and not self._lower:
+                if n == 1 and d1 != d2 and r.higher_number and surv and not self._lower \
+                        and not d3:
                     hi = max(d1, d2)
                     higher = [c for c in surv if c[0][0][2] == hi]
                     if higher:
@@ -278,7 +310,7 @@ class MoveGenerator:
         else:
             if h:
                 L[25 - t if fl & ACROSS else t] += h
-                self._send(L, h)
+                self._send(L, h, fl)
             L[t] += 1
         return released
 
@@ -292,36 +324,47 @@ class MoveGenerator:
             L[t] -= 1
             if h:
                 L[25 - t if fl & ACROSS else t] -= h
-                self._send(L, -h)
+                self._send(L, -h, fl)
         if released:
             L[s] = 0
             L[PINS] |= 1 << s
         L[s] += 1
 
-    def _send(self, L: list[int], n: int) -> None:
+    def _send(self, L: list[int], n: int, fl: int = 0) -> None:
         hit = self.rules.hit
-        if hit == "start":
+        if fl & TO_BAR:
+            L[26] += n
+        elif hit == "start":
             L[self._opp_start] -= n
         elif hit == "unentered":
             L[OPP_POOL] += n
         else:
             L[26] += n
 
-    def _explore(self, b: Board, d1: int, d2: int, total: int, rolls: int) -> list[list]:
+    def _explore(self, b: Board, d1: int, d2: int, total: int, rolls: int, d3: int = 0,
+                 prune: bool = False) -> list[list]:
         """Every step sequence whose moves are each physically possible (and allowed by the
         per-move hooks), grouped by how many numbers it plays (a sequence bearing off the last
         checker counts as `total`). Sequences ending on a rest-only pip are left out; the other
-        end checks come later."""
+        end checks come later. With `d3`, every distinct order of the three dice."""
         L = list(b)
         cands: list[list] = [[] for _ in range(total + 1)]
         rem = self._remaining(L)
-        if d1 == d2 or self._lower:
-            orders: tuple[tuple[int, ...], ...] = ((min(d1, d2),) * total,)
+        orders: tuple[tuple[int, ...], ...]
+        if d3:
+            orders = tuple(sorted({(x, y, z) for x, y, z in (
+                (d1, d2, d3), (d1, d3, d2), (d2, d1, d3), (d2, d3, d1), (d3, d1, d2),
+                (d3, d2, d1))}))
+        elif d1 == d2 or self._lower:
+            orders = ((min(d1, d2),) * total,)
         else:
             orders = ((d1, d2), (d2, d1))
         self._roll = (d1, d2, rolls)
+        # (`some_plays`) each (board, numbers left) walked once: one way to each end board
+        self._seen = set() if prune else None
         for seq in orders:
             self._dfs(L, seq, 0, [], None, (), (), rem, cands, total)
+        self._seen = None
         return cands
 
     def _dfs(self, L: list[int], seq: tuple[int, ...], i: int, path: list, must: int | None,
@@ -334,6 +377,7 @@ class MoveGenerator:
         moves = self._move_tests
         pins = self._pins
         send = self._send
+        seen = self._seen
         before: tuple[int, ...] = ()      # the board before the step, where `moves` read it
         for s, t, h, fl in self._steps(L, d, must, carried, frozen, last):
             if moves:
@@ -349,7 +393,7 @@ class MoveGenerator:
                 else:
                     if h:
                         L[25 - t if fl & ACROSS else t] += h
-                        send(L, h)
+                        send(L, h, fl)
                     L[t] += 1
             path.append((s, t, d, h, fl))
             if moves:
@@ -364,6 +408,15 @@ class MoveGenerator:
                 cands[total].append((tuple(path), tuple(L)))
             else:
                 rest = t in rest_only
+                if seen is not None:
+                    # a board already reached with the same numbers left (by another order of
+                    # the dice): what follows it is known, and one way to each end is enough
+                    key = (tuple(L), seq[i + 1:], t if rest else None)
+                    if key in seen:
+                        path.pop()
+                        self._undo(L, s, t, h, fl, released)
+                        continue
+                    seen.add(key)
                 if not rest:
                     cands[i + 1].append((tuple(path), tuple(L)))
                 if not last:
@@ -391,7 +444,7 @@ class MoveGenerator:
                     L[t] -= 1
                     if h:
                         L[25 - t if fl & ACROSS else t] -= h
-                        send(L, -h)
+                        send(L, -h, fl)
                 L[s] += 1
 
     def _steps(self, L: list[int], d: int, must: int | None, carried: tuple[int, ...],
@@ -452,6 +505,8 @@ class MoveGenerator:
                     # a checker hit back to its start cannot go there while the mover holds
                     # that point (or lands on it): one point never holds both colours
                     if self._to_start and (L[self._opp_start] > 0 or t == self._opp_start):
+                        if self._held_to_bar:
+                            out.append((s, t, -v, TO_BAR))
                         continue
                     out.append((s, t, -v, 0))
                 continue
@@ -464,7 +519,8 @@ class MoveGenerator:
             if t == off_pip:
                 out.append((s, 0, 0, 0))
                 exact_found = True
-            elif r.over_exit == "any" or not self._held_above(L, s):
+            elif r.over_exit == "any" or (r.over_exit == "farthest"
+                                          and not self._held_above(L, s)):
                 out.append((s, 0, 0, EXCEDANT))
         if r.retour_conserve_exit == "farthest_surplus_point" and must is None:
             step = self._surplus_exit(L, d)

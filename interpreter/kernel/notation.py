@@ -182,7 +182,7 @@ def move_text(steps: Iterable[Sequence[int]], board: Sequence[int] | None = None
     return " ".join(parts)
 
 
-def expand_steps(steps: Sequence[Step], dice: tuple[int, int],
+def expand_steps(steps: Sequence[Step], dice: tuple[int, ...],
                  board: Sequence[int] | None = None) -> list[Step]:
     """Split steps written over several dice into single-die steps, as gnubg does on import.
 
@@ -196,7 +196,15 @@ def expand_steps(steps: Sequence[Step], dice: tuple[int, int],
     [(23, 17), (17, 11), (11, 5)]
     >>> expand_steps([(10, 5)], (4, 1))
     [(10, 6), (6, 5)]
+
+    With three dice (Tabula, Emperador) a step over two or all three of them is split the
+    same way, the dice tried in the order written:
+
+    >>> expand_steps([(24, 12)], (6, 5, 1))
+    [(24, 18), (18, 13), (13, 12)]
     """
+    if len(dice) == 3:
+        return _expand3(steps, dice, board)
     d1, d2 = dice
     if d1 == d2:
         out: list[Step] = []
@@ -215,6 +223,58 @@ def expand_steps(steps: Sequence[Step], dice: tuple[int, int],
             if board is None or board[mid] >= 0:
                 return [(a, mid), (mid, b)]
     return list(steps)
+
+
+def _expand3(steps: Sequence[Step], dice: tuple[int, ...],
+             board: Sequence[int] | None) -> list[Step]:
+    """`expand_steps` for a throw of three dice: each step whose distance is no die left but
+    the sum of two or three of them is split over the first order whose intermediate points
+    hold no opponent checker; the steps as written when they cannot all be matched so."""
+    left = list(dice)
+    out: list[Step] = []
+    for a, b in steps:
+        # a man waiting off the board enters as from the bar
+        if (25 if a == UNENTERED else a) - b in left:
+            left.remove((25 if a == UNENTERED else a) - b)
+            out.append((a, b))
+            continue
+        higher = sorted(d for d in left if d > a) if b == 0 else []
+        if higher:
+            left.remove(higher[0])
+            out.append((a, b))
+            continue
+        split = _split(a, b, left, board)
+        if split is None:
+            return list(steps)
+        parts, used = split
+        for d in used:
+            left.remove(d)
+        out.extend(parts)
+    return out
+
+
+def _split(a: int, b: int, left: list[int], board: Sequence[int] | None
+           ) -> tuple[list[Step], list[int]] | None:
+    """The steps of one checker from `a` to `b` over two or three of the dice `left` (each
+    intermediate point free of opponent checkers, a bear-off's last die possibly higher than
+    needed) and the dice they use, or None."""
+    n = len(left)
+    start = 25 if a == UNENTERED else a
+    orders: list[tuple[int, ...]] = [(i, j) for i in range(n) for j in range(n) if i != j]
+    orders += [(i, j, k) for i in range(n) for j in range(n) for k in range(n)
+               if len({i, j, k}) == 3]
+    for order in orders:
+        ds = [left[i] for i in order]
+        if sum(ds) != start - b and not (b == 0 and sum(ds[:-1]) < start < sum(ds)):
+            continue
+        pts = [start]
+        for d in ds[:-1]:
+            pts.append(pts[-1] - d)
+        if any(p <= 0 or (board is not None and board[p] < 0) for p in pts[1:]):
+            continue
+        return [(a, pts[1])] + [(pts[k], pts[k + 1]) for k in range(1, len(pts) - 1)] \
+            + [(pts[-1], b)], ds
+    return None
 
 
 def play_text(before: Sequence[int], path: Sequence[Any]) -> str:
@@ -236,7 +296,7 @@ def write_play(plays: Sequence[Any], before: Sequence[int], after: Sequence[int]
 
 
 def read_play(text: str, plays: Sequence[Any], before: Sequence[int],
-              dice: tuple[int, int]) -> Any:
+              dice: tuple[int, ...]) -> Any:
     """The one legal play (of `plays`) that the text names, as gnubg reads plays: the steps,
     expanded over the dice, must be those of one of its paths. RecordError names the text and
     why it names no legal play."""
@@ -260,5 +320,5 @@ def read_play(text: str, plays: Sequence[Any], before: Sequence[int],
     if len(found) == 1:
         return found[0]
     if not found:
-        raise RecordError(f"{text!r} is not a legal play with {dice[0]}-{dice[1]}")
+        raise RecordError(f"{text!r} is not a legal play with {'-'.join(map(str, dice))}")
     raise RecordError(f"{text!r} names {len(found)} different legal plays")

@@ -22,18 +22,26 @@ class MoveRules:
     #: which numbers of the two dice are played: "both" (every game but one), or "lower": only
     #: the lower number, once, a doublet included (Tourne-case)
     numbers: Literal["both", "lower"] = "both"
+    #: how many dice a throw has: 2, or 3 (Tabula, Emperador: each die one single move, a
+    #: doublet or triplet included, in any order)
+    dice: int = 2
     #: how many opponent checkers on a point stop a checker from landing there (2, or 1 in trictrac)
     block: int = 2
     #: where the opponent's checkers run: "opposite" (backgammon: his pip q is the mover's
     #: 25 - q) or "same" (Long Nardy, Fevga: his pip q is the mover's q + 12 for q <= 12, q - 12
-    #: for q >= 13); the mover's own moves are the same either way, hits to the start and
-    #: turning the board follow the route
-    route: Literal["opposite", "same"] = "opposite"
+    #: for q >= 13) or "shared" (Tabula: one route for both, his pip q is the mover's q); the
+    #: mover's own moves are the same either way, hits to the start and turning the board
+    #: follow the route
+    route: Literal["opposite", "same", "shared"] = "opposite"
     #: what landing on fewer than `block` opponent checkers does: send them to the bar, back to
     #: their start, back off the board among the unentered ("unentered"), pin a lone one under
     #: the lander ("pin", Plakoto), or nothing (with block = 1 no landing on an opponent is
     #: possible anyway)
     hit: Literal["bar", "start", "none", "pin", "unentered"] = "bar"
+    #: with hit = "start": when the mover holds the hit checker's start (or lands on it), the
+    #: hit is not possible ("refused"), or the hit checker goes to the bar instead, to enter as
+    #: from the bar ("bar", Emperador)
+    held_start: Literal["refused", "bar"] = "refused"
     #: where checkers wait to come into play: "bar" (backgammon: a checker on the bar, index 25,
     #: enters with number d on pip 25 - d) or "start" (the 12-point Tric-Trac: men on the start
     #: pip `start_pip` are entered by moving from it) or "none"
@@ -72,8 +80,9 @@ class MoveRules:
     #: "compulsory": a number that can bear off a checker exactly must do so
     exact_exit: Literal["optional", "compulsory"] = "optional"
     #: a number higher than needed: "farthest" bears off the farthest checker only when no checker
-    #: stands farther back; "any" bears off any checker it reaches
-    over_exit: Literal["farthest", "any"] = "farthest"
+    #: stands farther back; "any" bears off any checker it reaches; "none": it bears off no
+    #: checker (only an exact number does, Tabula)
+    over_exit: Literal["farthest", "any", "none"] = "farthest"
     #: among plays that bear off, keep those with the fewest bear-offs by a higher number
     #: ("fewest"), or reject them only when a play with none exists ("zero_if_possible"), or
     #: apply nothing ("none")
@@ -117,10 +126,12 @@ class MoveRules:
     @property
     def walk_only(self) -> bool:
         """Whether a switch that only the generic walk of `MoveGenerator` serves is on (the
-        lower number alone, entering elsewhere than as from the bar, no bearing off, hits
-        across the board): the generated and compiled generators decline such rules."""
-        return (self.numbers != "both" or self.entry_pip != 25 or self.bear_off == "none"
-                or self.hit_across)
+        lower number alone, three dice, entering elsewhere than as from the bar, no bearing
+        off, exact bearing off only, hits across the board or to the bar from a held start,
+        the shared route): the generated and compiled generators decline such rules."""
+        return (self.numbers != "both" or self.dice != 2 or self.entry_pip != 25
+                or self.bear_off == "none" or self.over_exit == "none" or self.hit_across
+                or self.held_start != "refused" or self.route == "shared")
 
     @property
     def has_corners(self) -> bool:

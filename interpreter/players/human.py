@@ -260,7 +260,7 @@ class HumanPlayer:
             s.say(f"{SIDE_NAMES[mover]} to throw, and offers the cube")
             return
         items = this_throw_items(game)
-        s.say(f"{SIDE_NAMES[mover]} threw {view.dice[0]}-{view.dice[1]}" +
+        s.say(f"{SIDE_NAMES[mover]} threw {'-'.join(map(str, view.dice))}" +
               ("" if items else "; it scores nothing before the play"
                if s.variant.rules.score_roll else ""))
         for line in score_lines(s.variant, items, mover, self.names(mover)):
@@ -498,7 +498,7 @@ class Entry:
     complete a legal play (`complete`: its choice index)."""
 
     def __init__(self, player: HumanPlayer, decision: Any, plays: list, base: Any,
-                 dice: tuple[int, int]):
+                 dice: tuple[int, ...]):
         self.p = player
         self.s = player.s
         self.decision = decision
@@ -646,29 +646,33 @@ def this_throw_items(game: Any) -> list[tuple[str, str, int, int]]:
 # -- why an entry is no legal play ----------------------------------------------------------------
 
 def explain(session: Session, decision: Any, steps: list[tuple[int, int]], base: Any,
-            dice: tuple[int, int], line: str, parts: list) -> str:
+            dice: tuple[int, ...], line: str, parts: list) -> str:
     """The reason the steps entered (`steps`, the parts before included) are no legal play nor
     the beginning of one."""
     n = session.notation
     side = decision.player
     variant = session.variant
-    d1, d2 = dice
+    d1, d2 = dice[0], dice[1]
+    #: the third die of a three-dice throw (0: none)
+    d3 = dice[2] if len(dice) == 3 else 0
     shown = " ".join(n.play_text(base, part, side) for part in parts) + \
         (" " if parts else "") + line.strip()
-    roll = f"{d1}-{d2}"
+    roll = "-".join(map(str, dice))
 
     def step_text(a: int, b: int) -> str:
         return f"{n.label(a, side)}/{n.label(b, side)}"
 
     # 1. each number used once (a doublet: as many moves as it gives)
-    avail = Counter({d1: variant.move_rules.doublet_moves} if d1 == d2 else {d1: 1, d2: 1})
+    avail = Counter(dice) if d3 else Counter(
+        {d1: variant.move_rules.doublet_moves} if d1 == d2 else {d1: 1, d2: 1})
     used: Counter = Counter()
     board = list(base)
     mr = variant.move_rules
     after = " (after the parts entered)" if parts else ""
     # the checkers entering first, in whatever order the steps were typed
     for a, b in sorted(steps, key=lambda st: st[0] not in (BAR, UNENTERED)):
-        dist = a - b
+        # a man waiting off the board enters as from pip `entry_pip`
+        dist = (mr.entry_pip if a == UNENTERED else a) - b
         reason = _first_obstacle(variant, board, a, b, n, side)
         if reason is not None:
             return f"{step_text(a, b)}: {reason}" + after
@@ -699,7 +703,8 @@ def explain(session: Session, decision: Any, steps: list[tuple[int, int]], base:
             board[b] = max(board[b], 0) + 1
     # 2. physically possible, but not allowed: an obligation or a rule of the file
     want = Counter(steps)
-    relaxed, _ = session.relaxed().plays(base, d1, d2)
+    relaxed, _ = session.relaxed().plays(base, d1, d2, 1, d3) if d3 else \
+        session.relaxed().plays(base, d1, d2)
     in_relaxed = [(p, path) for p in relaxed for path in p.paths
                   if Counter((s[0], s[1]) for s in path) == want]
     legal_len = max((len(path) for p in decision.game.legal_plays(decision) for path in p.paths),
@@ -714,17 +719,21 @@ def explain(session: Session, decision: Any, steps: list[tuple[int, int]], base:
             except Exception:   # noqa: BLE001 - a reason only; the rules decided legality
                 continue
         if len(steps) < legal_len:
+            if d3:
+                return (f"{shown}: {legal_len} of the numbers can be played, and as many as "
+                        f"can be must be")
             if d1 == d2:
                 return (f"{shown}: {legal_len} moves of the {d1} can be played, and as many as "
                         f"can be must be")
             if legal_len == 2:
                 return f"{shown}: both numbers can be played, so both must be"
-        if len(steps) == 1 and d1 != d2 and variant.move_rules.higher_number:
+        if len(steps) == 1 and d1 != d2 and variant.move_rules.higher_number and not d3:
             hi = max(d1, d2)
             if path[0].die != hi:
                 return (f"{shown}: only one number can be played, and then the higher, "
                         f"{hi}, must be")
-        full, _ = variant.generator.plays(base, d1, d2)
+        full, _ = variant.generator.plays(base, d1, d2, 1, d3) if d3 else \
+            variant.generator.plays(base, d1, d2)
         boards = {p.board for p in full}
         if play.board not in boards:
             return (f"{shown}: a number higher than needed bears a checker off only when it "
@@ -803,8 +812,8 @@ def _rule_words(variant: Any, rule_id: str) -> str:
     return f"{rule.name}: {words}" if words else rule.name
 
 
-def _dropping_prefer(variant: Any, decision: Any, base: Any, dice: tuple[int, int], target: Any,
-                     full: list) -> str | None:
+def _dropping_prefer(variant: Any, decision: Any, base: Any, dice: tuple[int, ...],
+                     target: Any, full: list) -> str | None:
     """The first play preference (obligation) of the file that drops the play ending on
     `target` from the legal plays."""
     from interpreter.dsl import RollContext
@@ -813,8 +822,9 @@ def _dropping_prefer(variant: Any, decision: Any, base: Any, dice: tuple[int, in
     if not rules.prefer:
         return None
     game = decision.game
-    d1, d2 = dice
-    ctx = RollContext(partial(variant.generator.plays, base, d1, d2), setup=game.setup)
+    d1, d2 = dice[0], dice[1]
+    ctx = RollContext(partial(variant.generator.plays, base, d1, d2, 1, *dice[2:]),
+                      setup=game.setup)
     rolls = game.rolls[game.mover]
     plays = list(ctx.plays)
     for rule_id, mode, fn in rules.prefer:

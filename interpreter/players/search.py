@@ -28,7 +28,7 @@ import random
 from typing import Any, Callable, Sequence, cast
 
 from interpreter.engine import branch
-from interpreter.engine.branch import DICE, Node
+from interpreter.engine.branch import DICE, DICE3, Node
 from interpreter.engine.contract import Decision
 from interpreter.engine.game import value_of
 from interpreter.players._numpy import np
@@ -149,16 +149,20 @@ class SearchPlayer:
         roller = me if leaf.on_roll else 1 - me
         sign = 1.0 if roller == me else -1.0
         total = 0.0
+        if self.variant.dice_count == 3:
+            for d1, d2, d3, w in DICE3:
+                total += w * sign * self._best_after_throw(leaf, me, roller, d1, d2, throws, d3)
+            return total / 216.0
         for d1, d2, w in DICE:
             total += w * sign * self._best_after_throw(leaf, me, roller, d1, d2, throws)
         return total / 36.0
 
     def _best_after_throw(self, leaf: Leaf, me: int, roller: int, d1: int, d2: int,
-                          throws: int) -> float:
+                          throws: int, d3: int = 0) -> float:
         """The roller's best value (for him) after throwing d1-d2 from `leaf`."""
         if leaf.node is None:
-            return self._quick_reply(leaf, me, roller, d1, d2, throws)
-        node = branch.throw(leaf.node, d1, d2)
+            return self._quick_reply(leaf, me, roller, d1, d2, throws, d3)
+        node = branch.throw(leaf.node, d1, d2, d3)
         if node.how != "decision":
             lf = leaf_of(node, roller) if node.how != "dice" else follow(node, roller,
                                                                           self._inner)
@@ -173,11 +177,11 @@ class SearchPlayer:
         return sign * max(self.expect(ls[int(i)], d.player, throws - 1) for i in order)
 
     def _quick_reply(self, leaf: Leaf, me: int, roller: int, d1: int, d2: int,
-                     throws: int) -> float:
+                     throws: int, d3: int = 0) -> float:
         """The roller's best reply read from the move generator (a quick variant)."""
         v = self.variant
         b = leaf.board if roller == me else v.flip(leaf.board)
-        results = v.generator.results(b, d1, d2)
+        results = v.generator.results(b, d1, d2, 1, d3) if d3 else v.generator.results(b, d1, d2)
         ladder = self._ladder_for(leaf, me, roller)
         rolls = leaf.rolls if roller == me else (leaf.rolls[1], leaf.rolls[0])
         rules = v.rules

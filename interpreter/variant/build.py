@@ -25,7 +25,8 @@ _DOUBLET_MOVES = {"four": 4, "twice": 2, "twice_and_throw_again": 2, "four_and_t
                   "once": 1}
 _RETHROW = ("twice_and_throw_again", "four_and_throw_again")
 _MOVEMENT_FIELDS = tuple(f for f in MoveRules.__dataclass_fields__
-                         if f not in ("checkers", "doublet_moves", "pool", "state", "numbers"))
+                         if f not in ("checkers", "doublet_moves", "pool", "state", "numbers",
+                                       "dice"))
 
 
 @dataclass
@@ -61,6 +62,11 @@ class Variant:
     throws: ThrowRules = ThrowRules()
     #: the variants of a rotation's games (`[ladder] kind = "rotation"`), in order; () else
     games: tuple["Variant", ...] = ()
+
+    @property
+    def dice_count(self) -> int:
+        """How many dice a throw has (`[dice] count`): 2, or 3."""
+        return self.move_rules.dice
 
     def start_of(self, side: int) -> Board:
         """The starting board seen by `side` (0 white, 1 black), who is on roll."""
@@ -130,6 +136,7 @@ def move_rules_of(model: Any) -> MoveRules:
     dice = getattr(model, "dice", None)
     doublets = getattr(dice, "doublets", None) or "four"
     values["numbers"] = getattr(dice, "numbers", None) or "both"
+    values["dice"] = int(getattr(dice, "count", None) or 2)
     pool = bool(getattr(model.board, "unentered", None))
     return MoveRules(checkers=model.board.checkers, doublet_moves=_DOUBLET_MOVES[doublets],
                      pool=pool, state=state_of(model), **values)

@@ -353,6 +353,26 @@ def _check_geometry(data: dict[str, Any]) -> list[Problem]:
                            "`dice.bonus_throw` and `dice.bonus` go together: the throw, and "
                            "what its full play grants", "missing" if missing[1] not in dice
                            else "value"))
+    if dice.get("count") == 3:
+        # each die of three is one move: what the two-dice switches say of a doublet, the lower
+        # number or a throw that grants more has no meaning with three
+        for key, bad in (("numbers", ("lower",)),
+                         ("doublets", ("twice", "twice_and_throw_again", "four_and_throw_again",
+                                       "once"))):
+            if dice.get(key) in bad:
+                out.append(Problem(("dice", key), "bad-value",
+                                   f"with `dice.count = 3` each die is one single move, so "
+                                   f"`dice.{key}` cannot be {toml_repr(dice[key])}",
+                                   alternatives=(("dice", "count"),)))
+        if throw:
+            out.append(Problem(("dice", "bonus_throw"), "bad-value",
+                               "a bonus throw is a throw of two dice; with `dice.count = 3` "
+                               "there is none", alternatives=(("dice", "count"),)))
+        stage_rules = _table(data, "turn").get("stages")
+        if isinstance(stage_rules, dict) and stage_rules:
+            out.append(Problem(("turn", "stages"), "bad-value",
+                               "stage rules judge a throw of two dice; with `dice.count = 3` "
+                               "a throw has no stages", alternatives=(("dice", "count"),)))
     if isinstance(stages, list) and "complement_doublet" in stages and (
             "chosen_doublet" not in stages
             or stages.index("complement_doublet") < stages.index("chosen_doublet")):
@@ -528,7 +548,9 @@ def check_playable(data: dict[str, Any], *, concrete: bool) -> list[Problem]:
                            alternatives=(mv + ("off_pip",),)))
     route = _switch(movement, "route", str)
     mirror = their_pip(route, start_pip) if 1 <= start_pip <= 24 else 0
-    if hit == "start" and mirror > off:
+    # (with `held_start = "bar"` a checker hit while the hitter's side stands there goes to
+    # the bar instead, so that one pip never holds both colours)
+    if hit == "start" and mirror > off and movement.get("held_start") != "bar":
         out.append(Problem(mv + ("start_pip",), "unplayable",
                            f"with `hit = \"start\"` a hit checker goes back to its owner's start "
                            f"pip, which is the opponent's pip {mirror} (`start_pip` = "

@@ -48,7 +48,8 @@ from interpreter.variant.schema import (
 _NOT_SETTABLE = ("extends", "remove_rules", "remove_options")
 #: the keys of the throw written under `[turn]` (their older table, `[dice]`, holds them once
 #: the files are read: interpreter/variant/loader.py)
-TURN_DICE_KEYS = ("doublets", "numbers", "opening_roll", "extra_throw", "bonus_throw", "bonus")
+TURN_DICE_KEYS = ("count", "doublets", "numbers", "opening_roll", "extra_throw", "bonus_throw",
+                  "bonus")
 
 _SUBTABLES = {"variant": VariantInfo, "board": Board, "dice": Dice, "movement": Movement}
 

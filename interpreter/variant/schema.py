@@ -110,6 +110,7 @@ class Dice(Strict):
         "twice with another throw after it (12-point Tric-Trac), four times with another "
         "throw after it, or once, as one move of its number (Tourne-case)",
         json_schema_extra=says(
+            {"count": [2]},
             four="A doublet is played four times: four moves of its number.",
             twice="A doublet is played twice, as two moves of its number, not four.",
             once="A doublet is played once: one move of its number.",
@@ -117,10 +118,21 @@ class Dice(Strict):
             "throws again after it.",
             four_and_throw_again="A doublet is played four times, and the same player throws "
             "again after it."))
+    count: Literal[2, 3] = Field(
+        2, description="how many dice a throw has: two, or three (Tabula, Emperador: each die "
+        "is one single move, a doublet or triplet included, the three in any order, as many "
+        "as can be played)",
+        json_schema_extra=says(
+            **{"2": "A throw is two dice.",
+               "3": "A throw is three dice: each die is one single move (a doublet or triplet "
+               "too: each die once), played in any order; as many numbers as possible must be "
+               "played, with no preference between plays using as many. To begin, each player "
+               "throws one die, and the higher throws the three dice for his first play."}))
     numbers: Literal["both", "lower"] = Field(
         "both", description="which numbers of a throw are played: both (all of a doublet, as "
         "`doublets` says), or only the lower, once, a doublet included (Tourne-case)",
         json_schema_extra=says(
+            {"count": [2]},
             both="Both numbers of a throw are played (a doublet as `doublets` says).",
             lower="Only the lower number of the two dice is played, once (a doublet: its number "
             "once); it must be played if any checker can play it, else it is lost."))
@@ -130,6 +142,7 @@ class Dice(Strict):
         "plays that roll (nearer_high_die); the higher single die wins and then throws two fresh "
         "dice (winner_throws_two)",
         json_schema_extra=says(
+            {"count": [2]},
             one_die_each="To begin, each player throws one die; the higher plays the two numbers "
             "thrown, and equal numbers are thrown again, so the game never opens with a doublet.",
             nearer_high_die="To begin, one player throws both dice, and whoever is nearer the "
@@ -165,16 +178,19 @@ class Dice(Strict):
 class Movement(Strict):
     """`[movement]`: the movement switches of the kernel (`interpreter.kernel.rules.MoveRules`)."""
 
-    route: Literal["opposite", "same"] = Field(
+    route: Literal["opposite", "same", "shared"] = Field(
         _DEFAULT.route, description="where the opponent's checkers run: the other way round "
-        "(opposite: his pip q is the mover's 25 - q) or the same way (same: his pip q is the "
-        "mover's q + 12 for q <= 12, q - 12 for q >= 13; his start is the mover's pip 12)",
+        "(opposite: his pip q is the mover's 25 - q), the same way (same: his pip q is the "
+        "mover's q + 12 for q <= 12, q - 12 for q >= 13; his start is the mover's pip 12), or "
+        "along the mover's own route (shared: his pip q is the mover's q)",
         json_schema_extra=says(
             opposite="The players run opposite ways round: the opponent's pip q is the mover's "
             "pip 25 − q, his start the mover's pip 1, his home board the mover's pips 19..24.",
             same="Both players run the same way round from diagonally opposite corners: the "
             "opponent's pip q is the mover's pip q + 12 (q ≤ 12) or q − 12, his start the "
-            "mover's pip 12, his home board the mover's pips 13..18."))
+            "mover's pip 12, his home board the mover's pips 13..18.",
+            shared="Both players enter at the same end and run one shared route: the opponent's "
+            "pip q is the mover's pip q, and both bear off from pips 1..6."))
     block: int = Field(_DEFAULT.block, ge=1, le=15, description="how many opposing checkers on a "
                        "point stop a checker from landing there", json_schema_extra=says(
                            **{"1": "A single opposing checker closes a point: no checker may land "
@@ -194,6 +210,16 @@ class Movement(Strict):
             "two free opposing checkers, or by any sitting on a pinned checker of the mover's.",
             unentered="A checker landing on a blot hits it: the blot goes back off the board, "
             "among its side's checkers waiting to enter."))
+    held_start: Literal["refused", "bar"] = Field(
+        _DEFAULT.held_start, description="with `hit = \"start\"`: when the hitter's side holds "
+        "the hit checker's start (or lands on it), the hit is not possible (refused), or the hit "
+        "checker goes to the bar and enters from there (bar)", json_schema_extra=says(
+            {"hit": ["start"]},
+            refused="A blot cannot be hit while the hitter's side holds its start, where it "
+            "would go.",
+            bar="A blot hit while the hitter's side holds its start goes to the bar instead, "
+            "and must enter from there, a number d on its owner's pip 25 − d, before its owner "
+            "moves any other checker."))
     enter: Literal["bar", "start", "none"] = Field(
         _DEFAULT.enter, description="where checkers wait to come into play: the bar, the start "
         "pip `start_pip`, or nowhere", json_schema_extra=says(
@@ -268,12 +294,14 @@ class Movement(Strict):
             optional="A number that would bear a checker off exactly may be played elsewhere "
             "instead.",
             compulsory="A number that can bear a checker off exactly must do so."))
-    over_exit: Literal["farthest", "any"] = Field(
+    over_exit: Literal["farthest", "any", "none"] = Field(
         _DEFAULT.over_exit, description="which checker a number higher than needed may bear off: "
-        "the farthest only, or any", json_schema_extra=says(
+        "the farthest only, any, or none (only an exact number bears off)",
+        json_schema_extra=says(
             farthest="A number higher than any checker needs bears off the farthest checker, and "
             "only when no checker stands farther back.",
-            any="A number bears off any checker it reaches or passes."))
+            any="A number bears off any checker it reaches or passes.",
+            none="Only an exact number bears a checker off: a higher number never does."))
     excedant_filter: Literal["none", "fewest", "zero_if_possible"] = Field(
         _DEFAULT.excedant_filter, description="among plays bearing off, prefer those with the "
         "fewest bear-offs by a higher number (fewest), reject them only when a play without "
@@ -295,8 +323,8 @@ class Movement(Strict):
             "keeps the board full."))
     max_dice: bool = Field(_DEFAULT.max_dice, description="both numbers (all of a doublet) must "
                            "be played when possible", json_schema_extra=says(
-                               true="Both numbers (every move of a doublet) must be played when "
-                               "possible.",
+                               true="Every number of the throw (every move of a doublet) must "
+                               "be played when possible, or as many as can be.",
                                false="A player may play fewer numbers than he could."))
     higher_number: bool = Field(_DEFAULT.higher_number, description="when only one number can "
                                 "be played, the higher must be if possible", json_schema_extra=says(
@@ -660,12 +688,12 @@ class VariantModel(Strict):
         """The kernel's movement switches for this variant."""
         m = self.movement
         return MoveRules(
-            checkers=self.board.checkers or _DEFAULT.checkers,
+            checkers=self.board.checkers or _DEFAULT.checkers, dice=self.dice.count,
             doublet_moves=4 if self.dice.doublets in ("four", "four_and_throw_again")
             else 1 if self.dice.doublets == "once" else 2, numbers=self.dice.numbers,
             route=m.route, pool=bool(self.board.unentered), unentered_first=m.unentered_first,
             unentered_move_on=m.unentered_move_on, pinned_bear_off=m.pinned_bear_off,
-            block=m.block, hit=m.hit, enter=m.enter, start_pip=m.start_pip,
+            block=m.block, hit=m.hit, held_start=m.held_start, enter=m.enter, start_pip=m.start_pip,
             enter_first=m.enter_first, bear_off=m.bear_off, home_top=m.home_top,
             off_pip=m.off_pip, exact_exit=m.exact_exit, over_exit=m.over_exit,
             excedant_filter=m.excedant_filter, retour_conserve_exit=m.retour_conserve_exit,

@@ -413,7 +413,7 @@ class Session:
                     return self.playing.generator.apply(self.board(), path[:len(want)])
         raise WebError(f"{steps} begins no legal play")
 
-    def dice(self) -> tuple[int, int] | None:
+    def dice(self) -> tuple[int, ...] | None:
         """The dice of the player on roll: none before his throw (a cube question)."""
         g = self.game
         d = self.pending
