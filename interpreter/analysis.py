@@ -106,10 +106,7 @@ def _context(variant: Any, pos: RollPosition) -> RollContext:
     men have been set up in the game (`state.setup`, 1 until the first relevé)."""
     gen = variant.generator
     b, d1, d2, rolls, d3 = pos.board, pos.d1, pos.d2, pos.rolls, pos.d3
-    if d3:
-        return RollContext(lambda: gen.plays(b, d1, d2, rolls, d3), pos.state,
-                           setup=pos.state.get("setup", 1))
-    return RollContext(lambda: gen.plays(b, d1, d2, rolls), pos.state,
+    return RollContext(lambda: gen.throw_plays(b, d1, d2, d3, rolls), pos.state,
                        setup=pos.state.get("setup", 1))
 
 

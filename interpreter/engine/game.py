@@ -464,7 +464,6 @@ class Game:
         t = ThrowState(opening, d1, d2, passed)
         #: a three-dice variant's throws: d3 is the third die (0 otherwise)
         three = v.dice_count == 3
-        dice_choices = DICE216 if three else DICE36
         d3 = 0
         checkers = v.checkers
         offers = L.offers_before_throw and self.offers
@@ -497,12 +496,13 @@ class Game:
                         break
                 if self.ask_dice:
                     # a copy of a search: the throw is a chance node, the dice its answer
-                    k = yield Decision("dice", self.mover, dice_choices, self)
+                    k = yield Decision("dice", self.mover, DICE216 if three else DICE36, self)
                     if branching:
                         answers.append(k)
-                    d1, d2 = dice_choices[k][:2]
                     if three:
-                        d3 = DICE216[k][2]
+                        d1, d2, d3 = DICE216[k]
+                    else:
+                        d1, d2 = DICE36[k]
                 else:
                     d1 = int(rng() * 6) + 1
                     d2 = int(rng() * 6) + 1
@@ -753,8 +753,7 @@ class Game:
         path: tuple = ()
         if after != b:
             if plays is None:
-                plays = (v.generator.plays(b, d1, d2, 1, d3) if d3
-                         else v.generator.plays(b, d1, d2))[0]
+                plays = v.generator.throw_plays(b, d1, d2, d3)[0]
             for p in plays:
                 if p.board == after:
                     path = p.paths[0]
@@ -952,8 +951,7 @@ class Game:
 
     def _plays_to(self, b: Board, d1: int, d2: int, results: Sequence, d3: int = 0) -> list:
         """The kernel plays in the order of `results` (for their notation)."""
-        gen = self.variant.generator
-        plays, _ = gen.plays(b, d1, d2, 1, d3) if d3 else gen.plays(b, d1, d2)
+        plays, _ = self.variant.generator.throw_plays(b, d1, d2, d3)
         by_board = {p.board: p for p in plays}
         return [by_board.get(r, Play(r, ((),))) for r in results]
 
@@ -964,8 +962,7 @@ class Game:
             text = "-"
         else:
             if plays is None:
-                gen = self.variant.generator
-                plays = (gen.plays(b, d1, d2, 1, d3) if d3 else gen.plays(b, d1, d2))[0]
+                plays = self.variant.generator.throw_plays(b, d1, d2, d3)[0]
             path = next((p.paths[0] for p in plays if p.board == after), ())
             text = play_text(b, path)
         self.log.append(Forced(self.mover, text))

@@ -196,6 +196,12 @@ class MoveGenerator:
         `interpreter.kernel._fastplays` generates for the switches (same answer, same order)."""
         return self._walk_plays(b, d1, d2, rolls, 0, d3)
 
+    def throw_plays(self, b: Board, d1: int, d2: int, d3: int = 0, rolls: int = 1
+                    ) -> tuple[list[Play], int]:
+        """`plays()` of a throw of two dice, or of three with `d3` (whose walk the generated
+        `plays()` of the two-dice switches never replaces)."""
+        return self._walk_plays(b, d1, d2, rolls, 0, d3) if d3 else self.plays(b, d1, d2, rolls)
+
     def some_plays(self, b: Board, d1: int, d2: int, rolls: int = 1, d3: int = 0
                    ) -> tuple[list[Play], int]:
         """`plays()` with at least one way to each end board, not necessarily every one: what

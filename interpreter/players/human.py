@@ -703,8 +703,7 @@ def explain(session: Session, decision: Any, steps: list[tuple[int, int]], base:
             board[b] = max(board[b], 0) + 1
     # 2. physically possible, but not allowed: an obligation or a rule of the file
     want = Counter(steps)
-    relaxed, _ = session.relaxed().plays(base, d1, d2, 1, d3) if d3 else \
-        session.relaxed().plays(base, d1, d2)
+    relaxed, _ = session.relaxed().throw_plays(base, d1, d2, d3)
     in_relaxed = [(p, path) for p in relaxed for path in p.paths
                   if Counter((s[0], s[1]) for s in path) == want]
     legal_len = max((len(path) for p in decision.game.legal_plays(decision) for path in p.paths),
@@ -732,8 +731,7 @@ def explain(session: Session, decision: Any, steps: list[tuple[int, int]], base:
             if path[0].die != hi:
                 return (f"{shown}: only one number can be played, and then the higher, "
                         f"{hi}, must be")
-        full, _ = variant.generator.plays(base, d1, d2, 1, d3) if d3 else \
-            variant.generator.plays(base, d1, d2)
+        full, _ = variant.generator.throw_plays(base, d1, d2, d3)
         boards = {p.board for p in full}
         if play.board not in boards:
             return (f"{shown}: a number higher than needed bears a checker off only when it "
@@ -823,7 +821,7 @@ def _dropping_prefer(variant: Any, decision: Any, base: Any, dice: tuple[int, ..
         return None
     game = decision.game
     d1, d2 = dice[0], dice[1]
-    ctx = RollContext(partial(variant.generator.plays, base, d1, d2, 1, *dice[2:]),
+    ctx = RollContext(partial(variant.generator.throw_plays, base, d1, d2, *dice[2:]),
                       setup=game.setup)
     rolls = game.rolls[game.mover]
     plays = list(ctx.plays)
