@@ -20,7 +20,7 @@ from types import SimpleNamespace
 from interpreter.engine.game import BLACK, WHITE, Game, leftover_numbers
 from interpreter.players import policy
 from interpreter.players.base import DOUBLES, capabilities_of
-from interpreter.errors import RecordError
+from interpreter.errors import RecordError, VariantError
 from interpreter.kernel.board import Board, flip
 from interpreter.kernel.movegen import Play, Step
 from interpreter.scoring.twelve import ContinuousLadder, ContinuousMatch
@@ -330,6 +330,21 @@ def test_restack_without_a_number_left_or_with_one_that_cannot_enter() -> None:
     theirs = {19: 2, 23: 2, 1: 11}
     g = run(variant(), [(5, 1)], board({2: 1}, theirs))
     assert g.turns_[0].board == board({24: N}, theirs)
+
+
+@pytest.mark.parametrize("start", ["{ 24 = 1, 23 = 1, 22 = 1 }", "{ 24 = 2, 13 = 5, 8 = 3, 6 = 5 }",
+                                   "{ 13 = 15 }"])
+def test_a_restack_only_onto_points_the_opponent_can_never_hold(start: str) -> None:
+    """The restack sets the men up again while the other side plays on: a starting point where
+    his men could stand would hold both colours (found by the switch fuzzer, men vanishing)."""
+    n = sum(int(x.split("=")[1]) for x in start.strip("{} ").split(","))
+    with pytest.raises(VariantError) as err:
+        variant(f"board.checkers={n}", f"board.start={start}")
+    [problem] = [d for d in err.value.diagnostics if d.code == "unplayable"]
+    assert "restack" in problem.message and "could stand on pip" in problem.message
+    # the same start is fine when a side whose men are all off does not restack
+    load_variant("tric-trac-12", [f"board.checkers={n}", f"board.start={start}",
+                                  'board.all_off="end"'])
 
 
 # -- whole matches: properties ----------------------------------------------------------------

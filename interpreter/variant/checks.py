@@ -597,6 +597,20 @@ def _check_start_playable(board: dict[str, Any], off: int, route: str) -> list[P
                                f"`board.start` puts checkers on pips {pip} and {mirror}, which "
                                f"are the same point seen from each side: both players' checkers "
                                f"would stand on it", "key"))
+    if board.get("all_off") == "restack":
+        # the restack sets a side's men up again on these pips while the opponent plays on:
+        # his checkers must never stand there, so each must count as off for him
+        open_pips = [pip for pip in sorted(pips, reverse=True) if their_pip(route, pip) > off]
+        if open_pips:
+            pip = open_pips[0]
+            out.append(Problem(("board", "start", str(pip)), "unplayable",
+                               f"with `all_off = \"restack\"` a side whose men are all off is set "
+                               f"up again on its starting points while the opponent plays on, "
+                               f"but the opponent's checkers could stand on pip {pip} (his pip "
+                               f"{their_pip(route, pip)}); every starting point must count as off "
+                               f"for him, at or below `off_pip` = {off} seen from his side (the "
+                               f"12-point Tric-Trac: all on pip 24, `off_pip = 1`)", "key",
+                               alternatives=(("board", "all_off"), ("movement", "off_pip"))))
     return out
 
 
