@@ -486,3 +486,58 @@ def test_bad_features_are_refused_at_their_place(tmp_path, table, message, capsy
     code = main(["validate", str(path)])
     assert message in capsys.readouterr().err
     assert code == 1
+
+
+def test_features_count_men_waiting_off_the_board_and_each_route_and_the_named_state():
+    """Tabula starts with all thirty men off the board on one shared route: the race counts
+    each side along its own route (the opponent's pip q is the mover's pip q there), the men
+    waiting to enter are inputs, and Emperador's named state is each side's input."""
+    from interpreter.kernel.board import OPP_POOL, POOL
+    from interpreter.players.features import Encoder
+
+    v = load_variant("tabula")
+    enc = Encoder(v)
+    col = {n: i for i, n in enumerate(enc.names)}
+    b = list(v.start)
+    assert (b[POOL], b[OPP_POOL]) == (15, 15)
+    x = enc.encode([tuple(b)])[0]
+    assert x[col["pool_me"]] == x[col["pool_opp"]] == 1.0
+    assert x[col["race_me_all"]] == x[col["race_opp_all"]] == 1.0   # 15 men 25 pips away each
+    # one man of each side entered on pip 20: on a shared route both have 20 pips to go
+    b[POOL] -= 1
+    b[OPP_POOL] -= 1
+    b[20] = 1
+    b[19] = -1
+    x = enc.encode([tuple(b)])[0]
+    assert x[col["race_me_all"]] == pytest.approx((14 * 25 + 20) / 375)
+    assert x[col["race_opp_all"]] == pytest.approx((14 * 25 + 19) / 375)
+    assert x[col["pool_me"]] == pytest.approx(14 / 15)
+    e = load_variant("emperador")
+    enc = Encoder(e)
+    slot = e.geometry.state_slot("prime_hits", mine=False)
+    b = list(e.start)
+    b[slot] = 2
+    x = enc.encode([tuple(b)])[0]
+    names = enc.names
+    assert x[names.index("state_prime_hits_opp")] == 0.25
+    assert x[names.index("state_prime_hits_me")] == 0.0
+
+
+@pytest.mark.parametrize("vid", ["acey-deucey", "jacquet", "long-nardy"])
+def test_a_network_keeps_the_inputs_it_was_trained_on(vid, tmp_path):
+    """A shipped network trained before the waiting-men, route and state inputs existed is still
+    run on exactly its recorded inputs, and a new one on the variant's full set."""
+    from interpreter.players import td
+    from interpreter.players.features import Encoder
+    from interpreter.players.learned import load_net
+
+    v = load_variant(vid)
+    net = load_net(v, None)
+    old = Encoder.of_net(v, net)
+    assert old.names == net.meta["features"] and old.names != Encoder(v).names
+    b = v.start
+    x = old.encode([b])[0]
+    assert x.shape == (len(net.meta["features"]),)
+    out = tmp_path / "n.npz"
+    td.train(v, vid, 1, out, seed=3, hidden=4, max_turns=30)
+    assert ValueNet.load(out).meta["features"] == Encoder(v).names

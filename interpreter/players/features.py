@@ -8,14 +8,20 @@ up, and the ladder's state as plain data (`View.ladder`, `Ladder.state`). Its fe
   TD-Gammon encoded them: n >= 1, n >= 2, n >= 3, and (n - 3) / 2 above three;
 - each side's men waiting to enter (bar) and borne off, as fractions of the men a side has;
 - each side's pips still to travel, as a fraction of a full start (a race input);
+- on boards where men wait off the board to enter, each side's waiting men; where the opponent
+  does not run the mover's route backwards (`route = "same"` or `"shared"`), or men wait to
+  enter, the race inputs count each side along its own route with the waiting men 25 pips
+  away (`race_me_all`, `race_opp_all`); the named state of `[turn.state]`, each side's value;
 - who throws next; in variants whose rolls score, each side's throws since the last set-up
   (the rules of opening throws read them);
 - the ladder's state, by ladder kind (`LADDER_FEATURES`): points, holes, marks and their
   flags, scaled to about [0, 1]. The cube ladder gives none: its networks value one cubeless
   game, and the cube and the match score are weighed above them (players/utility.py).
 
-Every feature has a name (`feature_names`): a weights file records them, so that a network is
-never run on features it was not trained on. `encode_boards` encodes many boards at once with
+Every feature has a name (`Encoder.names`): a weights file records them, so that a network is
+never run on features it was not trained on. A network is encoded with the names it records
+(`Encoder.of_net`) whenever this module can compute them all: a network trained before an input
+was added keeps its inputs. `encode_boards` encodes many boards at once with
 numpy (the cost of a search is mostly here).
 """
 from __future__ import annotations
@@ -24,12 +30,18 @@ from typing import Any, Callable, Sequence
 
 from interpreter.players._numpy import np
 
-from interpreter.kernel.board import BAR, OFF, OPP_BAR, OPP_OFF
+from interpreter.kernel.board import BAR, OFF, OPP_BAR, OPP_OFF, OPP_POOL, POOL
 
 #: pip numbers as a row, for pip counts
 _PIPS = np.arange(1, 25, dtype=np.float64)
-#: the number of board units (pips × sides × 4, bar, off, race)
+#: the number of board units every board has (pips × sides × 4, bar, off, race)
 BOARD_UNITS = 24 * 2 * 4 + 2 * 2 + 2 + 2
+#: the names of those units, in their columns
+BASE_BOARD_NAMES = [f"p{p}_{side}_{u}" for side in ("me", "opp") for p in range(1, 25)
+                    for u in ("1", "2", "3", "n")] + [
+    "bar_me", "bar_me_any", "bar_opp", "bar_opp_any", "off_me", "off_opp", "race_me", "race_opp"]
+#: the units some boards add after them (see the module docstring), before the state's
+EXTRA_BOARD_NAMES = ["pool_me", "pool_opp", "race_me_all", "race_opp_all"]
 
 
 def _holes(s: dict) -> list[float]:
@@ -116,24 +128,59 @@ LADDER_FEATURES: dict[str, tuple[Callable[[dict], list[float]], list[str]]] = {
 
 
 class Encoder:
-    """The features of states of one variant (see the module docstring)."""
+    """The features of states of one variant (see the module docstring); `names` picks the
+    features of a network trained on other units than the variant's default (`of_net`)."""
 
-    def __init__(self, variant: Any):
+    def __init__(self, variant: Any, names: Sequence[str] | None = None):
         self.checkers = float(variant.checkers)
         self.full = float(sum(p * n for p, n in variant.layout.items()) or 25 * variant.checkers)
         kind = getattr(variant.ladder, "kind", None) or "game"
         self.kind = kind
         self.ladder_fn, ladder_names = LADDER_FEATURES.get(kind, (_game, []))
         self.rolls = bool(variant.rules.score_roll)
-        names = [f"p{p}_{side}_{u}" for side in ("me", "opp") for p in range(1, 25)
-                 for u in ("1", "2", "3", "n")]
-        names += ["bar_me", "bar_me_any", "bar_opp", "bar_opp_any", "off_me", "off_opp",
-                  "race_me", "race_opp", "on_roll"]
-        if self.rolls:
-            names += ["rolls_me", "rolls_opp"]
-        names += [f"ladder_{n}" for n in ladder_names]
-        self.names = names
-        self.size = len(names)
+        geometry = variant.geometry
+        self.pool = bool(geometry.pool)
+        self.state_base = geometry.state_base
+        self.n_state = len(geometry.state)
+        #: the opponent's own pip number of each of the mover's pips 1..24
+        self.their_pips = np.asarray([geometry.their_pip(p) for p in range(1, 25)],
+                                     dtype=np.float64)
+        state_names = [f"state_{n}_{side}" for side in ("me", "opp")
+                       for n, _v, _b in geometry.state]
+        self.available = BASE_BOARD_NAMES + EXTRA_BOARD_NAMES + state_names
+        board = list(BASE_BOARD_NAMES)
+        if self.pool or geometry.route != "opposite":
+            board[-2:] = ["race_me_all", "race_opp_all"]
+        if self.pool:
+            board += ["pool_me", "pool_opp"]
+        board += state_names
+        tail = ["on_roll"] + (["rolls_me", "rolls_opp"] if self.rolls else []) \
+            + [f"ladder_{n}" for n in ladder_names]
+        if names is not None:
+            names = list(names)
+            if names[len(names) - len(tail):] != tail or not set(
+                    names[:len(names) - len(tail)]) <= set(self.available):
+                raise ValueError("features this variant cannot give")
+            board = names[:len(names) - len(tail)]
+        self.board_names = board
+        self.board_size = len(board)
+        index = {n: i for i, n in enumerate(self.available)}
+        cols = [index[n] for n in board]
+        #: the columns of the full board matrix to keep (None: the first BOARD_UNITS, as they are)
+        self.cols: np.ndarray | None = None if cols == list(range(BOARD_UNITS)) \
+            else np.asarray(cols)
+        self.names = board + tail
+        self.size = len(self.names)
+
+    @classmethod
+    def of_net(cls, variant: Any, net: Any) -> "Encoder":
+        """The encoder of the features `net` was trained on, when this variant can give them all;
+        else the variant's default (which `ValueNet.check_features` then refuses)."""
+        names = list(getattr(net, "meta", {}).get("features", ()))
+        try:
+            return cls(variant, names) if names else cls(variant)
+        except ValueError:
+            return cls(variant)
 
     def extra(self, on_roll: bool, rolls: tuple[int, int], ladder: dict | None) -> list[float]:
         """The features after the board's: who throws next, the throws, the ladder."""
@@ -143,11 +190,11 @@ class Encoder:
         if ladder is not None and self.ladder_fn is not _game:
             out += self.ladder_fn(ladder)
         elif self.ladder_fn is not _game:
-            out += [0.0] * (self.size - BOARD_UNITS - len(out))
+            out += [0.0] * (self.size - self.board_size - len(out))
         return out
 
     def boards(self, boards: Sequence[tuple]) -> np.ndarray:
-        """The board units of many boards (n × BOARD_UNITS)."""
+        """The board units of many boards (n × board_size)."""
         B = np.asarray(boards, dtype=np.float64)
         if B.ndim == 1:
             B = B[None, :]
@@ -155,7 +202,8 @@ class Encoder:
         mine = np.maximum(pts, 0.0)
         theirs = np.maximum(-pts, 0.0)
         n = B.shape[0]
-        out = np.empty((n, BOARD_UNITS))
+        width = BOARD_UNITS if self.cols is None else len(self.available)
+        out = np.empty((n, width))
         for k, side in enumerate((mine, theirs)):
             u = out[:, 96 * k:96 * (k + 1)].reshape(n, 24, 4)
             u[:, :, 0] = side >= 1
@@ -172,7 +220,18 @@ class Encoder:
         out[:, 197] = B[:, OPP_OFF] / c
         out[:, 198] = (mine @ _PIPS + 25.0 * bar_me) / self.full
         out[:, 199] = (theirs @ _PIPS[::-1] + 25.0 * bar_opp) / self.full
-        return out
+        if self.cols is None:
+            return out
+        pool_me = B[:, POOL] if self.pool else np.zeros(n)
+        pool_opp = B[:, OPP_POOL] if self.pool else np.zeros(n)
+        out[:, 200] = pool_me / c
+        out[:, 201] = pool_opp / c
+        out[:, 202] = (mine @ _PIPS + 25.0 * (bar_me + pool_me)) / self.full
+        out[:, 203] = (theirs @ self.their_pips + 25.0 * (bar_opp + pool_opp)) / self.full
+        if self.n_state:
+            lo = self.state_base
+            out[:, 204:] = np.clip(B[:, lo:lo + 2 * self.n_state], -8.0, 8.0) / 8.0
+        return out[:, self.cols]
 
     def encode(self, boards: Sequence[tuple], on_roll: bool = False,
                rolls: tuple[int, int] = (0, 0), ladder: dict | None = None,

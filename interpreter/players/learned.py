@@ -43,7 +43,7 @@ def load_net(variant: Any, ref: str | None) -> ValueNet:
                                f"`learned:FILE`")
         path = found
     net = ValueNet.load(path)
-    net.check_features(Encoder(variant).names, variant.id, str(path))
+    net.check_features(Encoder.of_net(variant, net).names, variant.id, str(path))
     return net
 
 
@@ -54,7 +54,7 @@ class NetJudge:
     def __init__(self, variant: Any, net: ValueNet, encoder: Encoder | None = None):
         self.variant = variant
         self.net = net
-        self.encoder = encoder or Encoder(variant)
+        self.encoder = encoder or Encoder.of_net(variant, net)
         self.levels = net.levels
 
     @property

@@ -82,7 +82,7 @@ class Trainer:
         self.net = net
         self.alpha = alpha
         self.lam = lam
-        self.encoder = Encoder(variant)
+        self.encoder = Encoder.of_net(variant, net)
         self.player = LearnedPlayer(variant, net, encoder=self.encoder, learner=self)
         # each side's eligibility traces, d outputs / d theta decayed by λ, kept as E·scale
         # (a decay multiplies the scale, not the array); renormalised before it underflows
@@ -158,6 +158,7 @@ def train(variant: Any, variant_ref: str, games: int, out: str | Path, *, seed: 
     cpu = 0.0
     if resume and Path(out).exists():
         net = ValueNet.load(out)
+        enc = Encoder.of_net(variant, net)     # a network goes on with the inputs it has
         net.check_features(enc.names, variant.id, str(out))
         m = net.meta
         if (m.get("seed"), m.get("hidden")) != (seed, hidden):
