@@ -25,7 +25,8 @@ from typing import Any, Sequence
 
 from interpreter.engine.game import Game
 from interpreter.players.base import capabilities_of
-from interpreter.players.kinds import make_player
+from interpreter.native import accelerate_net
+from interpreter.players.kinds import make_player, uses_net
 from interpreter.sim import net_of, wilson
 
 
@@ -53,6 +54,8 @@ def match_up(variant: Any, a: str, b: str, games: int, seed: int = 1,
     nets: list[float] = []
     turns = 0
     cpu = 0.0
+    if uses_net(a) or uses_net(b):
+        accelerate_net(variant, games)
     for i in range(games):
         a_side = i % 2
         gs = f"{seed}/{i}"

@@ -26,7 +26,7 @@ from typing import Any, Callable, Iterator, Sequence
 from interpreter.engine.contract import SIDE_NAMES
 from interpreter.engine.game import Game, GameResult
 from interpreter.players.base import capabilities_of
-from interpreter.players.kinds import make_player, reads_throws
+from interpreter.players.kinds import make_player, reads_throws, uses_net
 
 #: the largest chunk handed to a worker at a time
 CHUNK = 200
@@ -235,7 +235,7 @@ def run(arms: Sequence[Arm], variants: Sequence[Any], jobs: int = 1,
     numbers. `variants` are the arms' loaded variants (played here with one job)."""
     arms = tuple(arms)
     total = sum(a.games for a in arms)
-    from interpreter.native import accelerate, accelerate_throws
+    from interpreter.native import accelerate, accelerate_net, accelerate_throws
 
     for v in {id(v): v for v in variants}.values():
         accelerate(v, games=total)
@@ -243,6 +243,10 @@ def run(arms: Sequence[Arm], variants: Sequence[Any], jobs: int = 1,
                         if w is v and (reads_throws(a.white) or reads_throws(a.black)))
         if searching:
             accelerate_throws(v, games=searching)
+        learning = sum(a.games for a, w in zip(arms, variants)
+                       if w is v and (uses_net(a.white) or uses_net(a.black)))
+        if learning:
+            accelerate_net(v, games=learning)
     if dask is not None:
         yield from _run_dask(arms, variants, dask)
         return

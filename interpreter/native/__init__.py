@@ -122,3 +122,19 @@ def accelerate_throws(variant: Any, games: int | None = None, quiet: bool = Fals
         g.__dict__["native_throws"] = NativeThrows(g, nr)
         done.append(True)
     return all(done)
+
+
+#: the fewest games of a learned player worth compiling its network's code for (some 15 s of
+#: CPU for the backgammon family, once per machine and code version); the code in the cache is
+#: loaded for any game
+NET_GAMES = 2
+
+
+def accelerate_net(variant: Any, games: int | None = None) -> None:
+    """Let the learned players of `variant` (and of the games of a rotation) compile their
+    network's code (players/learned.py `FastNet`) when `games` (None: as many as it takes)
+    are enough to pay for it; below `NET_GAMES` only code already in the cache is used."""
+    if not available() or (games is not None and games < NET_GAMES):
+        return
+    for g in tuple(getattr(variant, "games", ()) or ()) or (variant,):
+        g.__dict__["native_net"] = True

@@ -74,6 +74,31 @@ def is_cached(source: str, functions: tuple[str, ...]) -> bool:
                for fn in functions)
 
 
+def plain_source(module: ModuleType) -> str:
+    """The text of one of the package's plain-Python modules of functions over ints and int64
+    arrays (players/contact.py), as numba source: its top-level statements after the
+    docstring, each top-level function compiled. Taking the text, not importing the functions,
+    puts it in the source whose hash names the cached module, so a change there is a new
+    module."""
+    import ast
+    import inspect
+
+    text = inspect.getsource(module)
+    tree = ast.parse(text)
+    lines = text.splitlines()
+    out: list[str] = []
+    for node in tree.body:
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
+            continue            # the docstring
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            continue            # the module header imports numpy and njit
+        part = lines[node.lineno - 1:node.end_lineno]
+        if isinstance(node, ast.FunctionDef):
+            part = ["@njit(cache=True)"] + part
+        out.append("\n".join(part))
+    return "\n\n\n".join(out) + "\n"
+
+
 def load(source: str) -> ModuleType:
     """The module of `source` (numba functions with `cache=True`), written under the cache on
     first use and imported from there."""

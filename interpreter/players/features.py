@@ -12,6 +12,10 @@ up, and the ladder's state as plain data (`View.ladder`, `Ladder.state`). Its fe
   does not run the mover's route backwards (`route = "same"` or `"shared"`), or men wait to
   enter, the race inputs count each side along its own route with the waiting men 25 pips
   away (`race_me_all`, `race_opp_all`); the named state of `[turn.state]`, each side's value;
+- where men are hit to the bar and the sides run opposite ways round (the backgammon family),
+  the counts of `contact.py` for each side: the share of the 36 throws that hit a blot and of
+  those that let the rearmost man escape, primes (one with a man trapped behind it), closed
+  points at home and in the opponent's home board, blots, and whether the sides still meet;
 - who throws next; in variants whose rolls score, each side's throws since the last set-up
   (the rules of opening throws read them);
 - the ladder's state, by ladder kind (`LADDER_FEATURES`): points, holes, marks and their
@@ -31,6 +35,7 @@ from typing import Any, Callable, Sequence
 from interpreter.players._numpy import np
 
 from interpreter.kernel.board import BAR, OFF, OPP_BAR, OPP_OFF, OPP_POOL, POOL
+from interpreter.players import contact
 
 #: pip numbers as a row, for pip counts
 _PIPS = np.arange(1, 25, dtype=np.float64)
@@ -42,6 +47,56 @@ BASE_BOARD_NAMES = [f"p{p}_{side}_{u}" for side in ("me", "opp") for p in range(
     "bar_me", "bar_me_any", "bar_opp", "bar_opp_any", "off_me", "off_opp", "race_me", "race_opp"]
 #: the units some boards add after them (see the module docstring), before the state's
 EXTRA_BOARD_NAMES = ["pool_me", "pool_opp", "race_me_all", "race_opp_all"]
+
+
+def hitting_game(rules: Any) -> bool:
+    """Whether the movement switches are the backgammon family's, for which the counts of
+    `contact.py` mean what they say: a 28-slot board, opposite routes, two dice, a lone man hit
+    to the bar, two men closing a point, men entering from the bar."""
+    return (rules.geometry.size == 28 and rules.route == "opposite" and rules.hit == "bar"
+            and rules.block == 2 and rules.enter == "bar" and rules.dice == 2
+            and rules.numbers == "both" and not rules.walk_only)
+
+
+_CONTACT: dict[str, Any] = {}
+
+
+def contact_block(B: np.ndarray, doublet_moves: int) -> np.ndarray:
+    """The `contact.COUNT` inputs of each board (rows of B, 28 ints), compiled where numba is
+    installed (the text of contact.py, cached like every compiled module), else in Python."""
+    fn = _CONTACT.get("fn")
+    if fn is None:
+        fn = _CONTACT["fn"] = _contact_many()
+    Bi = np.ascontiguousarray(B, dtype=np.int64)
+    out = np.zeros((Bi.shape[0], contact.COUNT))
+    fn(Bi, int(doublet_moves), out)
+    return out
+
+
+def _contact_many() -> Callable[..., Any]:
+    from interpreter import native
+
+    if native.available():
+        from interpreter.native.modules import load, plain_source
+
+        return load(plain_source(contact) + CONTACT_MANY).contact_many
+
+    def many(B: np.ndarray, dm: int, out: np.ndarray) -> None:
+        scratch = [0] * 28
+        for i in range(B.shape[0]):
+            contact.contact_inputs(B[i].tolist(), dm, scratch, out[i], 0)
+    return many
+
+
+#: the batch entry of the compiled counts
+CONTACT_MANY = '''
+
+@njit(cache=True)
+def contact_many(B, dm, out):
+    scratch = np.empty(28, np.int64)
+    for i in range(B.shape[0]):
+        contact_inputs(B[i], dm, scratch, out[i], 0)
+'''
 
 
 def _holes(s: dict) -> list[float]:
@@ -147,13 +202,18 @@ class Encoder:
                                      dtype=np.float64)
         state_names = [f"state_{n}_{side}" for side in ("me", "opp")
                        for n, _v, _b in geometry.state]
-        self.available = BASE_BOARD_NAMES + EXTRA_BOARD_NAMES + state_names
+        rules = variant.generator.rules
+        self.hitting = hitting_game(rules)
+        self.doublet_moves = rules.doublet_moves
+        contact_names = list(contact.NAMES) if self.hitting else []
+        self.available = BASE_BOARD_NAMES + EXTRA_BOARD_NAMES + state_names + contact_names
+        self.contact_at = len(self.available) - len(contact_names)
         board = list(BASE_BOARD_NAMES)
         if self.pool or geometry.route != "opposite":
             board[-2:] = ["race_me_all", "race_opp_all"]
         if self.pool:
             board += ["pool_me", "pool_opp"]
-        board += state_names
+        board += state_names + contact_names
         tail = ["on_roll"] + (["rolls_me", "rolls_opp"] if self.rolls else []) \
             + [f"ladder_{n}" for n in ladder_names]
         if names is not None:
@@ -164,6 +224,8 @@ class Encoder:
             board = names[:len(names) - len(tail)]
         self.board_names = board
         self.board_size = len(board)
+        #: whether the contact counts are among the inputs (they cost the most to compute)
+        self.counts = any(n in contact_names for n in board)
         index = {n: i for i, n in enumerate(self.available)}
         cols = [index[n] for n in board]
         #: the columns of the full board matrix to keep (None: the first BOARD_UNITS, as they are)
@@ -230,7 +292,10 @@ class Encoder:
         out[:, 203] = (theirs @ self.their_pips + 25.0 * (bar_opp + pool_opp)) / self.full
         if self.n_state:
             lo = self.state_base
-            out[:, 204:] = np.clip(B[:, lo:lo + 2 * self.n_state], -8.0, 8.0) / 8.0
+            out[:, 204:204 + 2 * self.n_state] = \
+                np.clip(B[:, lo:lo + 2 * self.n_state], -8.0, 8.0) / 8.0
+        if self.counts:
+            out[:, self.contact_at:] = contact_block(B, self.doublet_moves)
         return out[:, self.cols]
 
     def encode(self, boards: Sequence[tuple], on_roll: bool = False,

@@ -128,6 +128,16 @@ def reads_throws(kind: str) -> bool:
     return family in ("search", "rollout") and not params.get("learned")
 
 
+def uses_net(kind: str) -> bool:
+    """Whether a player of `kind` values positions by a trained network (`learned`,
+    `search:N:learned`, `rollout:N:learned`)."""
+    try:
+        family, params = parse(kind)
+    except PlayerKindError:
+        return False
+    return bool(params.get("learned"))
+
+
 def make(kind: str, seed: Any, variant: Any) -> Any:
     """The player of `kind` for `variant`."""
     family, params = parse(kind)

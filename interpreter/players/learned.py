@@ -13,11 +13,17 @@ from typing import Any, Sequence, cast
 
 from interpreter.players._numpy import np
 
+from interpreter import native
+from interpreter.engine.game import Game
 from interpreter.errors import TablierError
-from interpreter.players.features import Encoder
+from interpreter.native.gen_emit import workspace_size
+from interpreter.native.modules import is_cached, load
+from interpreter.native.td_emit import trainer_source
+from interpreter.players.contact import NAMES as CONTACT_NAMES
+from interpreter.players.features import BASE_BOARD_NAMES, Encoder
 from interpreter.players.leaves import Leaf, leaves
 from interpreter.players.net import ValueNet, WeightsError
-from interpreter.players.utility import of_game_end, of_outcomes, of_result
+from interpreter.players.utility import _equity, of_game_end, of_outcomes, of_result
 from interpreter.scoring.registry import ladder_class
 
 
@@ -47,6 +53,101 @@ def load_net(variant: Any, ref: str | None) -> ValueNet:
     return net
 
 
+def money_worth(variant: Any, net: ValueNet, state: dict | None = None
+                ) -> tuple[float, list[float]] | None:
+    """What a leaf is worth where the play is one game won by points and the cube is not in
+    play (money play without the cube, training's games), as the compiled code needs it: the
+    factor on the outputs' equity, and the value of a game ended by the mover with each value
+    k (index k); None where a leaf's worth is not such a multiple (a partie, a match, a live
+    cube). `state` is the ladder's state (default: a new game's)."""
+    if state is None:
+        game = Game(variant, "probe", keep_record=False, doubles=(False, False))
+        game.ladder.start()
+        state = game.ladder.state(0)
+    w = ladder_class(state).worth(state)
+    if w.chance or w.match is not None or w.cubeful:
+        return None
+    probe = np.linspace(0.1, 0.9, net.outputs)[None, :]
+    eq = float(_equity(probe, net.levels)[0])
+    factor = float(of_outcomes(probe, net.levels, state)[0]) / eq if eq else 1.0
+    top = max((1, *net.levels))
+    return factor, [of_game_end(True, max(k, 1), state) for k in range(top + 1)]
+
+
+class FastNet:
+    """The network of a variant of the backgammon family in compiled code (the module of
+    `interpreter/native/td_emit.py`): the outputs of many end positions in one call, and the
+    search's look one throw further (`replies`) where a leaf's worth is a multiple of the
+    equity. `make` gives None where numba is missing or the code does not serve the variant
+    and the network's inputs."""
+
+    def __init__(self, variant: Any, net: ValueNet, module: Any, counts: bool):
+        self.variant = variant
+        self.net = net
+        self.module = module
+        self.counts = counts
+        self.work = np.zeros(workspace_size(variant.geometry.size), dtype=np.int64)
+        self.levels = np.asarray(net.levels, dtype=np.int64)
+        rules = variant.generator.rules
+        self.dm = rules.doublet_moves
+        self.full = float(sum(p * n for p, n in variant.layout.items())
+                          or 25 * variant.checkers)
+        self._worth: dict[str, tuple[float, np.ndarray] | None] = {}
+
+    #: the module's functions it calls (their machine code cached: no compile)
+    FUNCTIONS = ("leaf_outputs", "reply_values")
+
+    @classmethod
+    def make(cls, variant: Any, net: ValueNet, encoder: Encoder) -> "FastNet | None":
+        """The compiled network, where it serves and its code is in the cache or the run
+        asked for it (`native.accelerate_net`: a compile costs some 15 s once per machine)."""
+        if not native.available():
+            return None
+        board = encoder.board_names
+        if encoder.names[len(board):] != ["on_roll"] or board not in (
+                BASE_BOARD_NAMES, BASE_BOARD_NAMES + CONTACT_NAMES):
+            return None
+        source = trainer_source(variant)
+        if source is None:
+            return None
+        if not variant.__dict__.get("native_net") and not is_cached(source, cls.FUNCTIONS):
+            return None
+        return cls(variant, net, load(source), board != BASE_BOARD_NAMES)
+
+    def outputs(self, boards: Sequence[tuple]) -> np.ndarray:
+        """The outputs for end positions seen by the player who just played (none to throw)."""
+        B = np.asarray(boards, dtype=np.int64).reshape(len(boards), -1)
+        net = self.net
+        Y = np.empty((B.shape[0], net.outputs))
+        self.module.leaf_outputs(B, net.theta, net.inputs, net.hidden, net.outputs,
+                                 self.counts, self.dm, self.variant.checkers, self.full, Y)
+        return Y
+
+    def worth(self, state: dict | None) -> tuple[float, np.ndarray] | None:
+        """(factor, values of games ended with each value) for the ladder's state, or None."""
+        key = repr(sorted((state or {}).items()))
+        if key not in self._worth:
+            got = money_worth(self.variant, self.net, state)
+            self._worth[key] = None if got is None else (got[0], np.asarray(got[1]))
+        return self._worth[key]
+
+    def replies(self, boards: Sequence[tuple], state: dict | None) -> np.ndarray | None:
+        """Each end position's value for the player who just played, one throw further (the
+        opponent's best answer to each throw, by this network); None where the worth of a leaf
+        is not a multiple of the equity or a throw overflows the compiled work space."""
+        worth = self.worth(state)
+        if worth is None:
+            return None
+        factor, util_end = worth
+        B = np.asarray(boards, dtype=np.int64).reshape(len(boards), -1)
+        out = np.zeros(B.shape[0])
+        net = self.net
+        code = self.module.reply_values(B, self.work, net.theta, net.inputs, net.hidden,
+                                        net.outputs, self.levels, util_end, factor, self.counts,
+                                        self.dm, self.variant.checkers, self.full, out)
+        return None if code < 0 else out
+
+
 class NetJudge:
     """Values leaves with a network, in the unit of what the play is won by
     (players/utility.py)."""
@@ -56,6 +157,14 @@ class NetJudge:
         self.net = net
         self.encoder = encoder or Encoder.of_net(variant, net)
         self.levels = net.levels
+        #: the compiled network where it serves (made on first use: it loads numba)
+        self._fast: FastNet | None | bool = False
+
+    @property
+    def fast(self) -> FastNet | None:
+        if self._fast is False:
+            self._fast = FastNet.make(self.variant, self.net, self.encoder)
+        return cast("FastNet | None", self._fast)
 
     @property
     def unit(self) -> str:
@@ -68,9 +177,10 @@ class NetJudge:
         return enc.encode([lf.board for lf in ls],
                           extras=[enc.extra(lf.on_roll, lf.rolls, lf.ladder) for lf in ls])
 
-    def values(self, ls: Sequence[Leaf], me: int) -> tuple[np.ndarray, np.ndarray | None,
-                                                           list[int]]:
-        """(utilities, features of the leaves still in play, their indices)."""
+    def values(self, ls: Sequence[Leaf], me: int, features: bool = False
+               ) -> tuple[np.ndarray, np.ndarray | None, list[int]]:
+        """(utilities, features of the leaves still in play or None, their indices); the
+        compiled network values them where it serves and the features are not asked for."""
         out = np.zeros(len(ls))
         open_ = []
         for i, lf in enumerate(ls):
@@ -83,8 +193,14 @@ class NetJudge:
         if not open_:
             return out, None, open_
         rows = [ls[i] for i in open_]
-        X = self.features(rows)
-        Y = self.net.outputs_of(X)
+        fast = None if features else self.fast
+        X: np.ndarray | None
+        if fast is not None and not any(r.on_roll for r in rows):
+            X = None
+            Y = fast.outputs([r.board for r in rows])
+        else:
+            X = self.features(rows)
+            Y = self.net.outputs_of(X)
         if all(r.ladder is rows[0].ladder for r in rows):
             out[open_] = of_outcomes(Y, self.levels, rows[0].ladder)
         else:
@@ -94,6 +210,19 @@ class NetJudge:
 
     def leaf_outputs(self, lf: Leaf) -> np.ndarray:
         return self.net.outputs_of(self.features([lf]))[0]
+
+    def replies(self, ls: Sequence[Leaf], me: int) -> list[float] | None:
+        """The search's value of each leaf one throw further (players/search.py `expect` with
+        one throw), by the compiled network where it serves: the leaves are end positions of
+        the player `me` who just played, nothing asked between throws; else None."""
+        fast = self.fast
+        if fast is None or not ls or any(lf.on_roll or lf.over or lf.game_end is not None
+                                         for lf in ls):
+            return None
+        if any(lf.ladder != ls[0].ladder for lf in ls):
+            return None
+        got = fast.replies([lf.board for lf in ls], ls[0].ladder)
+        return None if got is None else [float(x) for x in got]
 
 
 class LearnedPlayer:
@@ -123,7 +252,7 @@ class LearnedPlayer:
     def answer(self, decision: Any) -> int:
         me = decision.player
         ls = leaves(decision, me, self._choose_node)
-        values, X, open_ = self.judge.values(ls, me)
+        values, X, open_ = self.judge.values(ls, me, features=self.learner is not None)
         i = int(np.argmax(values))
         if self.learner is not None:
             x = cast("np.ndarray", X)[open_.index(i)] if i in open_ else None

@@ -116,10 +116,31 @@ class SearchPlayer:
         if self.depth <= 1:
             return [(i, float(values[i])) for i in order]
         keep = order[:self.width]
-        deep = {i: self.expect(ls[i], me, self.depth - 1) for i in keep}
+        deep = self._replies(ls, keep, me) if self.depth == 2 and self.quick_play(decision) \
+            else None
+        if deep is None:
+            deep = {i: self.expect(ls[i], me, self.depth - 1) for i in keep}
         top = sorted(keep, key=lambda i: -deep[i])
         return [(i, deep[i]) for i in top] + [(i, float(values[i])) for i in order
                                                if i not in deep]
+
+    def _replies(self, ls: Sequence[Leaf], keep: Sequence[int], me: int
+                 ) -> dict[int, float] | None:
+        """`expect(leaf, me, 1)` of the kept leaves in one call of the judge, where it can
+        (a network in compiled code: players/learned.py `NetJudge.replies`); the leaves that
+        end the play are valued as `expect` values them."""
+        replies = getattr(self.judge, "replies", None)
+        if replies is None:
+            return None
+        open_ = [i for i in keep if not (ls[i].over or ls[i].game_end is not None)]
+        got = replies([ls[i] for i in open_], me) if open_ else []
+        if got is None:
+            return None
+        out = dict(zip(open_, got))
+        for i in keep:
+            if i not in out:
+                out[i] = self.expect(ls[i], me, 1)
+        return out
 
     def quick_play(self, decision: Any) -> bool:
         return decision.kind == "play" and self.quick

@@ -13,6 +13,11 @@ points, the ladder and the end of the play are the engine's, through the turn lo
 Play `i` of a run is seeded `f"{seed}/train/{i}"` (its dice), choices are deterministic, and the
 network starts from `seed`: the same command gives the same weights, and a run resumed from one
 of its checkpoints (`--resume`) gives what the uninterrupted run gives.
+
+Where numba is installed and the compiled playout plays the variant (the backgammon family),
+the games are played and learned from in compiled code (`interpreter/native/td_emit.py`), the
+same loop step for step: `CompiledTrainer`. Elsewhere, and with `TABLIER_NATIVE=0`, the Python
+trainer plays them through the turn loop.
 """
 from __future__ import annotations
 
@@ -22,10 +27,18 @@ from typing import Any, Callable
 
 from interpreter.players._numpy import np
 
+from interpreter import native
 from interpreter.engine.game import Game
 from interpreter.errors import TablierError
-from interpreter.players.features import Encoder
+from interpreter.native.gen_emit import workspace_size
+from interpreter.native.loop_emit import OPENING
+from interpreter.native.modules import load
+from interpreter.native.playout import seed_bytes
+from interpreter.native.td_emit import trainer_source
+from interpreter.players.contact import NAMES as CONTACT_NAMES
+from interpreter.players.features import BASE_BOARD_NAMES, Encoder
 from interpreter.players.net import ValueNet
+from interpreter.players.utility import _equity, of_game_end, of_outcomes
 from interpreter.scoring.registry import ladder_class
 
 #: the features and the training method, as recorded in every weights file
@@ -143,6 +156,94 @@ class Trainer:
         return result
 
 
+class CompiledTrainer:
+    """The same training as `Trainer`, its games played in compiled code (the module
+    docstring); `make` gives None where that code does not serve the variant and network."""
+
+    def __init__(self, variant: Any, net: ValueNet, module: Any, counts: bool, *,
+                 alpha: float, lam: float, factor: float, util_end: list[float]):
+        self.variant = variant
+        self.net = net
+        self.fn = module.train_games
+        self.alpha = alpha
+        self.lam = lam
+        self.counts = counts
+        self.factor = factor
+        self.util_end = np.asarray(util_end, dtype=np.float64)
+        self.start = np.asarray(variant.start, dtype=np.int64)
+        self.work = np.zeros(workspace_size(variant.geometry.size), dtype=np.int64)
+        self.mode = OPENING[variant.opening]
+        self.levels = np.asarray(net.levels, dtype=np.int64)
+        self.E = np.zeros((2, net.outputs, net.theta.shape[0]))
+        self.rules = variant.generator.rules
+        self.full = float(sum(p * n for p, n in variant.layout.items()) or 25 * variant.checkers)
+        self.python = Trainer(variant, net, alpha=alpha, lam=lam)
+
+    @classmethod
+    def make(cls, variant: Any, net: ValueNet, encoder: Encoder, *, alpha: float,
+             lam: float) -> "CompiledTrainer | None":
+        if not native.available():
+            return None
+        board = encoder.board_names
+        if encoder.names[len(board):] != ["on_roll"] or board not in (
+                BASE_BOARD_NAMES, BASE_BOARD_NAMES + CONTACT_NAMES):
+            return None
+        source = trainer_source(variant)
+        if source is None:
+            return None
+        worth = _money_worth(variant, net)
+        if worth is None:
+            return None
+        factor, util_end = worth
+        return cls(variant, net, load(source), board != BASE_BOARD_NAMES, alpha=alpha,
+                   lam=lam, factor=factor, util_end=util_end)
+
+    def play(self, first: int, count: int, seed: int, max_turns: int) -> int:
+        """Train on plays first .. first + count - 1 (seeded as `train` seeds them)."""
+        i = first
+        end = first + count
+        net = self.net
+        while i < end:
+            seeds = [f"{seed}/train/{j}" for j in range(i, end)]
+            words = [seed_bytes(f"{gs}:dice") for gs in seeds]
+            width = max(len(w) for w in words) // 4
+            keys = np.zeros((len(seeds), width), dtype=np.int64)
+            nkeys = np.zeros(len(seeds), dtype=np.int64)
+            for g, w in enumerate(words):
+                keys[g, :len(w) // 4] = np.frombuffer(w, dtype="<u4")
+                nkeys[g] = len(w) // 4
+            out = np.zeros((len(seeds), 3), dtype=np.int64)
+            done = self.fn(self.start, keys, nkeys, self.mode, max_turns, self.work, net.theta,
+                           net.inputs, net.hidden, net.outputs, self.levels, self.util_end,
+                           self.factor, self.alpha, self.lam, self.counts,
+                           self.rules.doublet_moves, self.variant.checkers, self.full, self.E,
+                           out)
+            i += int(done)
+            if i < end:
+                # a throw the compiled work space cannot hold: the Python trainer plays it
+                self.python.play(f"{seed}/train/{i}", max_turns)
+                i += 1
+        return end
+
+
+def _money_worth(variant: Any, net: ValueNet) -> tuple[float, list[float]] | None:
+    """What the learned player's leaves are worth in a training game of the variant, as the
+    compiled loop needs it: the factor on the outputs' equity and the value of a game ended by
+    the mover with each value; None when the play is not one game won by points (a partie, a
+    match)."""
+    game = Game(variant, "probe", keep_record=False, doubles=(False, False))
+    game.ladder.start()
+    state = game.ladder.state(0)
+    w = ladder_class(state).worth(state)
+    if w.chance or w.match is not None or w.cubeful:
+        return None
+    probe = np.linspace(0.1, 0.9, net.outputs)[None, :]
+    eq = float(_equity(probe, net.levels)[0])
+    factor = float(of_outcomes(probe, net.levels, state)[0]) / eq if eq else 1.0
+    top = max((1, *net.levels))
+    return factor, [of_game_end(True, max(k, 1), state) for k in range(top + 1)]
+
+
 def train(variant: Any, variant_ref: str, games: int, out: str | Path, *, seed: int = 1,
           hidden: int = 40, lam: float = 0.7, alpha: float = 0.1, resume: bool = False,
           checkpoint_every: int = 1000, snapshots: str | Path | None = None,
@@ -174,6 +275,7 @@ def train(variant: Any, variant_ref: str, games: int, out: str | Path, *, seed: 
     if not schedule or schedule[-1][1:] != [alpha, lam]:
         schedule.append([done, alpha, lam])
     trainer = Trainer(variant, net, alpha=alpha, lam=lam)
+    compiled = CompiledTrainer.make(variant, net, enc, alpha=alpha, lam=lam)
     snap_dir = Path(snapshots) if snapshots is not None else None
     if snap_dir is not None:
         try:
@@ -190,8 +292,12 @@ def train(variant: Any, variant_ref: str, games: int, out: str | Path, *, seed: 
 
     t0 = time.process_time()
     while done < games:
-        trainer.play(f"{seed}/train/{done}", max_turns)
-        done += 1
+        if compiled is not None:
+            step = min(games, (done // checkpoint_every + 1) * checkpoint_every) - done
+            done = compiled.play(done, step, seed, max_turns)
+        else:
+            trainer.play(f"{seed}/train/{done}", max_turns)
+            done += 1
         if done % checkpoint_every == 0 or done == games:
             cpu += time.process_time() - t0
             t0 = time.process_time()

@@ -1,0 +1,220 @@
+"""Self-play training in compiled code (interpreter/native/td_emit.py) against the Python
+trainer, its reference: the same weights from the same command; a game the compiled loop
+hands back is played by the Python trainer and changes nothing; and the contact counts of
+players/contact.py, which both read, on positions whose counts are known.
+
+The default suite trains backgammon (its module is compiled once per machine, some 15 s); the
+slow set every variant the compiled trainer serves.
+"""
+from __future__ import annotations
+
+import os
+import random
+
+import numpy as np
+import pytest
+
+from interpreter.players import contact, td
+from interpreter.players.features import Encoder, contact_block
+from interpreter.players.net import ValueNet
+from interpreter.variant.build import load_variant
+
+numba = pytest.importorskip("numba")
+
+
+def _training_variant(vid: str):
+    return load_variant(vid, td.training_overrides(load_variant(vid)))
+
+
+def _train(vid: str, games: int, out, *, compiled: bool, hidden: int = 10,
+           lam: float = 0.7) -> ValueNet:
+    old = os.environ.get("TABLIER_NATIVE")
+    os.environ["TABLIER_NATIVE"] = "1" if compiled else "0"
+    try:
+        v = _training_variant(vid)
+        return td.train(v, vid, games, out, seed=5, hidden=hidden, lam=lam,
+                        checkpoint_every=max(games // 2, 1))
+    finally:
+        if old is None:
+            os.environ.pop("TABLIER_NATIVE", None)
+        else:
+            os.environ["TABLIER_NATIVE"] = old
+
+
+def _fresh(vid: str, hidden: int = 10) -> np.ndarray:
+    v = _training_variant(vid)
+    return ValueNet(Encoder(v).size, hidden, td.value_levels(v), seed=5).theta
+
+
+def test_the_compiled_trainer_serves_the_backgammon_family_only():
+    bg = _training_variant("backgammon")
+    net = ValueNet(Encoder(bg).size, 4, td.value_levels(bg), seed=1)
+    assert td.CompiledTrainer.make(bg, net, Encoder(bg), alpha=0.1, lam=0.7) is not None
+    pl = _training_variant("plakoto")
+    net = ValueNet(Encoder(pl).size, 4, td.value_levels(pl), seed=1)
+    assert td.CompiledTrainer.make(pl, net, Encoder(pl), alpha=0.1, lam=0.7) is None
+
+
+@pytest.mark.parametrize("lam", [0.7, 0.0])
+def test_compiled_training_makes_the_python_trainers_weights(tmp_path, lam):
+    """Thirty games of backgammon, both sides learning after every choice: the weights move
+    (the test would pass trivially otherwise) and agree to the rounding of sums."""
+    py = _train("backgammon", 30, tmp_path / "py.npz", compiled=False, lam=lam)
+    comp = _train("backgammon", 30, tmp_path / "c.npz", compiled=True, lam=lam)
+    assert np.abs(py.theta - _fresh("backgammon")).max() > 0.05
+    assert np.abs(py.theta - comp.theta).max() < 1e-9
+    assert py.meta["games"] == comp.meta["games"] == 30
+    assert py.meta["features"] == comp.meta["features"] == Encoder(
+        _training_variant("backgammon")).names
+
+
+def test_a_game_handed_back_is_played_by_the_python_trainer(tmp_path, monkeypatch):
+    """When the compiled loop stops before a game (a throw its work space cannot hold), the
+    Python trainer plays that game and the compiled loop goes on after it: the weights are
+    those of a run played wholly in Python."""
+    real = td.CompiledTrainer.make
+    stops = []
+
+    def make(*args, **kwargs):
+        trainer = real(*args, **kwargs)
+        if trainer is None:         # the Python run
+            return None
+        fn = trainer.fn
+
+        def stopping(start, keys, nkeys, *rest):
+            # hand back the third game of each call, as an overflow does
+            if keys.shape[0] > 2:
+                done = fn(start, keys[:2], nkeys[:2], *rest)
+                stops.append(done)
+                return done
+            return fn(start, keys, nkeys, *rest)
+        trainer.fn = stopping
+        return trainer
+
+    monkeypatch.setattr(td.CompiledTrainer, "make", make)
+    comp = _train("backgammon", 12, tmp_path / "c.npz", compiled=True)
+    py = _train("backgammon", 12, tmp_path / "py.npz", compiled=False)
+    assert stops and all(d == 2 for d in stops)
+    assert np.abs(py.theta - comp.theta).max() < 1e-9
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("vid", ["hypergammon", "nackgammon", "portes", "tabla"])
+def test_compiled_training_of_each_served_variant(tmp_path, vid):
+    py = _train(vid, 20, tmp_path / "py.npz", compiled=False)
+    comp = _train(vid, 20, tmp_path / "c.npz", compiled=True)
+    assert np.abs(py.theta - _fresh(vid)).max() > 0.01
+    assert np.abs(py.theta - comp.theta).max() < 1e-9
+
+
+# -- the contact counts ---------------------------------------------------------------------
+
+def _board(points: dict[int, int], bar=(0, 0), off=(0, 0)) -> list[int]:
+    b = [0] * 28
+    for p, n in points.items():
+        b[p] = n
+    b[25], b[26] = bar
+    b[0], b[27] = off
+    return b
+
+
+def _counts(b: list[int]) -> dict[str, float]:
+    out = [0.0] * contact.COUNT
+    contact.contact_inputs(b, 4, [0] * 28, out, 0)
+    return dict(zip(contact.NAMES, out))
+
+
+def test_shots_at_a_blot_four_pips_in_front_of_a_man():
+    """A blot on pip 5, the opponent's man on pip 1: every throw with a 4 (11), 1-3 and 3-1,
+    1-1 and 2-2 hit it: 15 of 36. With the mover's point on 3, 1-1 and 2-2 no longer pass
+    (1-3 still goes by pip 2 or 4): 13."""
+    b = _board({5: 1, 6: 14, 1: -1, 24: -14})
+    assert _counts(b)["shots_me"] * 36 == pytest.approx(15)
+    b = _board({5: 1, 6: 12, 3: 2, 1: -1, 24: -14})
+    assert _counts(b)["shots_me"] * 36 == pytest.approx(13)
+
+
+def test_shots_from_the_bar_must_enter_first():
+    """Two men on the opponent's bar and a blot on pip 3: the throws with a 3 enter on it (11),
+    and 1-1 enters both men on pip 1 and moves one on to 3; no other throw leaves a number
+    free: 12 of 36. One man on the bar: also 1-2 (enter with one number, go on with the
+    other): 14."""
+    b = _board({3: 1, 6: 14, 24: -13}, bar=(0, 2))
+    assert _counts(b)["shots_me"] * 36 == pytest.approx(12)
+    b = _board({3: 1, 6: 14, 24: -14}, bar=(0, 1))
+    assert _counts(b)["shots_me"] * 36 == pytest.approx(14)
+
+
+def test_escapes_primes_and_contact():
+    """The mover's last man on pip 20 in front of the opponent's points 14..17 (a four-point
+    prime, the man trapped behind it). He escapes with a throw that takes him below pip 14
+    resting only on open points: 1 then 6 (by 19), 2 then 5 or 6 (by 18): 1-6, 2-5 and 2-6,
+    each thrown two ways, 6 of 36; every doublet stops on a closed point. The prime counts
+    for the opponent, with a man behind it; the sides are in contact, and not once they have
+    passed each other."""
+    b = _board({20: 1, 6: 14, 14: -2, 15: -2, 16: -2, 17: -2, 1: -7})
+    c = _counts(b)
+    assert c["escape_me"] * 36 == pytest.approx(6)
+    assert c["prime_opp"] == pytest.approx(4 / 6)
+    assert c["trap_opp"] == pytest.approx(4 / 6)
+    assert c["contact"] == 1.0
+    race = _board({3: 5, 6: 10, 10: -15})
+    assert _counts(race)["contact"] == 0.0
+
+
+def test_compiled_counts_are_the_python_counts():
+    """The text of contact.py compiled and run as Python, on boards of random play."""
+    from interpreter.bench import _sample_positions
+
+    v = load_variant("backgammon")
+    boards = [b for b, _d1, _d2 in _sample_positions(v, 300, 7)]
+    rng = random.Random(3)
+    boards += [tuple(v.flip(b)) for b in rng.sample(boards, 100)]
+    got = contact_block(np.asarray(boards), 4)
+    for b, row in zip(boards, got):
+        want = [0.0] * contact.COUNT
+        contact.contact_inputs(list(b), 4, [0] * 28, want, 0)
+        assert row.tolist() == want, b
+
+
+# -- the learned player on the compiled network ------------------------------------------------
+
+def _games(kind: str, net_file: str | None, compiled: bool, games: int = 3) -> list:
+    """The records of a few cubeless games of `kind` (against greedy) on one path."""
+    from interpreter import native
+    from interpreter.engine.game import Game
+    from interpreter.players import kinds
+
+    old = os.environ.get("TABLIER_NATIVE")
+    os.environ["TABLIER_NATIVE"] = "1" if compiled else "0"
+    try:
+        v = load_variant("backgammon", ["ladder.doubling=false"])
+        native.accelerate_net(v, games)
+        kinds._JUDGES.clear()
+        out = []
+        full = f"{kind}:{net_file}" if net_file else kind
+        for i in range(games):
+            players = (kinds.make_player(full, f"s/{i}:white", v),
+                       kinds.make_player("greedy", f"s/{i}:black", v))
+            result = Game(v, f"s/{i}", doubles=(False, False)).run(players)
+            out.append((result.winner, result.value, result.turns,
+                        [repr(a) for a in result.record]))
+        judge = kinds.judge_for(v, True, net_file)
+        assert (judge.fast is not None) == compiled
+        return out
+    finally:
+        kinds._JUDGES.clear()
+        if old is None:
+            os.environ.pop("TABLIER_NATIVE", None)
+        else:
+            os.environ["TABLIER_NATIVE"] = old
+
+
+@pytest.mark.parametrize("kind", ["learned", "search:2:learned"])
+def test_the_compiled_network_plays_the_same_games(tmp_path, kind):
+    """The shipped network and a network with the contact counts among its inputs, one and
+    two throws ahead: the same plays on the compiled path as on the Python path."""
+    trained = tmp_path / "c.npz"
+    _train("backgammon", 30, trained, compiled=True)
+    for net_file in (None, str(trained)):
+        assert _games(kind, net_file, True) == _games(kind, net_file, False)
