@@ -35,6 +35,8 @@ from typing import Any, Callable, Sequence
 from interpreter.players._numpy import np
 
 from interpreter.kernel.board import BAR, OFF, OPP_BAR, OPP_OFF, OPP_POOL, POOL
+from interpreter import native
+from interpreter.native.modules import load, plain_source
 from interpreter.players import contact
 
 #: pip numbers as a row, for pip counts
@@ -74,12 +76,12 @@ def contact_block(B: np.ndarray, doublet_moves: int) -> np.ndarray:
 
 
 def _contact_many() -> Callable[..., Any]:
-    from interpreter import native
-
     if native.available():
-        from interpreter.native.modules import load, plain_source
-
         return load(plain_source(contact) + CONTACT_MANY).contact_many
+
+    if native.wanted():
+        native.say_once("numba is not installed: the network's contact counts are counted in "
+                        "Python (slower)")
 
     def many(B: np.ndarray, dm: int, out: np.ndarray) -> None:
         scratch = [0] * 28
