@@ -30,6 +30,7 @@ import random
 from functools import partial
 from typing import TYPE_CHECKING, Any, Callable, Generator, ParamSpec, Sequence, cast
 
+from interpreter.bounded import STATE_MAX, STATE_MIN
 from interpreter.dsl import RollContext
 from interpreter.engine.contract import DICE36 as DICE36
 from interpreter.engine.contract import (BLACK, DICE216, END, ON, RESIGN_CHOICES, SIDE_NAMES,
@@ -39,7 +40,7 @@ from interpreter.engine.events import (After, Decided, Ended, Event, Forced, New
                                        Played, RecordEntry, Releve, ResignDeclined, Resigned,
                                        Restacked, Scored, Thrown, Tied)
 from interpreter.errors import TablierError
-from interpreter.kernel.board import STATE_MAX, STATE_MIN, Board
+from interpreter.kernel.board import Board
 from interpreter.kernel.movegen import Play
 from interpreter.kernel.notation import play_text, read_play
 

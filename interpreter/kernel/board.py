@@ -63,7 +63,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Callable, Literal
 
-from interpreter.bounded import shown
+from interpreter.bounded import STATE_MAX, STATE_MIN, shown
 from interpreter.errors import PositionError
 
 OFF = 0
@@ -80,8 +80,6 @@ Board = tuple[int, ...]
 Route = Literal["opposite", "same", "shared"]
 #: the most checkers a count of a position may give (a variant has at most 60 a side)
 MAX_COUNT = 60
-#: the values a number of the named state (`[turn.state]`) may hold
-STATE_MIN, STATE_MAX = 0, 1000
 
 
 def flip(b: Board) -> Board:

@@ -189,7 +189,7 @@ class Holes:
 from interpreter.engine.events import Hole  # noqa: E402
 from interpreter.scoring.protocol import (  # noqa: E402
     END, ON, GameResult, Gen, Ladder, Next, Worth, pair_text, pair_words, side_view)
-from interpreter.variant.problems import Problem  # noqa: E402
+from interpreter.errors import Problem  # noqa: E402
 
 
 def holes_state(holes: Holes, player: int) -> dict:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Generator
 
 from interpreter.engine.contract import END, ON, SIDE_NAMES, Decision, GameResult, Next
-from interpreter.variant.problems import Problem
+from interpreter.errors import Problem
 
 Gen = Generator[Decision, Any, Any]
 

@@ -217,7 +217,7 @@ from interpreter.scoring.holes import PointsLadder  # noqa: E402
 from interpreter.engine.events import GameWon  # noqa: E402
 from interpreter.scoring.protocol import (  # noqa: E402
     END, ON, GameResult, Gen, Next, pair_text, pair_words, side_view)
-from interpreter.variant.problems import Problem  # noqa: E402
+from interpreter.errors import Problem  # noqa: E402
 
 
 class ContinuousPlay(PointsLadder):
