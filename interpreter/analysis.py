@@ -3,6 +3,7 @@ scores (`tablier score`). Positions are the JSON objects of spec/INTERFACES.md."
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from interpreter.bounded import in_range, shown
@@ -189,8 +190,6 @@ def _staged_results(variant: Any, pos: Any) -> dict[str, Any]:
     """The results of a throw or stage of a variant with stage rules (`[turn.stages]`), and what
     follows them: "next" is the id of the stage rule whose stage follows (played in full), or
     "passed" with "passed": [number, moves] (what goes to the opponent), or "end"."""
-    from functools import partial
-
     gen = variant.generator
     layout = variant.geometry
     b, d1, d2 = pos.board, pos.d1, pos.d2

@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+from pathlib import Path
 import sys
 import time
 from typing import Any, Sequence
@@ -139,7 +140,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(json.dumps(grade_games(args.a, args.opponent, args.games, args.ply, args.seed)),
               flush=True)
     elif args.what == "curve":
-        from pathlib import Path
         v = _variant(args.variant, args.overrides)
         snaps = sorted(Path(args.snapshots).glob(f"{v.id}-*.npz"))[::args.every]
         for snap in snaps:

@@ -19,6 +19,7 @@ from interpreter.dsl.limits import COST_BUDGET
 from interpreter.dsl.parser import flush
 from interpreter.dsl.syntax import SnippetError
 from interpreter.dsl.runtime import RollContext
+from interpreter.dsl.vocabulary import BUILTIN_NAMES
 
 __all__ = ["RuleSet", "ScoreRule", "points_by_side", "check_document", "compile_document",
            "SnippetError", "RollContext", "HookInfo", "hook_info", "source_of"]
@@ -371,8 +372,6 @@ def _build_rules(model: Any, emit: bool) -> tuple[RuleSet, list[SnippetError]]:
 def _state_symbols(model: Any, symbols: Symbols, errors: list[SnippetError]) -> None:
     """The names of `[turn.state]`, each with the board slot of the mover's value (from slot
     31, kernel.board.Geometry); a name the language or the file already uses is refused."""
-    from interpreter.dsl.vocabulary import BUILTIN_NAMES
-
     declared = getattr(getattr(model, "turn", None), "state", None) or {}
     # (kernel.board.Geometry.state_base: the state's slots come after slot 30)
     base = 31

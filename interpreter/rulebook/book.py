@@ -12,7 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+import dataclasses
 from pathlib import Path
+import tomllib
 from typing import Any
 
 from pydantic import BaseModel
@@ -92,8 +94,6 @@ def _load_context(ref: str | Path, overrides: Sequence[str]) -> Context:
 def effective(doc: Any) -> Any:
     """The document with each option's `[option_sets]` entry for its value written into the
     tables it sets, as the variant is played (interpreter.variant.build.apply_option_sets)."""
-    import dataclasses
-
     from interpreter.variant.build import apply_option_sets
 
     model = apply_option_sets(doc.model)
@@ -224,8 +224,6 @@ def _sources(ctx: Context, level: int) -> list[Block]:
 
 def _file_sources(path: Path) -> list[str]:
     """The `variant.sources` a file of the chain writes itself (it loaded once already)."""
-    import tomllib
-
     try:
         info = tomllib.loads(path.read_text(encoding="utf-8")).get("variant", {})
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):

@@ -33,6 +33,7 @@ from typing import Any, Callable, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from interpreter.engine.contract import SIDE_NAMES
 from interpreter.errors import RecordError
 
 #: what the winner of a game may do: play on from the position, or start afresh
@@ -344,8 +345,6 @@ class ContinuousPlay(PointsLadder):
                 "continued": sum(1 for g in m.games if g.decision == CONTINUE)}
 
     def result(self) -> GameResult:
-        from interpreter.engine.contract import SIDE_NAMES
-
         g = self.game
         match = self.match
         totals = match.totals()

@@ -25,7 +25,8 @@ from interpreter.variant.problems import (
     problems_from_validation,
     toml_repr,
 )
-from interpreter.variant.schema import RULE_COMMON_FIELDS, RULE_KIND_FIELDS, choice_key
+from interpreter.variant.schema import (RULE_COMMON_FIELDS, RULE_KIND_FIELDS, choice_key, Dice,
+                                        Movement)
 
 # Names reach messages, generated code and the web pages: each is checked whole
 # (`fullmatch`: `$` would let a trailing newline through), ASCII only, and bounded in length.
@@ -389,8 +390,6 @@ _SETTABLE = ("dice", "movement", "ladder")
 def _check_option_sets(data: dict[str, Any]) -> list[Problem]:
     """`[option_sets.NAME.CHOICE]`: the option is declared, CHOICE is one of its choices, and
     each table's keys and values are what that table accepts."""
-    from interpreter.variant.schema import Dice, Movement
-
     out: list[Problem] = []
     options = _table(data, "options")
     choices = _table(data, "option_choices")

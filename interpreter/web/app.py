@@ -33,6 +33,7 @@ import json
 import secrets
 import time
 from pathlib import Path
+import tomllib
 from typing import Any
 
 from starlette.applications import Starlette
@@ -41,8 +42,9 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from interpreter.bounded import parse_json, shown
-from interpreter.errors import TablierError
+from interpreter.bounded import parse_json, shown, SEED_RANGE, parse_toml
+from interpreter.errors import TablierError, InputError, RecordError
+from interpreter.resources import variants_dir
 from interpreter.web import pages
 from interpreter.web.catalogue import Catalogue, check_settings
 from interpreter.web.doors import MAX_BODY, Busy, Doors, Works, server_hosts
@@ -124,8 +126,6 @@ def _overrides(sets: Any) -> list[str]:
 
 
 def _seed(value: Any) -> int | str:
-    from interpreter.bounded import SEED_RANGE
-
     if value is None or value == "":
         return secrets.randbelow(10**9)
     if isinstance(value, bool) or not isinstance(value, int) or \
@@ -364,10 +364,6 @@ def create_app(limit: int = 100, max_idle: float = 6 * 3600, *, host: str = "127
 
 def builtin_variants() -> list[dict[str, Any]]:
     """The playable built-in variants: id, name, family and ladder kind."""
-    import tomllib
-
-    from interpreter.resources import variants_dir
-
     rows = []
     for path in sorted(variants_dir().glob("*.toml")):
         with path.open("rb") as fh:
@@ -417,8 +413,6 @@ def sheet_view(body: dict[str, Any], ladder_of: Any = None) -> dict:
     readable sheet, the record's fields and its TOML (for download)."""
     import tomli_w
 
-    from interpreter.bounded import parse_toml
-    from interpreter.errors import InputError, RecordError
     from interpreter.io.sheet import (in_play_text, record_ladder, render_sheet_text,
                                       sheet_data_text)
 
