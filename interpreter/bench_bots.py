@@ -27,7 +27,7 @@ from typing import Any, Sequence
 from interpreter.engine.game import Game
 from interpreter.players.base import capabilities_of
 from interpreter.players.kinds import make_player
-from interpreter.sim import net_of, wilson
+from interpreter.sim import wilson
 
 
 def mean_interval(xs: Sequence[float], z: float = 1.96) -> tuple[float, float, float]:
@@ -43,9 +43,8 @@ def mean_interval(xs: Sequence[float], z: float = 1.96) -> tuple[float, float, f
 
 
 def _net(result: Any, side: int) -> float:
-    """The play's result for `side`, in its own unit (sim.net_of)."""
-    kind = getattr(getattr(result.ladder, "model", None), "kind", "game")
-    return net_of(kind, result.winner, result.points, result.value, side)
+    """The play's result for `side`, in its ladder's own unit (`Ladder.net`)."""
+    return type(result.ladder).net(result.winner, result.points, result.value, side)
 
 
 def match_up(variant: Any, a: str, b: str, games: int, seed: int = 1,

@@ -130,7 +130,6 @@ class HeuristicJudge:
         self.score_play = bool(rules.score_play)
         self.scoring = self.score_roll or self.score_play
         self.prefer = bool(rules.prefer)
-        self.kind = getattr(variant.ladder, "kind", None) or "game"
         self.points_ladder = ladder_class(variant.ladder).points_unit is not None
         self.levels = tuple(sorted({2, 3} & set(self._values())))
         self._memo: dict[tuple, float] = {}

@@ -66,8 +66,7 @@ def outcome(result: Any, player: int) -> tuple[bool, int]:
     games = getattr(match, "games", None)
     if games and hasattr(games[-1], "k"):
         return won, max(int(games[-1].k), 1)
-    kind = getattr(getattr(ladder, "model", None), "kind", None)
-    if kind in (None, "game"):
+    if getattr(ladder, "learns_values", True):
         return won, max(int(result.value), 1)
     return won, 1
 

@@ -228,6 +228,20 @@ class ContinuousPlay(PointsLadder):
 
     points_unit: str | None = "game values"
     new_game_note: str | None = "a new game: opening throw"
+    feature_names = ("points_me", "games_me", "points_opponent", "games_opponent", "last_game",
+                     "game")
+
+    @classmethod
+    def features(cls, state: dict) -> list[float]:
+        """Each side's points of the game in play and games of the match, and where the match
+        stands."""
+        s = state
+        target = float(s.get("target") or 12)
+        out = []
+        for side in ("me", "opponent"):
+            out += [s["points"][side] / target, s["games"][side] / 24.0]
+        out += [float(s.get("last_game", False)), s.get("game", 1) / 12.0]
+        return out
 
     @classmethod
     def bot_unit(cls, match_length: int = 0) -> str:
