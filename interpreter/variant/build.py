@@ -235,6 +235,7 @@ def _rotation_games(doc: Any, refs: Sequence[str], own_cost: int = 0) -> tuple[V
     """The variants a rotation plays in turn: built-in ids, or `.toml` paths relative to the
     file (as `extends`). Each must be one game scored by its value rules (`[ladder] kind =
     "game"`); what cannot be loaded is a diagnostic at `ladder.games`."""
+    from interpreter.scoring.protocol import Ladder
     from interpreter.variant.loader import _looks_like_path, load_document
 
     #: each file loaded once, however often the rotation names it
@@ -275,8 +276,9 @@ def _rotation_games(doc: Any, refs: Sequence[str], own_cost: int = 0) -> tuple[V
                                         f"{ref!r}, cannot be loaded: {_lower(str(err))[:400]}"))
                     continue
                 loaded[key] = game
-            if game.ladder is not None and getattr(game.ladder, "kind", "game") != "game":
-                kind = getattr(game.ladder, "kind", "game")
+            if game.ladder is not None and game.ladder_kind() is not Ladder:
+                # not the one game of the default ladder
+                kind = getattr(game.ladder, "kind", None)
                 problems.append(_at(doc, where, "unplayable", f"game {i + 1} of the rotation, "
                                     f"{ref!r}, is scored by a `{kind}` ladder: a rotation plays "
                                     f"games scored by their value rules (`kind = \"game\"`)"))
