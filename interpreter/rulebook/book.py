@@ -381,10 +381,12 @@ def _turn(ctx: Context, level: int) -> list[Block]:
     out.append(Para(
         "Stage rules: after a throw or stage that a rule's `when` holds of is played in full, "
         "the same player plays a stage of the doublet `next`, judged as a throw of its own "
-        "(it is no throw of his: `rolls` does not change; outside 1..6, none follows). What "
-        "a governed throw or stage leaves unplayed is lost, or, where `to_opponent` holds, "
-        "played by the opponent before his own throw, with the stages after it; once no stage "
-        "follows one played in full, the same player throws again where `again` holds."))
+        "(it is no throw of his: `rolls` does not change; outside 1..6, or without `next`, "
+        "none follows). The numbers a governed throw or stage leaves unplayed are lost, or, "
+        "where `to_opponent` holds, played by the opponent before his own throw (a doublet's "
+        "rest as moves of its number, two different numbers as a throw of their own), with "
+        "the stages after them; once no stage follows one played in full, the same player "
+        "throws again where `again` holds."))
     for stage_id, stage in stages.items():
         out.append(_heading(level + 1, f"{code(stage_id)}: {stage.name}", "stage-" + stage_id))
         if stage.description:

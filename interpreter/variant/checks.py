@@ -262,6 +262,16 @@ def _check_rules(data: dict[str, Any]) -> list[Problem]:
     for rule_id, rule in _table(data, "rules").items():
         if isinstance(rule, dict) and rule.get("kind") in RULE_KIND_FIELDS:
             out += _check_rule(rule_id, rule, rule["kind"])
+    stages = _table(data, "turn").get("stages")
+    for stage_id, stage in (stages.items() if isinstance(stages, dict) else ()):
+        # a stage rule says what follows a throw it governs, or it does nothing
+        if isinstance(stage, dict) and not any(k in stage for k in ("next", "to_opponent",
+                                                                    "again")):
+            out.append(Problem(("turn", "stages", stage_id, "next"), "missing-key",
+                               f"stage rule `{stage_id}` says nothing of what follows a throw "
+                               f"it governs: it needs `next` (the stage that follows), "
+                               f"`to_opponent` (the numbers left go to the opponent) or "
+                               f"`again` (the same player throws again)", "missing"))
     return out
 
 
