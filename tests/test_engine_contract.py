@@ -108,6 +108,18 @@ def test_one_registry_of_ladder_kinds() -> None:
     assert used <= set(LADDERS)
 
 
+def test_one_registry_of_player_kinds() -> None:
+    """players/kinds.py names every kind: the simple bots it names are those bots.py builds,
+    and each kind a web page offers parses."""
+    from interpreter.players import kinds
+    from interpreter.players.bots import BOTS
+
+    assert set(kinds.BASIC) == set(BOTS)
+    for kind in kinds.offered():
+        if kind != kinds.HUMAN:
+            kinds.parse(kind)
+
+
 def _kind_tests(tree: ast.Module, kinds: set[str]) -> list[tuple[int, str]]:
     """Where a module compares something with a ladder kind's name (`x == "holes"`, `x in
     ("ecrire", "combine")`, a `case "cube":`) or keys a table by several of them."""
