@@ -154,12 +154,26 @@ def _family_note(key: str, value: Any, family_table: BaseModel | None, ctx: Cont
 
 
 def _set_note(path: tuple[str, ...], value: Any, ctx: Context) -> str:
+    """Where a value in effect that `--set` changed comes from: the key itself, or the choice of
+    an option whose `[option_sets]` entry sets it."""
     if ctx.plain is None:
         return ""
     node: Any = ctx.plain
     for part in path:
         node = node.get(part) if isinstance(node, dict) else getattr(node, part, None)
-    return "" if node == value else f" (set by `--set`; the file says {code(toml_value(node))})"
+    if node == value:
+        return ""
+    said = f"the file says {code(toml_value(node))}"
+    model = ctx.doc.model
+    # the last option whose chosen entry sets the key wins (`apply_option_sets`)
+    for name, per in reversed(list((model.option_sets or {}).items())):
+        chosen = model.options.get(name)
+        if path[-1] in ((per.get(choice_key(chosen)) or {}).get(path[0]) or {}):
+            if chosen != ctx.plain.options.get(name):
+                return (f" (set by the option {code(name)} = {code(toml_value(chosen))}, "
+                        f"chosen with `--set`; {said})")
+            break
+    return f" (set by `--set`; {said})"
 
 
 # -- the sections --------------------------------------------------------------------------------
