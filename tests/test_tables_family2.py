@@ -510,3 +510,30 @@ def test_uzbek_games_pass_numbers_across_and_end(tmp_path: Path) -> None:
                 one += 1
                 assert nxt.d1 == nxt.d2 == e.number
     assert one > 0 and two > 0
+
+
+def test_a_save_where_two_numbers_were_passed_resumes_to_the_same_game(tmp_path: Path,
+                                                                      capsys) -> None:
+    """Stopped at the throw that passes two numbers, and at the opponent's play of them, a
+    saved game resumes to the game played without a stop."""
+    import tomllib
+
+    from interpreter.cli import main
+
+    uzbek(tmp_path)
+    path = str(tmp_path / "gul-bara-uzbek.toml")
+    whole = tmp_path / "whole.toml"
+    capsys.readouterr()
+    assert main(["play", path, "--seed", "10", "--save", str(whole)]) == 0
+    # the log's line of the first throw that passes two numbers: "  41. white 5-6 -  (...)"
+    two = re.search(r"^ +(\d+)\. .*passed to \w+; ", capsys.readouterr().out, re.M)
+    assert two is not None
+    at = int(two.group(1))
+    for stop in (at, at + 1):
+        part, rest = tmp_path / f"part{stop}.toml", tmp_path / f"rest{stop}.toml"
+        assert main(["play", path, "--seed", "10", "--max-turns", str(stop),
+                     "--save", str(part)]) == 0
+        assert main(["play", "--resume", str(part), "--save", str(rest)]) == 0
+        a, b = (tomllib.loads(f.read_text(encoding="utf-8")) for f in (whole, rest))
+        assert a["record"] == b["record"] and a["state"] == b["state"]
+    capsys.readouterr()
