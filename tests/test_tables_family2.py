@@ -15,7 +15,7 @@ import pytest
 
 from budget import scaled
 from interpreter.analysis import legal_results
-from interpreter.engine.events import Passed, Thrown
+from interpreter.engine.events import Passed, Played, Thrown
 from interpreter.engine.game import Game
 from interpreter.players.kinds import make_player
 from interpreter.variant.build import load_variant
@@ -537,3 +537,34 @@ def test_a_save_where_two_numbers_were_passed_resumes_to_the_same_game(tmp_path:
         a, b = (tomllib.loads(f.read_text(encoding="utf-8")) for f in (whole, rest))
         assert a["record"] == b["record"] and a["state"] == b["state"]
     capsys.readouterr()
+
+
+def test_the_named_state_sees_the_moves_of_passed_numbers(tmp_path: Path) -> None:
+    """A count of the pips each side has travelled (`[turn.update]`, read from the play's
+    path) stays its pip count's fall through every play, those of numbers passed on included:
+    the update reads the moves of the stage actually played."""
+    uzbek(tmp_path)
+    base = (tmp_path / "gul-bara-uzbek.toml").read_text(encoding="utf-8")
+    path = tmp_path / "travelled.toml"
+    path.write_text(base.replace('id = "gul-bara-uzbek"', 'id = "gul-bara-travelled"') + '''
+[turn.state]
+travelled = 0
+
+[turn.update.travelled]
+name = "Pips travelled"
+value = "travelled + sum(s in path: s.from - s.to)"
+''', encoding="utf-8")
+    v = load_variant(str(path))
+    slot = v.geometry.state_slot("travelled")
+    passes = 0
+    for seed in range(1, 9):
+        g = Game(v, seed)
+        g.run([make_player("random", seed, v), make_player("greedy", seed + 1, v)])
+        passes += sum(isinstance(e, Passed) for e in g.log)
+        for e in g.log:
+            if isinstance(e, Played):
+                # the board after each play, seen by the side that played it
+                b = e.board
+                pips = sum(p * b[p] for p in range(1, 25) if b[p] > 0)
+                assert b[slot] == 15 * 24 - pips, (seed, e)
+    assert passes > 0

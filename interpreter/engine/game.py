@@ -30,7 +30,6 @@ import random
 from functools import partial
 from typing import TYPE_CHECKING, Any, Callable, Generator, ParamSpec, Sequence, cast
 
-from interpreter.bounded import STATE_MAX, STATE_MIN
 from interpreter.dsl import RollContext
 from interpreter.engine.contract import DICE36 as DICE36
 from interpreter.engine.contract import (BLACK, DICE216, END, ON, RESIGN_CHOICES, SIDE_NAMES,
@@ -40,7 +39,7 @@ from interpreter.engine.events import (After, Decided, Ended, Event, Forced, New
                                        Played, RecordEntry, Releve, ResignDeclined, Resigned,
                                        Restacked, Scored, Thrown, Tied)
 from interpreter.errors import TablierError
-from interpreter.kernel.board import Board
+from interpreter.kernel.board import Board, updated
 from interpreter.kernel.movegen import Play
 from interpreter.kernel.notation import play_text, read_play
 from interpreter.kernel.throws import numbers_left
@@ -529,7 +528,7 @@ class Game:
             passing = t.passed
             if passing is not None:
                 # numbers the opponent passed on: a stage of their own, scored by no rule
-                after, unplayed = yield from self._passed_stage(b, d1, d2, passing[1])
+                after, unplayed, made = yield from self._passed_stage(b, d1, d2, passing[1])
                 play_mine = play_theirs = 0
                 self.board = after
             elif not hooks:
@@ -631,8 +630,8 @@ class Game:
             #: the play's board, before the named state's updates
             moved = after
             if updates:
-                after = self._updated(b, after, d1, d2, made if passing is None and not hooks
-                                      else ctx.plays if passing is None else None, d3)
+                after = self._updated(b, after, d1, d2, made if passing is not None or not hooks
+                                      else ctx.plays, d3)
                 self.board = after
             if keep:
                 log.append(Played(mover, after))
@@ -754,20 +753,9 @@ class Game:
         each asked like a forbid rule of the play (its first way), reading the values before
         the play. The opponent's values are kept."""
         v = self.variant
-        path: tuple = ()
-        if after != b:
-            if plays is None:
-                plays = v.generator.throw_plays(b, d1, d2, d3)[0]
-            for p in plays:
-                if p.board == after:
-                    path = p.paths[0]
-                    break
-        rolls = self.rolls[self.mover]
-        L = list(after)
-        for _name, slot, flag, fn in v.rules.updates:
-            value = fn(b, after, path, d1, d2, rolls)
-            L[slot] = int(bool(value)) if flag else min(max(int(value), STATE_MIN), STATE_MAX)
-        return tuple(L)
+        if after != b and plays is None:
+            plays = v.generator.throw_plays(b, d1, d2, d3)[0]
+        return updated(v.rules.updates, b, after, plays or (), d1, d2, self.rolls[self.mover])
 
     def _carried(self, nxt: Next, t: ThrowState) -> bool:
         """Carry out what a ladder said in the middle of a throw (`_carry`): the throw's stages
@@ -832,7 +820,7 @@ class Game:
     def _passed_stage(self, b: Board, d1: int, d2: int, moves: int) -> Gen:
         """The play of numbers passed on by the opponent: `moves` single moves of `d1` when
         `d2` is the same, else the two numbers as a throw of their own (as many moves as can be
-        played): (board after, how many could not be played)."""
+        played): (board after, how many could not be played, the stage's plays)."""
         gen = self.variant.generator
         mover = self.mover
         if d1 == d2:
@@ -852,7 +840,7 @@ class Game:
             i = 0
             if self.keep_record:
                 self._log_forced(b, d1, d2, results[0], plays)
-        return results[i], unplayed
+        return results[i], unplayed, plays
 
     def _after_passed(self, t: ThrowState, b: Board, d1: int, d2: int, unplayed: int,
                       rule: Any) -> None:

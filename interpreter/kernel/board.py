@@ -82,6 +82,22 @@ Route = Literal["opposite", "same", "shared"]
 MAX_COUNT = 60
 
 
+def updated(updates: Any, b: Board, after: Board, plays: Any, d1: int, d2: int,
+            rolls: int) -> Board:
+    """`after`, a play's end from `b` with (d1, d2), with the mover's named state
+    (`[turn.state]`) as the file's `[turn.update]` hooks set it: each asked like a forbid rule
+    of the play (its first way among `plays`, the throw's legal plays), reading the values
+    before the play. `updates` are (name, slot, flag, hook); the opponent's values are kept."""
+    path: Any = ()
+    if after != b:
+        path = next((p.paths[0] for p in plays if p.board == after), ())
+    L = list(after)
+    for _name, slot, flag, fn in updates:
+        value = fn(b, after, path, d1, d2, rolls)
+        L[slot] = int(bool(value)) if flag else min(max(int(value), STATE_MIN), STATE_MAX)
+    return tuple(L)
+
+
 def flip(b: Board) -> Board:
     """The same board seen from the other player, for opposite routes (backgammon's geometry),
     whatever slots the board has; a variant's own `Geometry.flip` also follows a same-direction
