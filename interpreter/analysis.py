@@ -3,13 +3,14 @@ scores (`tablier score`). Positions are the JSON objects of spec/INTERFACES.md."
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from interpreter.bounded import in_range, shown
 from interpreter.dsl import RollContext, points_by_side
 from interpreter.errors import PositionError
 from interpreter.kernel.board import Board
-from interpreter.kernel.throws import STAGE_OF, STAGES
+from interpreter.kernel.throws import STAGE_OF, STAGES, numbers_left
 
 
 #: the largest throw count (`rolls`) and set-up count (`state.setup`) a position may give
@@ -83,18 +84,43 @@ def read_position(variant: Any, obj: Any, need_dice: bool = True) -> RollPositio
                                 f"{shown(dice)}")
     passed = state.get("passed")
     if passed is not None:
-        if not variant.throws.stages or not (
-                isinstance(passed, list) and len(passed) == 2
-                and in_range(passed[0], 1, 6) and in_range(passed[1], 1, rules.doublet_moves)):
-            if not variant.throws.stages:
-                raise PositionError("'state.passed' must be absent: this variant has no stage "
-                                    "rule that passes numbers on")
+        if not variant.throws.stages:
+            raise PositionError("'state.passed' must be absent: this variant has no stage "
+                                "rule that passes numbers on")
+        numbers = passed_numbers(passed, rules.doublet_moves)
+        if numbers is None:
             raise PositionError(f"'state.passed' must be [number 1..6, moves 1.."
-                                f"{rules.doublet_moves}], not {shown(passed)}")
-        if (dice is not None or need_dice) and [d1, d2] != [passed[0]] * 2:
+                                f"{rules.doublet_moves}], or [[a, 1], [b, 1]] for two different "
+                                f"numbers, not {shown(passed)}")
+        if (dice is not None or need_dice) and sorted([d1, d2]) != sorted(numbers[:2]):
             raise PositionError(f"with 'state.passed' {shown(passed)} the dice are "
-                                f"[{passed[0]}, {passed[0]}], not {shown(dice)}")
+                                f"[{numbers[0]}, {numbers[1]}], not {shown(dice)}")
+        by = state.get("passed_by")
+        passing = [r.id for r in variant.throws.stages if r.to_opponent is not None]
+        if by is not None and by not in passing:
+            raise PositionError(f"'state.passed_by' must be one of {passing!r} (the stage rules "
+                                f"that pass numbers on), not {shown(by)}")
     return RollPosition(b, d1, d2, rolls, state, d3)
+
+
+def passed_numbers(passed: Any, most: int) -> tuple[int, int, int] | None:
+    """The dice and moves of numbers passed on, as a position writes them (`state.passed`):
+    [number, moves] (moves of one number, at most `most`), or [[a, 1], [b, 1]] (two different
+    numbers, played as a throw of their own); None when it is neither."""
+    if not isinstance(passed, list):
+        return None
+    if len(passed) == 2 and in_range(passed[0], 1, 6) and in_range(passed[1], 1, most):
+        return passed[0], passed[0], passed[1]
+    if (len(passed) == 2 and all(isinstance(x, list) and len(x) == 2 and in_range(x[0], 1, 6)
+                                 and in_range(x[1], 1, 1) for x in passed)
+            and passed[0][0] != passed[1][0]):
+        return passed[0][0], passed[1][0], 2
+    return None
+
+
+def passed_json(d1: int, d2: int, moves: int) -> list:
+    """Numbers passed on as a position writes them (`passed_numbers` reads them back)."""
+    return [d1, moves] if d1 == d2 else [[d1, 1], [d2, 1]]
 
 
 def stage_of(pos: RollPosition) -> str | None:
@@ -188,18 +214,19 @@ def roll_score(variant: Any, obj: Any) -> dict[str, Any]:
 def _staged_results(variant: Any, pos: Any) -> dict[str, Any]:
     """The results of a throw or stage of a variant with stage rules (`[turn.stages]`), and what
     follows them: "next" is the id of the stage rule whose stage follows (played in full), or
-    "passed" with "passed": [number, moves] (what goes to the opponent), or "end"."""
-    from functools import partial
-
+    "passed" with "passed" (what goes to the opponent: [number, moves], or [[a, 1], [b, 1]];
+    on each result instead when the results leave different numbers), or "end"."""
     gen = variant.generator
     layout = variant.geometry
     b, d1, d2 = pos.board, pos.d1, pos.d2
     passed = pos.state.get("passed")
     if passed is not None:
-        return _passed_results(variant, pos, passed[1])
+        numbers = passed_numbers(passed, variant.move_rules.doublet_moves)
+        assert numbers is not None          # read_position checked it
+        return _passed_results(variant, pos, numbers)
     plays, unplayed = gen.plays(b, d1, d2, pos.rolls)
-    results = [layout.to_json(p.board)
-               for p in sorted(plays, key=lambda p: layout.sort_key(p.board))]
+    plays = sorted(plays, key=lambda p: layout.sort_key(p.board))
+    results = [layout.to_json(p.board) for p in plays]
     out: dict[str, Any] = {"count": len(results), "results": results, "next": "end"}
     if all(p.board[0] == variant.checkers for p in plays):
         return out                  # the last checker is off: nothing follows
@@ -210,32 +237,52 @@ def _staged_results(variant: Any, pos: Any) -> dict[str, Any]:
     if unplayed:
         if rule.to_opponent is not None and rule.to_opponent(b, None, None, d1, d2, pos.rolls, ctx):
             out["next"] = "passed"
-            out["passed"] = [d1, unplayed]
+            if rule is not _passing_rule(variant, None):
+                out["passed_by"] = rule.id
+            left = [passed_json(*numbers_left(d1, d2, unplayed, p.paths[0] if p.paths else ()))
+                    for p in plays]
+            if all(x == left[0] for x in left):
+                out["passed"] = left[0]
+            else:
+                for result, x in zip(results, left):
+                    result["passed"] = x
         return out
-    if 1 <= int(rule.next(b, None, None, d1, d2, pos.rolls, ctx)) <= 6:
+    if rule.next is not None and 1 <= int(rule.next(b, None, None, d1, d2, pos.rolls, ctx)) <= 6:
         out["next"] = rule.id
     return out
 
 
-def _passed_results(variant: Any, pos: Any, moves: int) -> dict[str, Any]:
-    """Numbers passed on by the opponent (`state.passed`: [number, moves]): the plays of that
-    many moves of the number, as many as can be played; then "passed" with the next stage's
-    [number, moves] when all were played and the stage rule gives one, else "throw" (the
-    player's own throw follows)."""
+def _passing_rule(variant: Any, rule_id: str | None) -> Any:
+    """The stage rule that passed numbers on (`state.passed_by`), by default the first that
+    may: it says what follows them."""
+    return next((r for r in variant.throws.stages if r.to_opponent is not None
+                 and rule_id in (None, r.id)), None)
+
+
+def _passed_results(variant: Any, pos: Any, numbers: tuple[int, int, int]) -> dict[str, Any]:
+    """Numbers passed on by the opponent (`state.passed`): the plays of that many moves of the
+    number, or of two different numbers as a throw of their own, as many as can be played;
+    then "passed" with the next stage's [number, moves] when all were played and the stage
+    rule that passed them (`state.passed_by`, by default the first that may) gives one, else
+    "throw" (the player's own throw follows)."""
     gen = variant.generator
     layout = variant.geometry
-    b, d = pos.board, pos.d1
-    plays, unplayed = gen.stage_plays(b, d, moves, pos.rolls)
+    b = pos.board
+    d1, d2, moves = numbers
+    plays, unplayed = gen.stage_plays(b, d1, moves, pos.rolls) if d1 == d2 \
+        else gen.plays(b, d1, d2, pos.rolls)
     results = [layout.to_json(p.board)
                for p in sorted(plays, key=lambda p: layout.sort_key(p.board))]
     out: dict[str, Any] = {"count": len(results), "results": results, "next": "throw"}
     if unplayed or all(p.board[0] == variant.checkers for p in plays):
         return out
     ctx = RollContext(lambda: ([], 0), pos.state)
-    rule = next((r for r in variant.throws.stages if r.to_opponent is not None), None)
-    if rule is not None:
-        e = int(rule.next(b, None, None, d, d, pos.rolls, ctx))
+    rule = _passing_rule(variant, pos.state.get("passed_by"))
+    if rule is not None and rule.next is not None:
+        e = int(rule.next(b, None, None, d1, d2, pos.rolls, ctx))
         if 1 <= e <= 6:
             out["next"] = "passed"
             out["passed"] = [e, variant.move_rules.doublet_moves]
+            if rule is not _passing_rule(variant, None):
+                out["passed_by"] = rule.id
     return out

@@ -11,14 +11,14 @@ from __future__ import annotations
 import random
 import statistics
 import time
+import tomllib
 from typing import Any, Sequence
 
 from interpreter.engine.events import Thrown
+from interpreter.errors import TablierError
 
 
 def _playable_builtins() -> list[str]:
-    import tomllib
-
     from interpreter.resources import variants_dir
 
     ids = []
@@ -96,7 +96,6 @@ class BenchInterrupted(KeyboardInterrupt):
 
 def _bench_each(report: dict[str, dict[str, Any]], variant_ids: Sequence[str], games: int,
                 runs: int, seed: int, budget: float, progress: Any) -> None:
-    from interpreter.errors import TablierError
     from interpreter.sim import play_game
     from interpreter.variant.build import load_variant
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+from pathlib import Path
 import sys
 import time
 from typing import Any, Sequence
@@ -27,7 +28,7 @@ from interpreter.engine.game import Game
 from interpreter.players.base import capabilities_of
 from interpreter.native import accelerate_net
 from interpreter.players.kinds import make_player, uses_net
-from interpreter.sim import net_of, wilson
+from interpreter.sim import wilson
 
 
 def mean_interval(xs: Sequence[float], z: float = 1.96) -> tuple[float, float, float]:
@@ -43,9 +44,8 @@ def mean_interval(xs: Sequence[float], z: float = 1.96) -> tuple[float, float, f
 
 
 def _net(result: Any, side: int) -> float:
-    """The play's result for `side`, in its own unit (sim.net_of)."""
-    kind = getattr(getattr(result.ladder, "model", None), "kind", "game")
-    return net_of(kind, result.winner, result.points, result.value, side)
+    """The play's result for `side`, in its ladder's own unit (`Ladder.net`)."""
+    return type(result.ladder).net(result.winner, result.points, result.value, side)
 
 
 def match_up(variant: Any, a: str, b: str, games: int, seed: int = 1,
@@ -142,7 +142,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(json.dumps(grade_games(args.a, args.opponent, args.games, args.ply, args.seed)),
               flush=True)
     elif args.what == "curve":
-        from pathlib import Path
         v = _variant(args.variant, args.overrides)
         snaps = sorted(Path(args.snapshots).glob(f"{v.id}-*.npz"))[::args.every]
         for snap in snaps:

@@ -34,6 +34,9 @@ from typing import IO, Any
 
 from interpreter.errors import InputError
 
+#: the values a number of the named state (`[turn.state]`) may hold, on the board and in rules
+STATE_MIN, STATE_MAX = 0, 1000
+
 MAX_FILE_BYTES = 1 << 20
 MAX_LINE_BYTES = 1 << 16
 MAX_JSON_DEPTH = 32

@@ -6,23 +6,25 @@ Imports are deferred to the subcommand that needs them, so that `tablier variant
 from __future__ import annotations
 
 import argparse
+from contextlib import nullcontext
 import json
 from functools import partial
 import re
 import sys
 from pathlib import Path
+import tomllib
 from typing import Any, Callable, Sequence
 
-from interpreter.bounded import SEED_RANGE
-from interpreter.players.kinds import BASIC, HUMAN, KINDS_TEXT
+from interpreter.bounded import SEED_RANGE, json_lines, read_bytes
+from interpreter.errors import CommandLineError, TablierError, render_all
+from interpreter.players.kinds import (BASIC, HUMAN, KINDS_TEXT, PlayerKindError, make_player,
+                                       parse as parse_kind)
 
 
 def _player_kind(text: str) -> str:
     """An argparse type: a player kind (players/kinds.py), checked before anything runs."""
-    from interpreter.players.kinds import PlayerKindError, parse
-
     try:
-        parse(text)
+        parse_kind(text)
     except PlayerKindError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
     return text
@@ -300,7 +302,6 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    from interpreter.errors import CommandLineError, TablierError
     handler: Callable[[argparse.Namespace], int] = globals()["_cmd_" + args.command]
     try:
         return handler(args)
@@ -324,8 +325,6 @@ def _out(obj: Any) -> None:
 # -- variants, validate -----------------------------------------------------------------------
 
 def _cmd_variants(args: argparse.Namespace) -> int:
-    import tomllib
-
     from interpreter.resources import variants_dir
 
     rows = []
@@ -355,8 +354,6 @@ def _cmd_variants(args: argparse.Namespace) -> int:
 
 def _cmd_validate(args: argparse.Namespace) -> int:
     from interpreter.variant.build import validate_paths
-
-    from interpreter.errors import render_all
 
     diagnostics = validate_paths([Path(p) for p in args.paths])
     if diagnostics:
@@ -402,9 +399,6 @@ def _cmd_explain(args: argparse.Namespace) -> int:
 def _each_position(handle: Callable[[dict], dict]) -> int:
     """Read JSON lines on stdin within the bounds of `interpreter.bounded.json_lines`, write one
     JSON line per input; exit 1 if any line was bad."""
-    from interpreter.bounded import json_lines
-    from interpreter.errors import TablierError
-
     status = 0
     stream = getattr(sys.stdin, "buffer", sys.stdin)
     for _number, obj in json_lines(stream):
@@ -441,7 +435,6 @@ def _cmd_score(args: argparse.Namespace) -> int:
 def _cmd_play(args: argparse.Namespace) -> int:
     from interpreter.engine.game import Game
     from interpreter.engine.record import record_of
-    from interpreter.errors import TablierError
     from interpreter.players.base import capabilities_of
     from interpreter.variant.build import load_variant
 
@@ -555,8 +548,6 @@ def _players(variant: Any, kinds: tuple[str, str], seed: Any, notation: Any,
              args: argparse.Namespace, overrides: list[str]) -> tuple[tuple, Any]:
     """The two players of `tablier play`, and the session of the persons at the board (None
     when both are bots)."""
-    from interpreter.players.kinds import make_player
-
     gs = f"{seed}/0"
     session = None
     if HUMAN in kinds:
@@ -604,8 +595,6 @@ def _check_players(args: argparse.Namespace, variants: Sequence[Any] = (),
     """A player that cannot be made (an unknown kind, weights that do not load or were trained
     on another variant, gnubg missing) is refused before any game is played: made once for
     each variant it will play."""
-    from interpreter.players.kinds import make_player
-
     for kind in kinds or (args.white, args.black):
         for variant in variants or (None,):
             make_player(kind, "0/0:check", variant)
@@ -618,7 +607,6 @@ def _jobs(args: argparse.Namespace) -> int:
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
-    from interpreter.errors import TablierError
     from interpreter.progress import progress
     from interpreter.sim import simulate, summary_text
     from interpreter.variant.build import load_variant
@@ -628,7 +616,6 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         raise TablierError(f"{variant.id!r} is an abstract base; simulate a variant that "
                            f"extends it")
     _check_players(args, [variant])
-    from contextlib import nullcontext
 
     from interpreter.outputs import open_output
     with (open_output(args.games_out) if args.games_out is not None else nullcontext()) as out:
@@ -647,7 +634,6 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     from interpreter.compare.arms import parse_arms
     from interpreter.compare.core import compare
     from interpreter.compare.report import render_csv, render_text
-    from interpreter.errors import TablierError
     from interpreter.progress import progress
 
     try:
@@ -657,7 +643,6 @@ def _cmd_compare(args: argparse.Namespace) -> int:
                            "'tablier[stats]'") from None
     specs = parse_arms(args.variants, args.overrides, args.vary)
     kinds = {k for s in specs for k in s.players(args.white, args.black).values()}
-    from interpreter.players.kinds import PlayerKindError, parse as parse_kind
     for kind in kinds:
         try:
             parse_kind(kind)
@@ -709,7 +694,6 @@ def _ladder_for(variant: str, options: dict) -> Any:
 
 
 def _cmd_train(args: argparse.Namespace) -> int:
-    from interpreter.errors import TablierError
     try:
         from interpreter.players import td
     except ImportError:
@@ -758,8 +742,6 @@ def _cmd_draw(args: argparse.Namespace) -> int:
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
-    from interpreter.errors import TablierError
-
     try:
         import uvicorn
 
@@ -783,7 +765,6 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 # -- backgammon identifiers and match files ---------------------------------------------------
 
 def _cmd_id(args: argparse.Namespace) -> int:
-    from interpreter.errors import TablierError
     from interpreter.io.gnubg import CHECKERS, decode_any, encode_all
 
     if args.id_command == "encode":
@@ -811,12 +792,9 @@ def _cmd_id(args: argparse.Namespace) -> int:
 
 
 def _cmd_import(args: argparse.Namespace) -> int:
-    from interpreter.errors import TablierError
     from interpreter.io.mat import read_mat
     from interpreter.io.replay import replay, variant_ref
     from interpreter.variant.build import load_variant
-
-    from interpreter.bounded import read_bytes
 
     raw = read_bytes(args.file)
     try:

@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from interpreter.bounded import MAX_FILE_BYTES, parse_json, read_json
 from interpreter.errors import TablierError
 from interpreter.notation import cli_notation
 
@@ -37,8 +38,6 @@ def chromium_path() -> str | None:
 
 def read_position_arg(source: str | None) -> dict:
     """The position JSON of a file, or of stdin (no file, or `-`), within bounds."""
-    from interpreter.bounded import MAX_FILE_BYTES, parse_json, read_json
-
     if source in (None, "-"):
         text = sys.stdin.read(MAX_FILE_BYTES + 1)
         if len(text) > MAX_FILE_BYTES:

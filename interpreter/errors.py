@@ -6,6 +6,7 @@ print it and exit with code 1 instead of showing a traceback.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 
 class TablierError(ValueError):
@@ -31,6 +32,29 @@ class Diagnostic:
         line, start, length = quoted_line(self.source_line, self.col, self.length)
         caret = " " * start + "^" * length
         return f"{head}\n  {line}\n  {caret}"
+
+
+#: a key of a variant document, as the path of its tables and its name
+KeyPath = tuple[str | int, ...]
+#: where a problem's caret goes: under the key, under its value, or (a missing key) under the
+#: key of the table that lacks it
+Where = Literal["key", "value", "missing"]
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One fault in a variant document before it is given a file position (the loader knows
+    which file set each key and makes it a `Diagnostic`): which key, a diagnostic code and a
+    message, and where the caret goes ("key", "value", or "missing": under the key of the table
+    that lacks `key_path`). The checks and the ladders (`Ladder.file_problems`) report them."""
+
+    key_path: KeyPath
+    code: str
+    message: str
+    where: Where = "value"
+    #: other keys the fault may lie in (a starting position that does not add up to `checkers`):
+    #: the diagnostic goes to whichever of them was set last
+    alternatives: tuple[KeyPath, ...] = ()
 
 
 #: the most characters of a source line a diagnostic quotes, around its caret

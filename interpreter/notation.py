@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from interpreter.errors import TablierError
+from interpreter.errors import TablierError, CommandLineError
 from interpreter.kernel.board import their_pip
 from interpreter.kernel.notation import Reading, read_steps
 
@@ -344,8 +344,6 @@ def notation_for(variant: Any, name: str | None = None) -> Notation:
 def cli_notation(variant: Any, name: str | None) -> Notation:
     """`--notation NAME` of a command: a notation the variant has no meaning for is a bad
     command line (exit code 2), naming those it has."""
-    from interpreter.errors import CommandLineError
-
     try:
         return notation_for(variant, name)
     except NotationError as exc:

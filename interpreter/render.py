@@ -51,7 +51,6 @@ class LogWriter:
     def __init__(self, variant: Any, marks_only: bool = False, notation: Any = None,
                  rule_names: bool = False):
         self.variant = variant
-        self.kind = getattr(variant.ladder, "kind", "game")
         self.ladder = ladder_class(variant.ladder)
         self.marks_only = marks_only
         self.notation = notation

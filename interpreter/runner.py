@@ -25,6 +25,7 @@ from typing import Any, Callable, Iterator, Sequence
 
 from interpreter.engine.contract import SIDE_NAMES
 from interpreter.engine.game import Game, GameResult
+from interpreter.errors import TablierError
 from interpreter.players.base import capabilities_of
 from interpreter.players.kinds import make_player, reads_throws, uses_net
 
@@ -302,7 +303,6 @@ def _dask_chunk(arm: Arm, start: int, stop: int) -> list[dict[str, Any]]:
 
 def _run_dask(arms: tuple[Arm, ...], variants: Sequence[Any], address: str
               ) -> Iterator[tuple[int, list[dict[str, Any]]]]:
-    from interpreter.errors import TablierError
 
     try:
         from distributed import Client

@@ -14,7 +14,9 @@ import time
 from typing import IO, Any, Sequence
 
 # one game and its line are played where every game of simulate and compare is (re-exported)
+from interpreter.engine.game import _EndContext
 from interpreter.runner import game_line, game_seed, play_game  # noqa: F401
+from interpreter.runner import Arm, Interrupts, run
 from interpreter.scoring.registry import ladder_class
 
 
@@ -169,8 +171,6 @@ def simulate(variant: Any, ref: str, overrides: Sequence[str], games: int, seed:
     """Play `games` games and summarise them (the `tablier simulate --json` object); with
     `games_out`, write each game's line to it as JSON. Interrupted (Ctrl-C), the summary is of
     the games finished, with `"interrupted": true`."""
-    from interpreter.runner import Arm, Interrupts, run
-
     t0 = time.perf_counter()
     tally = Tally(_value_names(variant), points_unit(variant),
                   getattr(variant.ladder, "kind", "game"))
@@ -210,8 +210,6 @@ def points_unit(variant: Any) -> str:
 
 def _value_names(variant: Any) -> dict[str, str]:
     """Names for game values from the variant's value rules (2 → "gammon", …); 1 → "single"."""
-    from interpreter.engine.game import _EndContext
-
     names = {"1": "single"}
     for rule_id, _when, value in variant.rules.value:
         names.setdefault(str(int(value(variant.start, None, None, 0, 0, 0,

@@ -86,6 +86,44 @@ def gul_bara_passed(pos: Pos, d: int, k: int) -> tuple[set[Pos], str]:
     return results, "throw"
 
 
+def gul_bara_left(pos: Pos, d1: int, d2: int) -> dict[Pos, tuple[int, ...]]:
+    """An ordinary throw (no progression) and, for each result, the numbers it leaves unplayed,
+    highest first: what the opponent plays when the numbers a player cannot play go to him
+    (UZGB, GB-A2's Uzbek reading). A doublet leaves moves of its number; of two different
+    numbers, the one the play did not use, or both."""
+    seqs = all_sequences(pos, d1, d2, lambda p, d, _s: gul_moves(p, d))
+    most = max(len(s) for s, _ in seqs)
+    kept = [(s, p) for s, p in seqs if len(s) == most]
+    if most == 1 and d1 != d2:
+        kept = [(s, p) for s, p in kept if s[0][2] == max(d1, d2)] or kept
+    out: dict[Pos, tuple[int, ...]] = {}
+    for s, p in kept:
+        dice = [d1] * 4 if d1 == d2 else [d1, d2]
+        for _src, _dst, d in s:
+            dice.remove(d)
+        out.setdefault(p, tuple(sorted(dice, reverse=True)))
+    return out
+
+
+def gul_bara_given(pos: Pos, numbers: tuple[int, ...]) -> set[Pos]:
+    """The play of numbers the opponent could not play: moves of one number as many as can be
+    played, or two different numbers as a throw of their own (§1.2)."""
+    if len(numbers) == 2 and numbers[0] != numbers[1]:
+        return gul_bara(pos, numbers[0], numbers[1])[0]
+    out: list[tuple[int, Pos]] = [(0, pos)]
+
+    def walk(p: Pos, n: int) -> None:
+        if n == len(numbers):
+            return
+        for _mv, nxt in gul_moves(p, numbers[0]):
+            out.append((n + 1, nxt))
+            walk(nxt, n + 1)
+
+    walk(pos, 0)
+    most = max(n for n, _ in out)
+    return {p for n, p in out if n == most}
+
+
 # -- Tapa (§3) ------------------------------------------------------------------------------------
 
 def tapa(pos: Pos, d1: int, d2: int, bear_off_pinned: str = "allowed") -> tuple[set[Pos], int]:

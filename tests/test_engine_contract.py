@@ -108,6 +108,66 @@ def test_one_registry_of_ladder_kinds() -> None:
     assert used <= set(LADDERS)
 
 
+def test_one_registry_of_player_kinds() -> None:
+    """players/kinds.py names every kind: the simple bots it names are those bots.py builds,
+    and each kind a web page offers parses."""
+    from interpreter.players import kinds
+    from interpreter.players.bots import BOTS
+
+    assert set(kinds.BASIC) == set(BOTS)
+    for kind in kinds.offered():
+        if kind != kinds.HUMAN:
+            kinds.parse(kind)
+
+
+def _kind_tests(tree: ast.Module, kinds: set[str]) -> list[tuple[int, str]]:
+    """Where a module compares something with a ladder kind's name (`x == "holes"`, `x in
+    ("ecrire", "combine")`, a `case "cube":`) or keys a table by several of them."""
+    def named(node: ast.AST) -> bool:
+        if isinstance(node, ast.Constant):
+            return node.value in kinds
+        return isinstance(node, (ast.Tuple, ast.List, ast.Set)) and any(named(e) for e in node.elts)
+
+    def default(node: ast.Compare) -> bool:
+        # the default kind, "game", compared with a kind
+        return "kind" in ast.unparse(node) and any(
+            isinstance(c, ast.Constant) and c.value == "game"
+            or isinstance(c, (ast.Tuple, ast.List, ast.Set)) and any(
+                isinstance(e, ast.Constant) and e.value == "game" for e in c.elts)
+            for c in [node.left, *node.comparators])
+
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Compare) and (
+                any(named(c) for c in [node.left, *node.comparators]) or default(node)):
+            out.append((node.lineno, ast.unparse(node)))
+        elif isinstance(node, ast.MatchValue) and named(node.value):
+            out.append((node.lineno, ast.unparse(node.value)))
+        elif isinstance(node, ast.Dict) and sum(named(k) for k in node.keys if k) >= 2:
+            out.append((node.lineno, "a table keyed by ladder kinds"))
+    return out
+
+
+def test_nothing_outside_the_ladders_tests_a_ladder_kind() -> None:
+    """docs/architecture.md, "The seam": what the program needs to know of a ladder it asks of
+    the ladder's class; no module outside scoring/, and no script of the web pages, branches
+    on a kind's name (the default's, "game", where a kind is compared with it)."""
+    kinds = set(LADDERS) - {"game"}
+    assert _kind_tests(ast.parse('if s["kind"] in ("holes", "x"): pass'), kinds) == [
+        (1, "s['kind'] in ('holes', 'x')")]
+    assert _kind_tests(ast.parse('ok = s["cube"] > 1 and getattr(r, "combine", 0)'), kinds) == []
+    assert _kind_tests(ast.parse('if kind in (None, "game"): pass'), kinds) == [
+        (1, "kind in (None, 'game')")]
+    bad = [(name, line, text) for name, tree in _modules().items()
+           if not name.startswith("scoring/") for line, text in _kind_tests(tree, kinds)]
+    assert bad == []
+    quoted = re.compile("[\"'](" + "|".join(map(re.escape, sorted(kinds))) + ")[\"']")
+    scripts = sorted((ROOT / "web" / "static").glob("*.js"))
+    assert scripts
+    assert [(p.name, m.group()) for p in scripts
+            for m in quoted.finditer(p.read_text(encoding="utf-8"))] == []
+
+
 def test_bots_are_players_with_declared_capabilities() -> None:
     assert isinstance(RandomBot(1), Player) and isinstance(GreedyBot(1), Player)
     assert "doubles" not in RandomBot(1).capabilities

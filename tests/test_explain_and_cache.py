@@ -54,6 +54,17 @@ def test_explain_follows_the_options(capsys) -> None:
     assert "def hook_" in capsys.readouterr().out
 
 
+def test_explain_says_when_the_options_switch_a_forbid_rule_off(capsys) -> None:
+    """A forbid rule whose option is not chosen compiles to nothing: explain says so, and
+    shows its code once the option is chosen."""
+    assert main(["explain", "fevga", "prime-all-behind"]) == 0
+    out = capsys.readouterr().out
+    assert "the file's options make it always false" in out and "--set" in out
+    assert main(["explain", "fevga", "prime-all-behind", "--set", 'fv_prime="all_behind"']) == 0
+    out = capsys.readouterr().out
+    assert "definitions it uses:" in out and "cost: at most" in out and "def hook_" in out
+
+
 def test_explain_of_an_unknown_rule(capsys) -> None:
     assert main(["explain", "triktrak", "forbiden-jans"]) == 1
     err = capsys.readouterr().err

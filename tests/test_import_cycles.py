@@ -1,6 +1,7 @@
-"""No import cycle in interpreter/: every module's imports, at module level and inside functions
-(relative ones resolved), read with `ast`, make a graph that must have no cycle. Imports under
-`if TYPE_CHECKING:` are left out: they never run."""
+"""No import cycle in interpreter/, and no import up its layers: every module's imports, at
+module level and inside functions (relative ones resolved), read with `ast`, make a graph that
+must have no cycle and whose every edge goes down docs/architecture.md's list ("What imports
+what"). Imports under `if TYPE_CHECKING:` are left out: they never run."""
 from __future__ import annotations
 
 import ast
@@ -122,3 +123,75 @@ def test_no_import_cycle_in_the_package():
     assert len(graph) > 100
     cycle = find_cycle(graph)
     assert cycle is None, describe(cycle, graph)
+
+
+# -- the layers of docs/architecture.md ("What imports what") -------------------------------------
+
+#: the layers, lowest first: a module may import its own layer's and those below
+LAYERS = (
+    ("interpreter.errors", "interpreter.resources", "interpreter.usercache",
+     "interpreter.bounded"),
+    ("interpreter.kernel", "interpreter.dsl"),
+    ("interpreter.engine",),
+    ("interpreter.scoring",),
+    ("interpreter.variant",),
+    (),                                         # everything else
+    ("interpreter.launch", "interpreter.__main__"),
+)
+#: inside a layer: (importer, imported) pairs that point the wrong way
+WRONG_WAYS = (
+    ("interpreter.kernel", "interpreter.dsl"),
+    ("interpreter.dsl", "interpreter.kernel"),
+    ("interpreter.dsl.info", "interpreter.dsl.bounds"),
+    ("interpreter.dsl.info", "interpreter.dsl.vocabulary"),
+    ("interpreter.engine.contract", "interpreter.engine.branch"),
+    ("interpreter.engine.contract", "interpreter.engine.game"),
+    ("interpreter.engine.contract", "interpreter.engine.record"),
+    ("interpreter.engine.branch", "interpreter.engine.game"),
+    ("interpreter.engine.branch", "interpreter.engine.record"),
+    ("interpreter.engine.game", "interpreter.engine.record"),
+    ("interpreter.variant.loader", "interpreter.variant.build"),
+    ("interpreter.variant.loader", "interpreter.variant.stored"),
+    ("interpreter.variant.build", "interpreter.variant.stored"),
+    ("interpreter.players.bots", "interpreter.players.kinds"),
+    ("interpreter.players.search", "interpreter.players.kinds"),
+    ("interpreter.players.gnubg_player", "interpreter.players.kinds"),
+    ("interpreter.runner", "interpreter.sim"),
+    ("interpreter.runner", "interpreter.compare"),
+    ("interpreter.cli", "interpreter.launch"),
+)
+
+
+def layer(module: str) -> int:
+    for i, names in enumerate(LAYERS):
+        if any(module == n or module.startswith(n + ".") for n in names):
+            return i
+    return LAYERS.index(())
+
+
+def upward(graph: dict[str, dict[str, int]]) -> list[str]:
+    """Each import, at the top of a module or inside a function, that points up the layers or
+    the wrong way inside one, as `module:line imports target`."""
+    def under(module: str, prefix: str) -> bool:
+        return module == prefix or module.startswith(prefix + ".")
+
+    out = []
+    for a, edges in sorted(graph.items()):
+        for b, line in sorted(edges.items()):
+            if layer(b) > layer(a) or any(under(a, x) and under(b, y) for x, y in WRONG_WAYS):
+                out.append(f"{a}:{line} imports {b}")
+    return out
+
+
+def test_upward_finds_an_import_up_the_layers():
+    graph = {"interpreter.scoring.holes": {"interpreter.variant.problems": 192},
+             "interpreter.dsl.bounds": {"interpreter.kernel.board": 22},
+             "interpreter.engine.game": {"interpreter.engine.contract": 40}}
+    assert upward(graph) == ["interpreter.dsl.bounds:22 imports interpreter.kernel.board",
+                             "interpreter.scoring.holes:192 imports interpreter.variant.problems"]
+
+
+def test_no_import_points_up_the_layers():
+    """docs/architecture.md, "What imports what": imports go down its list, those inside
+    functions included; only `if TYPE_CHECKING:` imports (never run) are left out."""
+    assert upward(import_graph()) == []

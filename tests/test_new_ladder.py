@@ -1,6 +1,8 @@
-"""A new ladder is one module plus one registry line (docs/architecture.md, "Adding a ladder").
+"""A new ladder is one module plus its line in the registry (docs/architecture.md, "Adding a
+ladder"): the page's worked example is run as printed, below.
 
-The module is written here as a class pair, as a file under interpreter/scoring/ would hold it:
+Before it, a fuller module is written here as a class pair, as a file under interpreter/scoring/
+would hold it:
 `FirstToLadder` validates the `[ladder]` table, `FirstToPlay` plays it in the turn loop and
 answers what the rest of the program asks of a ladder. The registry line is added at run time.
 Then a variant file names it, a game of it is played through the turn loop, and the terminal,
@@ -8,6 +10,10 @@ the log, `simulate`/`compare` and the bots' utility are asked about it.
 """
 from __future__ import annotations
 
+import json
+import re
+import sys
+import types
 from pathlib import Path
 from typing import Any, Literal
 
@@ -166,3 +172,73 @@ def test_the_terminal_the_log_and_compare_ask_it(tmp_path: Path, registered: Non
                                          "black": "random"})
     assert (f"first to points: white {summary['score']['white']}, black "
             f"{summary['score']['black']}") in text
+
+
+# -- docs/architecture.md's worked example, as printed ---------------------------------------------
+
+ARCHITECTURE = Path(__file__).resolve().parent.parent / "docs" / "architecture.md"
+
+
+def _worked_example() -> tuple[str, str, str, str, str]:
+    """The section's module, its line in LADDERS, the import of its classes, the variant file
+    and that file's name, as the page prints them."""
+    text = ARCHITECTURE.read_text(encoding="utf-8")
+    section = text.split("### Adding a ladder")[1].split("\n### ")[0]
+    python = re.findall(r"```python\n(.*?)```", section, re.S)
+    toml = re.findall(r"```toml\n(.*?)```", section, re.S)
+    assert len(python) == 3 and len(toml) == 1
+    module, entry, import_line = python
+    name = re.match(r"# ([\w.-]+\.toml)", toml[0])
+    assert name is not None
+    return module, entry.strip(), import_line.strip(), toml[0], name.group(1)
+
+
+@pytest.fixture
+def as_printed(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """The module in place as interpreter/scoring/first_to.py, the registry's import and line
+    run in the registry's namespace, the variant file written: its path."""
+    from interpreter.scoring import registry
+
+    module_text, entry, import_line, toml, name = _worked_example()
+    module = types.ModuleType("interpreter.scoring.first_to")
+    module.__file__ = str(tmp_path / "first_to.py")
+    exec(compile(module_text, module.__file__, "exec"), module.__dict__)
+    monkeypatch.setitem(sys.modules, module.__name__, module)
+    namespace = dict(vars(registry))
+    exec(import_line, namespace)
+    for kind, classes in eval("{" + entry + "\n}", namespace).items():
+        monkeypatch.setitem(LADDERS, kind, classes)
+    path = tmp_path / name
+    path.write_text(toml, encoding="utf-8")
+    return path
+
+
+def test_adding_a_ladder_worked_example_runs_as_printed(as_printed: Path, capsys) -> None:
+    from interpreter.cli import main
+    from interpreter.terminal import ladder_lines
+    from interpreter.variant.build import load_variant
+
+    assert main(["validate", str(as_printed)]) == 0
+    variant = load_variant(str(as_printed))
+    assert type(variant.new_ladder(None)).__name__ == "FirstToPlay"
+    result = play_game(variant, 3, 0)
+    assert result.finished and result.winner is not None
+    assert result.points[result.winner] >= 5 > result.points[1 - result.winner]
+    state = variant.new_ladder(None).state(0)
+    assert ladder_lines(state) == ["first to 5: you 0, opponent 0"]
+    capsys.readouterr()
+    assert main(["play", str(as_printed), "--seed", "3"]) == 0
+    assert "wins" in capsys.readouterr().out
+    assert main(["simulate", str(as_printed), "--games", "4", "--jobs", "1", "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["games"] == 4 and summary["points_unit"] == "points"
+
+
+def test_adding_a_ladder_worked_example_checks_its_table(as_printed: Path, capsys) -> None:
+    from interpreter.cli import main
+
+    text = as_printed.read_text(encoding="utf-8")
+    line = text.splitlines().index("target = 5") + 1
+    as_printed.write_text(text.replace("target = 5", "target = 0"), encoding="utf-8")
+    assert main(["validate", str(as_printed)]) == 1
+    assert f"{as_printed.name}:{line}:" in capsys.readouterr().err

@@ -5,20 +5,23 @@ play, and the document's worked examples (§9) by name; whole games through the 
 progression stage by stage, the numbers passed to the opponent, the Tapa deadlock)."""
 from __future__ import annotations
 
+import json
 import random
+import re
+from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
 
 from budget import scaled
 from interpreter.analysis import legal_results
-from interpreter.engine.events import Passed, Thrown
+from interpreter.engine.events import Passed, Played, Thrown
 from interpreter.engine.game import Game
 from interpreter.players.kinds import make_player
 from interpreter.variant.build import load_variant
 from reference_tables import Pos, json_key, opp_pip_same
-from reference_tables2 import (gul_bara, gul_bara_passed, gul_bara_throw, jacquet, tapa,
-                              tapa_deadlock)
+from reference_tables2 import (gul_bara, gul_bara_given, gul_bara_left, gul_bara_passed,
+                              gul_bara_throw, jacquet, tapa, tapa_deadlock)
 
 _VARIANTS: dict[tuple, Any] = {}
 
@@ -385,3 +388,183 @@ def test_a_stage_rule_gives_another_throw(tmp_path) -> None:
             if a.side == b.side and a.d1 == a.d2 == 6:
                 again += 1          # after a 6-6 stage played in full: the same player again
     assert again > 0
+
+
+# -- the numbers a player cannot play, played by the opponent (docs/variant-format.md) ---------
+
+VARIANT_FORMAT = Path(__file__).resolve().parent.parent / "docs" / "variant-format.md"
+
+
+def uzbek(tmp_path: Path) -> Any:
+    """docs/variant-format.md's gul-bara-uzbek.toml, as printed."""
+    text = VARIANT_FORMAT.read_text(encoding="utf-8")
+    block = re.search(r"```toml\n(# gul-bara-uzbek\.toml.*?)```", text, re.S)
+    assert block is not None
+    path = tmp_path / "gul-bara-uzbek.toml"
+    path.write_text(block.group(1), encoding="utf-8")
+    return load_variant(str(path))
+
+
+def passed_form(numbers: tuple[int, ...]) -> list:
+    """The reference's numbers left as a position writes them (`state.passed`)."""
+    if len(set(numbers)) == 2:
+        return [[numbers[0], 1], [numbers[1], 1]]
+    return [numbers[0], len(numbers)]
+
+
+def test_the_uzbek_reading_worked_example(tmp_path: Path) -> None:
+    v = uzbek(tmp_path)
+    text = VARIANT_FORMAT.read_text(encoding="utf-8")
+    shown = re.search(r"\| tablier moves gul-bara-uzbek\.toml\n```\n\n```json\n(.*?)\n```", text,
+                      re.S)
+    assert shown is not None
+    line = re.search(r"echo '(.*?)' \| tablier moves gul-bara-uzbek", text)
+    assert line is not None
+    assert legal_results(v, json.loads(line.group(1))) == json.loads(shown.group(1))
+
+
+def crowded(rng: random.Random) -> dict:
+    """A position of Gul bara with the men of both sides scattered over the board, so that
+    opposing men close many points: numbers often cannot be played."""
+    mine = rng.randint(1, 3)
+    points = rng.sample(range(1, 25), mine + 10)
+    w_on, b_on = rng.randint(mine, 15), rng.randint(10, 15)
+    w = {p: 1 for p in points[:mine]}
+    b = {p: 1 for p in points[mine:]}
+    for _ in range(w_on - mine):
+        w[rng.choice(points[:mine])] += 1
+    for _ in range(b_on - 10):
+        b[rng.choice(points[mine:])] += 1
+    d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
+    return as_json(W({p: n for p, n in w.items() if n}, {p: n for p, n in b.items() if n},
+                     w_off=15 - w_on, b_off=15 - b_on), d1, d2, rng.choice([1, 2, 5]))
+
+
+def test_the_numbers_a_player_cannot_play_go_to_the_opponent(tmp_path: Path) -> None:
+    """Ordinary throws (the progression aside) agree with the reference on what each result
+    leaves to the opponent: a doublet's rest, the number not played, or both."""
+    v = uzbek(tmp_path)
+    rng = random.Random(11)
+    passed = mixed = 0
+    for _ in range(scaled(600, 120)):
+        obj = crowded(rng)
+        d1, d2 = obj["dice"]
+        if d1 == d2 and obj["rolls"] >= 3:
+            continue                    # the progression's throw (checked above)
+        mine, out = results_of(v, obj)
+        left = gul_bara_left(Pos.from_json(obj), d1, d2)
+        assert mine == keys(set(left)), obj
+        if any(r.w_off == 15 for r in left):
+            continue                    # the last man off: the game is over
+        wanted = {json_key(r): passed_form(n) for r, n in
+                  ((r, left[Pos.from_json(r)]) for r in out["results"]) if n}
+        if not wanted:
+            assert out["next"] == "end" and "passed" not in out, obj
+            continue
+        passed += 1
+        mixed += d1 != d2 and len(set(left[Pos.from_json(out["results"][0])])) == 2
+        assert out["next"] == "passed", obj
+        got = {json_key(r): r.get("passed", out.get("passed")) for r in out["results"]}
+        assert got == wanted, obj
+        assert out.get("passed_by") == "rest"
+    assert passed > 10 and mixed > 0
+
+
+def test_two_different_numbers_passed_are_played_as_a_throw(tmp_path: Path) -> None:
+    v = uzbek(tmp_path)
+    rng = random.Random(5)
+    for obj in positions(v, 41, scaled(200, 40)):
+        a, b = rng.sample(range(1, 7), 2)
+        a, b = max(a, b), min(a, b)
+        obj["dice"] = [a, b]
+        obj["state"] = {"passed": [[a, 1], [b, 1]], "passed_by": "rest"}
+        mine, out = results_of(v, obj)
+        assert mine == keys(gul_bara_given(Pos.from_json(obj), (a, b))), obj
+        assert out["next"] == "throw"
+        one = dict(obj, dice=[a, a], state={"passed": [a, 1], "passed_by": "rest"})
+        mine, out = results_of(v, one)
+        assert mine == keys(gul_bara_given(Pos.from_json(obj), (a,))), obj
+
+
+def test_uzbek_games_pass_numbers_across_and_end(tmp_path: Path) -> None:
+    """In games, what a throw leaves goes across: the opponent's next throw is the numbers
+    passed (one number's moves, or two numbers), before his own."""
+    v = uzbek(tmp_path)
+    one = two = 0
+    for seed in range(1, 9):
+        g = Game(v, seed)
+        g.run([make_player("random", seed, v), make_player("greedy", seed + 1, v)])
+        assert g.result is not None and g.result.finished
+        log = g.log
+        for i, e in enumerate(log):
+            if not isinstance(e, Passed) or isinstance(log[i - 1], Passed):
+                continue
+            given = [e] + ([log[i + 1]] if isinstance(log[i + 1], Passed) else [])
+            nxt = next(x for x in log[i:] if isinstance(x, Thrown))
+            assert nxt.side == 1 - e.side and all(x.side == e.side for x in given)
+            if len(given) == 2:
+                two += 1
+                assert (nxt.d1, nxt.d2) == (given[0].number, given[1].number)
+                assert given[0].number > given[1].number and given[0].moves == 1
+            else:
+                one += 1
+                assert nxt.d1 == nxt.d2 == e.number
+    assert one > 0 and two > 0
+
+
+def test_a_save_where_two_numbers_were_passed_resumes_to_the_same_game(tmp_path: Path,
+                                                                      capsys) -> None:
+    """Stopped at the throw that passes two numbers, and at the opponent's play of them, a
+    saved game resumes to the game played without a stop."""
+    import tomllib
+
+    from interpreter.cli import main
+
+    uzbek(tmp_path)
+    path = str(tmp_path / "gul-bara-uzbek.toml")
+    whole = tmp_path / "whole.toml"
+    capsys.readouterr()
+    assert main(["play", path, "--seed", "10", "--save", str(whole)]) == 0
+    # the log's line of the first throw that passes two numbers: "  41. white 5-6 -  (...)"
+    two = re.search(r"^ +(\d+)\. .*passed to \w+; ", capsys.readouterr().out, re.M)
+    assert two is not None
+    at = int(two.group(1))
+    for stop in (at, at + 1):
+        part, rest = tmp_path / f"part{stop}.toml", tmp_path / f"rest{stop}.toml"
+        assert main(["play", path, "--seed", "10", "--max-turns", str(stop),
+                     "--save", str(part)]) == 0
+        assert main(["play", "--resume", str(part), "--save", str(rest)]) == 0
+        a, b = (tomllib.loads(f.read_text(encoding="utf-8")) for f in (whole, rest))
+        assert a["record"] == b["record"] and a["state"] == b["state"]
+    capsys.readouterr()
+
+
+def test_the_named_state_sees_the_moves_of_passed_numbers(tmp_path: Path) -> None:
+    """A count of the pips each side has travelled (`[turn.update]`, read from the play's
+    path) stays its pip count's fall through every play, those of numbers passed on included:
+    the update reads the moves of the stage actually played."""
+    uzbek(tmp_path)
+    base = (tmp_path / "gul-bara-uzbek.toml").read_text(encoding="utf-8")
+    path = tmp_path / "travelled.toml"
+    path.write_text(base.replace('id = "gul-bara-uzbek"', 'id = "gul-bara-travelled"') + '''
+[turn.state]
+travelled = 0
+
+[turn.update.travelled]
+name = "Pips travelled"
+value = "travelled + sum(s in path: s.from - s.to)"
+''', encoding="utf-8")
+    v = load_variant(str(path))
+    slot = v.geometry.state_slot("travelled")
+    passes = 0
+    for seed in range(1, 9):
+        g = Game(v, seed)
+        g.run([make_player("random", seed, v), make_player("greedy", seed + 1, v)])
+        passes += sum(isinstance(e, Passed) for e in g.log)
+        for e in g.log:
+            if isinstance(e, Played):
+                # the board after each play, seen by the side that played it
+                b = e.board
+                pips = sum(p * b[p] for p in range(1, 25) if b[p] > 0)
+                assert b[slot] == 15 * 24 - pips, (seed, e)
+    assert passes > 0

@@ -78,7 +78,14 @@ def test_remove_options(tmp_path, capsys) -> None:
 def test_rules_and_diff_show_the_values_option_sets_put_in_effect(capsys) -> None:
     assert main(["rules", "plakoto", "--set", 'pl_bear_off_pinned="allowed"',
                  "--section", "movement"]) == 0
-    assert '`pinned_bear_off = "allowed"`' in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert '`pinned_bear_off = "allowed"`' in out
+    # where the value comes from: the option chosen with --set, not the key itself
+    assert '(set by the option `pl_bear_off_pinned` = `"allowed"`, chosen with `--set`; the ' \
+           'file says `"forbidden"`)' in out
+    assert main(["rules", "plakoto", "--set", 'movement.block=2', "--set",
+                 'pl_bear_off_pinned="allowed"', "--section", "movement"]) == 0
+    assert "(set by `--set`" not in capsys.readouterr().out
     assert main(["rules", "tapa", "--section", "movement"]) == 0
     assert '`pinned_bear_off = "allowed"`' in capsys.readouterr().out
     assert main(["diff", "plakoto", "plakoto", "--set", 'b:pl_bear_off_pinned="allowed"']) == 0

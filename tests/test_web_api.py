@@ -382,6 +382,7 @@ def test_the_sheet_view_keeps_the_record(client: TestClient) -> None:
     r = client.post("/api/sheets/view", json={"fields": fields})
     view = r.json()
     assert view["kind"] == "holes" and view["fields"]["events"] == fields["events"]
+    assert view["form"] == "points"        # the page draws a game of holes by its sheet's form
     assert view["sheet"]["players"]["Alice"] == {"holes": 1, "points": 0, "bredouille": True}
     assert "Points sheet" in view["text"]
     again = client.post("/api/sheets/view", json={"record": view["toml"]}).json()
@@ -396,3 +397,18 @@ def test_pages_are_served(client: TestClient) -> None:
     assert made["id"] in page and "game.js" in page
     assert client.get("/game/none").status_code == 404
     assert client.get(f"/api/games/{made['id']}/board.svg").text.startswith("<svg")
+
+
+def test_the_sheet_page_draws_each_variant_by_its_ladders_sheet_form() -> None:
+    """The page chooses its buttons by the form of the sheet the ladder keeps (`Ladder.sheet`),
+    never by the ladder's kind."""
+    from interpreter.web.app import sheet_variants
+
+    forms = {row["id"]: row["form"] for row in sheet_variants()}
+    assert forms["triktrak"] == "points"
+    assert forms["trictrac-ecrire"] == "marks"
+    assert forms["trictrac-combine"] == "honours"
+    assert "backgammon" not in forms
+    script = (Path(__file__).resolve().parent.parent / "interpreter" / "web" / "static"
+              / "sheet.js").read_text(encoding="utf-8")
+    assert not any(f'"{kind}"' in script for kind in ("holes", "ecrire", "combine"))

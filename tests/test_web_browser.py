@@ -464,3 +464,27 @@ def test_the_sheet_keeps_a_two_mark_partie_and_shows_the_holes(page, server: str
     assert page.locator("#sheet-error").text_content() == ""
     assert "refait" in page.locator("#sheet-text").text_content()
     assert "0 holes" in page.locator('.side[data-player="Bob"] .score').text_content()
+
+
+@pytest.mark.parametrize("variant,has,lacks", [
+    ("triktrak", ["+12", "go"], ["refait", "banner", "suspend honours"]),
+    ("trictrac-combine", ["+4", "refait", "suspend honours"], ["+12"]),
+])
+def test_the_sheet_buttons_follow_the_form_of_the_ladders_sheet(page, server: str, variant: str,
+                                                                has: list, lacks: list) -> None:
+    """A game of holes is kept in points (`+12`, no marks), combiné with its suspensions."""
+    page.goto(server + "/sheet")
+    page.select_option("#sheet-variant", variant)
+    assert page.locator("#marks").is_hidden() == (variant == "triktrak")
+    page.click("#sheet-start")
+    page.wait_for_selector("#sides .side")
+    idle(page)
+    alice = page.locator('.side[data-player="Alice"]')
+    for label in has:
+        assert alice.locator(f'button:text-is("{label}")').count() == 1, label
+    for label in lacks:
+        assert alice.locator(f'button:text-is("{label}")').count() == 0, label
+    alice.locator('button:text-is("+4")').click()
+    idle(page)
+    score = alice.locator(".score").text_content()
+    assert ("4 points" in score) if variant == "triktrak" else ("mark 1 of" in score)

@@ -10,6 +10,7 @@ which every figure is computed (`arm_json`, `differences`): reading the files ba
 """
 from __future__ import annotations
 
+from contextlib import ExitStack
 import json
 import time
 from dataclasses import replace
@@ -17,7 +18,8 @@ from typing import IO, Any, Sequence
 
 from interpreter.compare import stats
 from interpreter.compare.arms import ArmSpec, games_out_paths
-from interpreter.compare.tally import ArmTally, Figure
+from interpreter.compare.tally import ArmTally, Figure, x_kind
+from interpreter.errors import TablierError
 from interpreter.players import kinds
 
 def _ci(ci: tuple[float, float] | None) -> list[float] | None:
@@ -281,8 +283,6 @@ class _Pairing:
             del self.base[i]
 
     def _pair(self, j: int, base: dict[str, Any], line: dict[str, Any]) -> None:
-        from interpreter.compare.tally import x_kind
-
         oa, xa = self.tallies[0].observations(base)
         ob, xb = self.tallies[j].observations(line)
         sums, xsums = self.sums[j - 1], self.xsums[j - 1]
@@ -308,7 +308,6 @@ def compare(specs: Sequence[ArmSpec], games: int, seed: int, white: str = "rando
     arm plays the games of `simulate --seed SEED` (game i of each arm with the same seed and
     dice: common random numbers), and the differences are paired game by game. Interrupted
     (Ctrl-C), the object is over the games finished, with `"interrupted": true`."""
-    from interpreter.errors import TablierError
     from interpreter.runner import Arm, Interrupts, run
     from interpreter.sim import _value_names
     from interpreter.variant.build import load_variant
@@ -330,7 +329,6 @@ def compare(specs: Sequence[ArmSpec], games: int, seed: int, white: str = "rando
     handles: list[IO[str] | None] = []
     t0 = time.perf_counter()
     interrupted = False
-    from contextlib import ExitStack
 
     from interpreter.outputs import open_output
     with ExitStack() as opened:

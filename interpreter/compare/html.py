@@ -11,6 +11,7 @@ import io
 import re
 from typing import Any, Sequence
 
+from interpreter.compare.core import evaluate
 from interpreter.compare.report import _by_figure, _cell, _num, _p, shown_differences
 from interpreter.compare.tally import Figure
 from interpreter.errors import TablierError
@@ -447,7 +448,6 @@ def render_html(specs: Sequence[Any], result: dict[str, Any],
                "interval at the observed value is two points wide) or ±1 % of the figure (a "
                "mean or a rate).</p>")
     need: dict[str, dict[str, str]] = {}
-    from interpreter.compare.core import evaluate
     for a, figs in zip(arms, figures):
         for f in figs:
             need.setdefault(f.name, {})[a["label"]] = _num(evaluate(f)["games_needed"])

@@ -19,6 +19,7 @@ from interpreter.dsl.limits import COST_BUDGET
 from interpreter.dsl.parser import flush
 from interpreter.dsl.syntax import SnippetError
 from interpreter.dsl.runtime import RollContext
+from interpreter.dsl.vocabulary import BUILTIN_NAMES
 
 __all__ = ["RuleSet", "ScoreRule", "points_by_side", "check_document", "compile_document",
            "SnippetError", "RollContext", "HookInfo", "hook_info", "source_of"]
@@ -68,8 +69,9 @@ class RuleSet:
     #: `[bot] features`: (name, hook) read like a value rule on a board seen by one side
     bot_features: list[tuple[str, Hook]] = field(default_factory=list)
     regions: dict[str, frozenset[int]] = field(default_factory=dict)
-    #: `[turn.stages]`: (id, when, next, to_opponent or None, again or None), in order
-    stages: list[tuple[str, Hook, Hook, Hook | None, Hook | None]] = field(default_factory=list)
+    #: `[turn.stages]`: (id, when, next or None, to_opponent or None, again or None), in order
+    stages: list[tuple[str, Hook, Hook | None, Hook | None, Hook | None]] = field(
+        default_factory=list)
     #: `[turn.update]`: (state name, board slot of the mover's value, true/false, hook), in the
     #: order of `[turn.state]`; each hook is asked like a forbid rule of the play chosen
     updates: list[tuple[str, int, bool, Hook]] = field(default_factory=list)
@@ -313,7 +315,12 @@ def _build_rules(model: Any, emit: bool) -> tuple[RuleSet, list[SnippetError]]:
         if not getattr(st, "enabled", True):
             continue
         when = compile_one(stage_id, "when", st.when, ROLL, (BOOL,), 1, stages_table)
-        after = compile_one(stage_id, "next", st.next, ROLL, (INT,), 1, stages_table)
+        # no `next`: no stage follows (the rule passes numbers on, or gives another throw)
+        after = None
+        if getattr(st, "next", None) is not None:
+            after = compile_one(stage_id, "next", st.next, ROLL, (INT,), 1, stages_table)
+            if after is None:
+                continue
         to_opponent = None
         if getattr(st, "to_opponent", None) is not None:
             to_opponent = compile_one(stage_id, "to_opponent", st.to_opponent, ROLL, (BOOL,), 1,
@@ -321,7 +328,7 @@ def _build_rules(model: Any, emit: bool) -> tuple[RuleSet, list[SnippetError]]:
         again = None
         if getattr(st, "again", None) is not None:
             again = compile_one(stage_id, "again", st.again, ROLL, (BOOL,), 1, stages_table)
-        if when is not None and when is not NEVER and after is not None:
+        if when is not None and when is not NEVER:
             rules.stages.append((stage_id, when, after, to_opponent, again))
     # the named state's updates (`[turn.update]`): asked once after each play
     turn = getattr(model, "turn", None)
@@ -371,8 +378,6 @@ def _build_rules(model: Any, emit: bool) -> tuple[RuleSet, list[SnippetError]]:
 def _state_symbols(model: Any, symbols: Symbols, errors: list[SnippetError]) -> None:
     """The names of `[turn.state]`, each with the board slot of the mover's value (from slot
     31, kernel.board.Geometry); a name the language or the file already uses is refused."""
-    from interpreter.dsl.vocabulary import BUILTIN_NAMES
-
     declared = getattr(getattr(model, "turn", None), "state", None) or {}
     # (kernel.board.Geometry.state_base: the state's slots come after slot 30)
     base = 31

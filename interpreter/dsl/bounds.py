@@ -15,11 +15,11 @@ per candidate.
 """
 from __future__ import annotations
 
+from interpreter.bounded import STATE_MAX, STATE_MIN
 from interpreter.dsl import core as C
 from interpreter.dsl.core import BOOL, INT, LIST_INT, PATH, SET, STR, Expr
 from interpreter.dsl.fold import check_range, error
 from interpreter.dsl.info import Info
-from interpreter.kernel.board import STATE_MAX, STATE_MIN
 from interpreter.dsl.limits import (ASSUMED_PATHS, ASSUMED_STEPS, MAX_VALUE, RANGE_MAX,
                                     RANGE_MIN)
 from interpreter.dsl.vocabulary import FUNCTIONS, ITEM_BOUNDS, PARAM_BOUNDS, Env

@@ -85,8 +85,9 @@ def explain_rule(model: Any, rules: RuleSet, rule_id: str) -> str:
             lines += _describe(model, *hooks[key])
     if not getattr(rule, "enabled", True):
         lines += ["", "disabled (`enabled = false`): nothing is compiled for it"]
-    elif never or (not hooks and rule.kind in ("score",)):
-        lines += ["", "the file's options make it always false: no hook is compiled for it"]
+    elif never or not hooks:
+        lines += ["", "the file's options make it always false: no hook is compiled for it "
+                  "(`--set` another choice of the option to see it compiled)"]
     return "\n".join(lines)
 
 

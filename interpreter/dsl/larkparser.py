@@ -20,8 +20,11 @@ from functools import cache
 from typing import Any, cast
 
 from lark import Lark, Token, Transformer, Tree, v_args
+import lark
 from lark.exceptions import (UnexpectedCharacters, UnexpectedEOF, UnexpectedInput,
                              UnexpectedToken, VisitError)
+from lark.grammar import Rule
+from lark.lexer import TerminalDef
 
 from interpreter.dsl import syntax as S
 from interpreter.usercache import cache_dir, prune, read_private, write_private
@@ -76,8 +79,6 @@ def grammar_text() -> str:
 
 
 def _cache_key(grammar: str) -> str:
-    import lark
-
     material = "\n".join([grammar, json.dumps(_OPTIONS, sort_keys=True), lark.__version__,
                           "%d.%d" % sys.version_info[:2]])
     return hashlib.sha256(material.encode("utf-8")).hexdigest()[:40]
@@ -97,9 +98,6 @@ def _load_cached(path: Any, key: str) -> Lark | None:
 
 
 def _store_cached(path: Any, key: str, parser: Lark) -> None:
-    from lark.grammar import Rule
-    from lark.lexer import TerminalDef
-
     try:
         data, memo = parser.memo_serialize([TerminalDef, Rule])
         body = json.dumps(_encode({"data": data, "memo": memo}), separators=(",", ":"))

@@ -45,6 +45,7 @@ from typing import TYPE_CHECKING, Callable, cast
 from interpreter.dsl.core import (BOOL, CHOICE, END, FORBID, INT, LIST_INT, LIST_PATH, LIST_PLAY,
                                   MOVE, PATH, PLAY, ROLL, SET, STATE, STEP, Arith, Call, Cmp,
                                   Const, CtxField, Dice, Expr, Flag, IfExp, Item, Param)
+from interpreter.dsl.info import Info
 from interpreter.dsl.limits import ASSUMED_STEPS, POINTS_CAP, ROLLS_CAP, SETUP_CAP
 from interpreter.dsl.syntax import SnippetError
 
@@ -333,32 +334,22 @@ def _emit_abs(e: Emitter, node: Call) -> ast.expr:
 
 
 def _checkers(args: list[Info], env: Env) -> Info:
-    from interpreter.dsl.info import Info
-
     return Info(0, env.checkers)
 
 
 def _pips_of_path(args: list[Info], env: Env) -> Info:
-    from interpreter.dsl.info import Info
-
     return Info(0, 25, size=ASSUMED_STEPS)
 
 
 def _size_bounds(args: list[Info], env: Env) -> Info:
-    from interpreter.dsl.info import Info
-
     return Info(0, args[0].size, exact=args[0].exact)
 
 
 def _flag_bounds(args: list[Info], env: Env) -> Info:
-    from interpreter.dsl.info import Info
-
     return Info(0, 1 if env.pins else 0)
 
 
 def _pip_bounds(args: list[Info], env: Env) -> Info:
-    from interpreter.dsl.info import Info
-
     x = args[0]
     if x.exact and 1 <= x.lo and x.hi <= 24:
         return Info(1, 24)
@@ -384,8 +375,6 @@ def _fold_their_same(node: Call) -> Expr | None:
 
 
 def _abs_bounds(args: list[Info], env: Env) -> Info:
-    from interpreter.dsl.info import Info
-
     x = args[0]
     lo = 0 if x.lo <= 0 <= x.hi else min(abs(x.lo), abs(x.hi))
     return Info(lo, max(abs(x.lo), abs(x.hi)), exact=x.exact)

@@ -39,9 +39,10 @@ from interpreter.engine.events import (After, Decided, Ended, Event, Forced, New
                                        Played, RecordEntry, Releve, ResignDeclined, Resigned,
                                        Restacked, Scored, Thrown, Tied)
 from interpreter.errors import TablierError
-from interpreter.kernel.board import STATE_MAX, STATE_MIN, Board
+from interpreter.kernel.board import Board, updated
 from interpreter.kernel.movegen import Play
 from interpreter.kernel.notation import play_text, read_play
+from interpreter.kernel.throws import numbers_left
 
 if TYPE_CHECKING:
     from interpreter.scoring.protocol import Ladder
@@ -527,7 +528,7 @@ class Game:
             passing = t.passed
             if passing is not None:
                 # numbers the opponent passed on: a stage of their own, scored by no rule
-                after, unplayed = yield from self._passed_stage(b, d1, passing[1])
+                after, unplayed, made = yield from self._passed_stage(b, d1, d2, passing[1])
                 play_mine = play_theirs = 0
                 self.board = after
             elif not hooks:
@@ -626,9 +627,11 @@ class Game:
                     play_theirs += t2
                 self.pending = (mine + play_mine, theirs + play_theirs)
                 self.board = after
+            #: the play's board, before the named state's updates
+            moved = after
             if updates:
-                after = self._updated(b, after, d1, d2, made if passing is None and not hooks
-                                      else ctx.plays if passing is None else None, d3)
+                after = self._updated(b, after, d1, d2, made if passing is not None or not hooks
+                                      else ctx.plays, d3)
                 self.board = after
             if keep:
                 log.append(Played(mover, after))
@@ -677,11 +680,11 @@ class Game:
                     continue
             # -- the stages of the throw: passed numbers, a stage rule's, a roll event's ----------
             if passing is not None:
-                self._after_passed(t, b, d1, unplayed, passing[0])
+                self._after_passed(t, b, d1, d2, unplayed, passing[0])
                 self.board = after
                 continue
             if staged:
-                follows = self._next_stage(t, b, d1, d2, mover)
+                follows = self._next_stage(t, b, d1, d2, mover, moved)
                 if follows:
                     self.board = after
                     if follows == AGAIN:
@@ -750,20 +753,9 @@ class Game:
         each asked like a forbid rule of the play (its first way), reading the values before
         the play. The opponent's values are kept."""
         v = self.variant
-        path: tuple = ()
-        if after != b:
-            if plays is None:
-                plays = v.generator.throw_plays(b, d1, d2, d3)[0]
-            for p in plays:
-                if p.board == after:
-                    path = p.paths[0]
-                    break
-        rolls = self.rolls[self.mover]
-        L = list(after)
-        for _name, slot, flag, fn in v.rules.updates:
-            value = fn(b, after, path, d1, d2, rolls)
-            L[slot] = int(bool(value)) if flag else min(max(int(value), STATE_MIN), STATE_MAX)
-        return tuple(L)
+        if after != b and plays is None:
+            plays = v.generator.throw_plays(b, d1, d2, d3)[0]
+        return updated(v.rules.updates, b, after, plays or (), d1, d2, self.rolls[self.mover])
 
     def _carried(self, nxt: Next, t: ThrowState) -> bool:
         """Carry out what a ladder said in the middle of a throw (`_carry`): the throw's stages
@@ -780,12 +772,13 @@ class Game:
             t.opening = self.variant.dice_count != 3
         return True
 
-    def _next_stage(self, t: ThrowState, b: Board, d1: int, d2: int, mover: int) -> int:
-        """After a throw or stage (d1, d2) played from `b`: what a stage rule of the file
-        (`[turn.stages]`) makes follow: a stage, set in `t`, by the same player (`t.opening`,
-        the count of throws kept) or, passed on, by the opponent (`t.passed`): STAGE; another
-        throw of the same player (the rule's `again`, the throw played in full): AGAIN; or
-        nothing: 0."""
+    def _next_stage(self, t: ThrowState, b: Board, d1: int, d2: int, mover: int,
+                    moved: Board) -> int:
+        """After a throw or stage (d1, d2) played from `b` to `moved`: what a stage rule of the
+        file (`[turn.stages]`) makes follow: a stage, set in `t`, by the same player
+        (`t.opening`, the count of throws kept) or, the numbers left passed on, by the opponent
+        (`t.passed`): STAGE; another throw of the same player (the rule's `again`, the throw
+        played in full): AGAIN; or nothing: 0."""
         throws = self.variant.throws
         gen = self.variant.generator
         rolls = self.rolls[mover]
@@ -797,12 +790,23 @@ class Game:
         if unplayed:
             if rule.to_opponent is None or not rule.to_opponent(b, None, None, d1, d2, rolls, ctx):
                 return 0
-            t.passed = (rule, unplayed)
-            t.d1 = t.d2 = d1
+            path: Any = ()
+            if d1 != d2 and unplayed == 1:
+                # which number is left: the one the play made did not use
+                plays = ctx.plays
+                made = next((p for p in plays if p.board == moved), plays[0] if plays else None)
+                path = made.paths[0] if made is not None else ()
+            e1, e2, moves = numbers_left(d1, d2, unplayed, path)
+            t.passed = (rule, moves)
+            t.d1, t.d2 = e1, e2
             t.opening = True
-            self.event(Passed, mover, d1, unplayed)
+            if e1 == e2:
+                self.event(Passed, mover, e1, moves)
+            else:
+                self.event(Passed, mover, e1, 1)
+                self.event(Passed, mover, e2, 1)
             return STAGE
-        e = int(rule.next(b, None, None, d1, d2, rolls, ctx))
+        e = 0 if rule.next is None else int(rule.next(b, None, None, d1, d2, rolls, ctx))
         if not 1 <= e <= 6:
             # (a play that ended the game never comes here: the end rules came first)
             if rule.again is not None and rule.again(b, None, None, d1, d2, rolls, ctx):
@@ -813,12 +817,16 @@ class Game:
         self.rolls[mover] -= 1
         return STAGE
 
-    def _passed_stage(self, b: Board, d: int, moves: int) -> Gen:
-        """The play of `moves` single moves of `d` passed on by the opponent (as many as can be
-        played): (board after, how many could not be played)."""
+    def _passed_stage(self, b: Board, d1: int, d2: int, moves: int) -> Gen:
+        """The play of numbers passed on by the opponent: `moves` single moves of `d1` when
+        `d2` is the same, else the two numbers as a throw of their own (as many moves as can be
+        played): (board after, how many could not be played, the stage's plays)."""
         gen = self.variant.generator
         mover = self.mover
-        plays, unplayed = gen.stage_plays(b, d, moves, self.rolls[mover])
+        if d1 == d2:
+            plays, unplayed = gen.stage_plays(b, d1, moves, self.rolls[mover])
+        else:
+            plays, unplayed = gen.plays(b, d1, d2, self.rolls[mover])
         results = [p.board for p in plays]
         if len(results) > 1:
             self.choice_base = b
@@ -831,18 +839,20 @@ class Game:
         else:
             i = 0
             if self.keep_record:
-                self._log_forced(b, d, d, results[0], plays)
-        return results[i], unplayed
+                self._log_forced(b, d1, d2, results[0], plays)
+        return results[i], unplayed, plays
 
-    def _after_passed(self, t: ThrowState, b: Board, d: int, unplayed: int, rule: Any) -> None:
-        """After a stage of passed numbers: the next higher one, four moves, when it was played
-        in full and the stage rule gives one; else the player's own throw follows."""
+    def _after_passed(self, t: ThrowState, b: Board, d1: int, d2: int, unplayed: int,
+                      rule: Any) -> None:
+        """After a stage of passed numbers (d1, d2): the stage the rule's `next` gives (four
+        moves of its number: the progression's next higher doublet), when it was played in
+        full; else the player's own throw follows."""
         t.passed = None
-        if unplayed:
+        if unplayed or rule.next is None:
             return
         mover = self.mover
         ctx = RollContext(lambda: ([], 0), setup=self.setup)
-        e = int(rule.next(b, None, None, d, d, self.rolls[mover], ctx))
+        e = int(rule.next(b, None, None, d1, d2, self.rolls[mover], ctx))
         if 1 <= e <= 6:
             t.passed = (rule, self.variant.move_rules.doublet_moves)
             t.d1 = t.d2 = e

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from interpreter.engine.contract import SIDE_NAMES
-from interpreter.engine.record import Record, entry_text, parse_entry
+from interpreter.engine.record import Record, entry_text, parse_entry, replay
 from interpreter.errors import InputError, TablierError
 from interpreter.bounded import MAX_FILE_BYTES, parse_toml, read_toml
 from interpreter.kernel.board import to_json
@@ -239,8 +239,6 @@ def checked_replay(data: dict[str, Any], record: Record, variant: Any,
     """The record of a save played again, every check of `--resume` made (the variant's files,
     the stated state, the checksum): a `Replay` suspended where the record stops, allowed
     `more_turns` turns beyond those played. SaveError or RecordError names the first fault."""
-    from interpreter.engine.record import replay
-
     check_files(record, variant)
     stated = data["state"]
     stated_turns = data["game"]["turns"]

@@ -63,7 +63,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Callable, Literal
 
-from interpreter.bounded import shown
+from interpreter.bounded import STATE_MAX, STATE_MIN, shown
 from interpreter.errors import PositionError
 
 OFF = 0
@@ -80,8 +80,22 @@ Board = tuple[int, ...]
 Route = Literal["opposite", "same", "shared"]
 #: the most checkers a count of a position may give (a variant has at most 60 a side)
 MAX_COUNT = 60
-#: the values a number of the named state (`[turn.state]`) may hold
-STATE_MIN, STATE_MAX = 0, 1000
+
+
+def updated(updates: Any, b: Board, after: Board, plays: Any, d1: int, d2: int,
+            rolls: int) -> Board:
+    """`after`, a play's end from `b` with (d1, d2), with the mover's named state
+    (`[turn.state]`) as the file's `[turn.update]` hooks set it: each asked like a forbid rule
+    of the play (its first way among `plays`, the throw's legal plays), reading the values
+    before the play. `updates` are (name, slot, flag, hook); the opponent's values are kept."""
+    path: Any = ()
+    if after != b:
+        path = next((p.paths[0] for p in plays if p.board == after), ())
+    L = list(after)
+    for _name, slot, flag, fn in updates:
+        value = fn(b, after, path, d1, d2, rolls)
+        L[slot] = int(bool(value)) if flag else min(max(int(value), STATE_MIN), STATE_MAX)
+    return tuple(L)
 
 
 def flip(b: Board) -> Board:

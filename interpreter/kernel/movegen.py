@@ -46,7 +46,7 @@ from __future__ import annotations
 import inspect
 from typing import Callable, NamedTuple, Sequence
 
-from interpreter.kernel._fastplays import fast_plays_applies
+from interpreter.kernel._fastplays import fast_plays_applies, compiled_plays
 from interpreter.kernel.board import OPP_POOL, PINS, POOL, Board
 from interpreter.kernel.rules import MoveRules
 
@@ -163,7 +163,6 @@ class MoveGenerator:
             setattr(self, "results", self._fast)
         self._fast_plays = None
         if fast_plays_applies(rules):
-            from interpreter.kernel._fastplays import compiled_plays
             # each hook asked once per roll: its batch form `filter_paths(before, cands, d1, d2,
             # rolls)` called directly, a hook made otherwise wrapped to ask it of each path
             filters = tuple(_path_filter(f, t) for f, t in zip(self.forbid, self._tests))

@@ -32,19 +32,37 @@ class StageRule:
     """A `[turn.stages.ID]` rule of the variant file: after a throw or a stage that `when`
     holds of (a rule-language condition, asked with the dice just played, the throw number and
     what of them was left unplayed), played in full, a stage follows: the doublet `next` (a
-    number above 6: none; the same player, not a throw of its own); what such a stage leaves
-    unplayed goes to the opponent where `to_opponent` holds (he plays it, then the stages
-    after it, before his own throw), else it is lost; once no stage follows one played in
-    full, the same player throws again where `again` holds. They are compiled hooks
-    `(before, None, None, d1, d2, rolls, ctx)`."""
+    number outside 1..6, or no `next`: none; the same player, not a throw of its own); the
+    numbers such a throw or stage leaves unplayed go to the opponent where `to_opponent` holds
+    (he plays them, then the stages after them, before his own throw; `numbers_left`), else
+    they are lost; once no stage follows one played in full, the same player throws again
+    where `again` holds. They are compiled hooks `(before, None, None, d1, d2, rolls, ctx)`."""
 
     id: str
     when: Callable[..., Any]
-    next: Callable[..., Any]
+    next: Callable[..., Any] | None
     to_opponent: Callable[..., Any] | None = None
     #: the same player throws again after the governed throw, its stages all played in full,
     #: where this holds (None: never)
     again: Callable[..., Any] | None = None
+
+
+def numbers_left(d1: int, d2: int, unplayed: int, path: Any = ()) -> tuple[int, int, int]:
+    """What a throw or stage of (d1, d2) leaves unplayed, when `unplayed` of its single moves
+    could not be played and `path` is the play made: the dice of the stage that plays them and
+    its number of moves. A doublet's rest is that many moves of its number; of two different
+    numbers, both (the higher first, played as a throw of its own) or the one the play did not
+    use.
+
+    >>> numbers_left(3, 3, 2), numbers_left(2, 6, 2), numbers_left(6, 5, 1, [(7, 1, 6, 0, 0)])
+    ((3, 3, 2), (6, 2, 2), (5, 5, 1))
+    """
+    if d1 == d2:
+        return d1, d1, unplayed
+    if unplayed >= 2 or not path:
+        return max(d1, d2), min(d1, d2), 2
+    left = d2 if path[0][2] == d1 else d1
+    return left, left, 1
 
 
 @dataclass(frozen=True)

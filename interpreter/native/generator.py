@@ -12,7 +12,7 @@ from typing import Any, Callable
 
 from interpreter.kernel.rules import MoveRules
 from interpreter.native import gen_emit, walk_emit
-from interpreter.native.modules import load
+from interpreter.native.modules import load, is_cached as cached
 
 Board = tuple[int, ...]
 
@@ -93,8 +93,6 @@ def _source_of(variant: Any) -> tuple[str, tuple[str, ...]] | None:
 def is_cached(variant: Any) -> bool:
     """Whether the variant's compiled code is in the cache already (or it has none to
     compile)."""
-    from interpreter.native.modules import is_cached as cached
-
     if getattr(variant.generator, "native", None) is not None:
         return True
     src = _source_of(variant)

@@ -83,6 +83,7 @@ from interpreter.dsl.core import (BOOL, CHOICE, END, FORBID, INT, LIST_INT, MOVE
                                   ROLL, SET, Expr)
 from interpreter.dsl.optimize import hoist
 from interpreter.dsl.vocabulary import UNENTERED
+from interpreter.usercache import cache_dir, read_private
 
 #: bumped whenever what this module emits, or interpreter/native/rt.py, changes
 CODE_VERSION = "1"
@@ -1075,8 +1076,6 @@ _loaded: dict[str, Any] = {}
 
 
 def _folder(digest: str) -> str:
-    from interpreter.usercache import cache_dir
-
     base = cache_dir()
     if base is None:
         # no private cache: a folder of this process's own (numba then compiles every run)
@@ -1107,7 +1106,6 @@ def load_module(nr: NativeRules) -> Any:
     name = f"tablier_rules_{digest}"
     path = os.path.join(folder, name + ".py")
     data = nr.source.encode()
-    from interpreter.usercache import read_private
 
     if read_private(path) != data:
         # missing, foreign or stale: written afresh, whole, then moved in place

@@ -29,7 +29,8 @@ import os
 from typing import Any
 
 from interpreter.kernel.rules import MoveRules
-from interpreter.native.rules_emit import NativeRules, check_source, emit_rules
+from interpreter.native.rules_emit import (NativeRules, check_source, emit_rules, _folder,
+                                           load_module)
 
 #: the most candidates of a throw: 24 sources for each number of each order and the corner
 #: taken par puissance two ways (15 checkers leave fewer)
@@ -136,8 +137,6 @@ def emit_throws(variant: Any) -> tuple[NativeRules, tuple[str, ...]] | None:
 
 def is_cached(nr: NativeRules, functions: tuple[str, ...]) -> bool:
     """Whether numba's machine code of `functions` of this module is in the cache already."""
-    from interpreter.native.rules_emit import _folder
-
     folder = os.path.join(_folder(nr.digest), "__pycache__")
     name = f"tablier_rules_{nr.digest}"
     try:
@@ -155,8 +154,6 @@ class NativeThrows:
 
     def __init__(self, variant: Any, nr: NativeRules) -> None:
         import numpy as np
-
-        from interpreter.native.rules_emit import load_module
 
         mod = load_module(nr)
         self._points = mod.throw_points

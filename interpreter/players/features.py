@@ -18,8 +18,8 @@ up, and the ladder's state as plain data (`View.ladder`, `Ladder.state`). Its fe
   points at home and in the opponent's home board, blots, and whether the sides still meet;
 - who throws next; in variants whose rolls score, each side's throws since the last set-up
   (the rules of opening throws read them);
-- the ladder's state, by ladder kind (`LADDER_FEATURES`): points, holes, marks and their
-  flags, scaled to about [0, 1]. The cube ladder gives none: its networks value one cubeless
+- the ladder's state, as its class encodes it (`Ladder.features`): points, holes, marks and
+  their flags, scaled to about [0, 1]. The cube ladder gives none: its networks value one cubeless
   game, and the cube and the match score are weighed above them (players/utility.py).
 
 Every feature has a name (`Encoder.names`): a weights file records them, so that a network is
@@ -38,6 +38,7 @@ from interpreter.kernel.board import BAR, OFF, OPP_BAR, OPP_OFF, OPP_POOL, POOL
 from interpreter import native
 from interpreter.native.modules import load, plain_source
 from interpreter.players import contact
+from interpreter.scoring.registry import ladder_class
 
 #: pip numbers as a row, for pip counts
 _PIPS = np.arange(1, 25, dtype=np.float64)
@@ -101,87 +102,8 @@ def contact_many(B, dm, out):
 '''
 
 
-def _holes(s: dict) -> list[float]:
-    pph = float(s.get("points_per_hole") or 12)
-    to_win = float(s.get("holes_to_win") or 12)
-    out = []
-    for side in ("me", "opponent"):
-        holes = s["holes"][side]
-        to_go = max(to_win - holes, 0.0)
-        out += [s["points"][side] / pph, holes / to_win, float(s["bredouille"][side]),
-                float(to_go <= 1), float(to_go <= 2), float(to_go <= 4)]
-    out.append(float(s.get("can_go", False)))
-    return out
-
-
-_HOLES_NAMES = [f"{n}_{side}" for side in ("me", "opponent")
-                for n in ("points", "holes", "bredouille", "to_go_1", "to_go_2", "to_go_4")] \
-    + ["can_go"]
-
-
-def _marks(s: dict) -> list[float]:
-    """The partie à écrire (and combiné's à écrire): the points and holes of the mark in play,
-    the mark's flags, the partie's progress and each side's jetons."""
-    pph = float(s.get("points_per_hole") or 12)
-    out = []
-    for side in ("me", "opponent"):
-        out += [s["points"][side] / pph, s["mark_holes"][side] / 12.0,
-                float(s["bredouille"][side]), float(s["lurch_alive"][side]),
-                float(s["banner"][side]), s["jetons"][side] / 50.0]
-    marks = float(s.get("marks") or 12)
-    out += [float(s.get("can_go", False)), s.get("mark", 1) / marks,
-            float(s.get("leader") == "me")]
-    return out
-
-
-_MARKS_NAMES = [f"{n}_{side}" for side in ("me", "opponent")
-                for n in ("points", "mark_holes", "bredouille", "lurch_alive", "banner",
-                          "jetons")] + ["can_go", "mark", "leader"]
-
-
-def _combine(s: dict) -> list[float]:
-    out = _marks(s)
-    for side in ("me", "opponent"):
-        out += [s.get("honours_holes", {}).get(side, 0) / 12.0,
-                float(s.get("quadruple_right", {}).get(side, False)),
-                float(s.get("treble_right", {}).get(side, False)),
-                s.get("fish", {}).get(side, 0) / 20.0]
-    active = s.get("active", {})
-    out += [float(active.get("ecrire", True)), float(active.get("honours", True))]
-    return out
-
-
-_COMBINE_NAMES = _MARKS_NAMES + [f"{n}_{side}" for side in ("me", "opponent")
-                                 for n in ("honours_holes", "quadruple", "treble", "fish")] \
-    + ["ecrire_active", "honours_active"]
-
-
-def _continuous(s: dict) -> list[float]:
-    target = float(s.get("target") or 12)
-    out = []
-    for side in ("me", "opponent"):
-        out += [s["points"][side] / target, s["games"][side] / 24.0]
-    out += [float(s.get("last_game", False)), s.get("game", 1) / 12.0]
-    return out
-
-
-_CONTINUOUS_NAMES = ["points_me", "games_me", "points_opponent", "games_opponent",
-                     "last_game", "game"]
-
-
 def _game(s: dict) -> list[float]:
     return []
-
-
-#: ladder kind → (encoder of `Ladder.state()`, the names of its features)
-LADDER_FEATURES: dict[str, tuple[Callable[[dict], list[float]], list[str]]] = {
-    "game": (_game, []),
-    "cube": (_game, []),
-    "holes": (_holes, _HOLES_NAMES),
-    "ecrire": (_marks, _MARKS_NAMES),
-    "combine": (_combine, _COMBINE_NAMES),
-    "continuous": (_continuous, _CONTINUOUS_NAMES),
-}
 
 
 class Encoder:
@@ -193,7 +115,10 @@ class Encoder:
         self.full = float(sum(p * n for p, n in variant.layout.items()) or 25 * variant.checkers)
         kind = getattr(variant.ladder, "kind", None) or "game"
         self.kind = kind
-        self.ladder_fn, ladder_names = LADDER_FEATURES.get(kind, (_game, []))
+        ladder = ladder_class(variant.ladder)
+        self.ladder_fn: Callable[[dict], list[float]] = ladder.features \
+            if ladder.feature_names else _game
+        ladder_names = list(ladder.feature_names)
         self.rolls = bool(variant.rules.score_roll)
         geometry = variant.geometry
         self.pool = bool(geometry.pool)

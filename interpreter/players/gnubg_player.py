@@ -19,6 +19,7 @@ databases and values those positions with backgammon's network.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any, cast
 
@@ -58,7 +59,6 @@ def gnubg_variation(variant: Any) -> int:
     layout = tuple(sorted(variant.layout.items(), reverse=True))
     known = LAYOUTS.get(layout)
     values = {int(v(bg.start, None, None, 0, 0, 0, _ctx())) for _i, _w, v in variant.rules.value}
-    from dataclasses import replace
 
     same = (replace(variant.move_rules, checkers=15) == bg.move_rules
             and not variant.has_roll_hooks

@@ -34,7 +34,7 @@ from typing import Any, Sequence, cast
 
 from interpreter.dsl import RollContext
 from interpreter.engine.branch import DICE
-from interpreter.engine.game import value_of
+from interpreter.engine.game import value_of, _EndContext
 from interpreter.kernel.board import BAR, OFF, OPP_BAR, OPP_POOL, PINS, POOL
 from interpreter.players._numpy import np
 from interpreter.players.leaves import Leaf
@@ -102,7 +102,6 @@ class HeuristicJudge:
                 setattr(self, self.NAMES[key], float(value))
         # the file's own features (`[bot] features`), compiled by the rule compiler: each
         # hook with its weight in pips (1 when the table gives none)
-        from interpreter.engine.game import _EndContext
         self._no_points = _EndContext((0, 0))
         self.own = [(fn, float(weights.get(name, 1.0)))
                     for name, fn in getattr(variant.rules, "bot_features", ())]
@@ -131,7 +130,6 @@ class HeuristicJudge:
         self.score_play = bool(rules.score_play)
         self.scoring = self.score_roll or self.score_play
         self.prefer = bool(rules.prefer)
-        self.kind = getattr(variant.ladder, "kind", None) or "game"
         self.points_ladder = ladder_class(variant.ladder).points_unit is not None
         self.levels = tuple(sorted({2, 3} & set(self._values())))
         self._memo: dict[tuple, float] = {}
@@ -139,8 +137,6 @@ class HeuristicJudge:
         self._weight = [w for _a, _b, w in DICE]
 
     def _values(self) -> set[int]:
-        from interpreter.engine.game import _EndContext
-
         out = set()
         for _id, _when, value in self.variant.rules.value:
             try:

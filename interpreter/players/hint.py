@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from interpreter.engine import branch
-from interpreter.players.leaves import quick
+from interpreter.players.leaves import quick, Leaf
 from interpreter.players.utility import unit_of
 from interpreter.scoring.registry import ladder_class
 
@@ -113,8 +113,6 @@ def hint(decision: Any, kind: str | None = None) -> Hint:
 def _by_judge_alone(player: Any, decision: Any) -> list[tuple[int, float]]:
     """A play decision valued by its end positions with the ladder as it stands; a word
     decision's answers in their order (the first holds)."""
-    from interpreter.players.leaves import Leaf
-
     branch.enable(decision.game)
     if not decision.is_play:
         return [(i, 0.0) for i in range(len(decision.choices))]

@@ -21,7 +21,7 @@ from interpreter.native.modules import is_cached, load
 from interpreter.native.td_emit import trainer_source
 from interpreter.players.contact import NAMES as CONTACT_NAMES
 from interpreter.players.features import BASE_BOARD_NAMES, Encoder
-from interpreter.players.leaves import Leaf, leaves
+from interpreter.players.leaves import Leaf, leaves, quick
 from interpreter.players.net import ValueNet, WeightsError
 from interpreter.players.utility import _equity, of_game_end, of_outcomes, of_result
 from interpreter.scoring.registry import ladder_class
@@ -239,7 +239,6 @@ class LearnedPlayer:
             # self-play trains without the cube; copies only where a leaf needs the engine: a
             # play's leaf that is more than its end position, or a roll event's question
             # (acey-deucey's doublet) valued by where each answer leads
-            from interpreter.players.leaves import quick
             copies = not quick(variant) or variant.throws.bonus_throw is not None
             self.capabilities = frozenset({"branching"}) if copies else frozenset()
 

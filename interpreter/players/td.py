@@ -37,8 +37,8 @@ from interpreter.native.playout import seed_bytes
 from interpreter.native.td_emit import trainer_source
 from interpreter.players.contact import NAMES as CONTACT_NAMES
 from interpreter.players.features import BASE_BOARD_NAMES, Encoder
+from interpreter.players.learned import LearnedPlayer, money_worth
 from interpreter.players.net import ValueNet
-from interpreter.players.utility import _equity, of_game_end, of_outcomes
 from interpreter.scoring.registry import ladder_class
 
 #: the features and the training method, as recorded in every weights file
@@ -79,8 +79,7 @@ def outcome(result: Any, player: int) -> tuple[bool, int]:
     games = getattr(match, "games", None)
     if games and hasattr(games[-1], "k"):
         return won, max(int(games[-1].k), 1)
-    kind = getattr(getattr(ladder, "model", None), "kind", None)
-    if kind in (None, "game"):
+    if getattr(ladder, "learns_values", True):
         return won, max(int(result.value), 1)
     return won, 1
 
@@ -89,8 +88,6 @@ class Trainer:
     """TD(λ) over self-play games of one variant."""
 
     def __init__(self, variant: Any, net: ValueNet, *, alpha: float, lam: float):
-        from interpreter.players.learned import LearnedPlayer
-
         self.variant = variant
         self.net = net
         self.alpha = alpha
@@ -191,7 +188,7 @@ class CompiledTrainer:
         source = trainer_source(variant)
         if source is None:
             return None
-        worth = _money_worth(variant, net)
+        worth = money_worth(variant, net)
         if worth is None:
             return None
         factor, util_end = worth
@@ -224,24 +221,6 @@ class CompiledTrainer:
                 self.python.play(f"{seed}/train/{i}", max_turns)
                 i += 1
         return end
-
-
-def _money_worth(variant: Any, net: ValueNet) -> tuple[float, list[float]] | None:
-    """What the learned player's leaves are worth in a training game of the variant, as the
-    compiled loop needs it: the factor on the outputs' equity and the value of a game ended by
-    the mover with each value; None when the play is not one game won by points (a partie, a
-    match)."""
-    game = Game(variant, "probe", keep_record=False, doubles=(False, False))
-    game.ladder.start()
-    state = game.ladder.state(0)
-    w = ladder_class(state).worth(state)
-    if w.chance or w.match is not None or w.cubeful:
-        return None
-    probe = np.linspace(0.1, 0.9, net.outputs)[None, :]
-    eq = float(_equity(probe, net.levels)[0])
-    factor = float(of_outcomes(probe, net.levels, state)[0]) / eq if eq else 1.0
-    top = max((1, *net.levels))
-    return factor, [of_game_end(True, max(k, 1), state) for k in range(top + 1)]
 
 
 def train(variant: Any, variant_ref: str, games: int, out: str | Path, *, seed: int = 1,

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+import dataclasses
 from pathlib import Path
+import tomllib
 from typing import Any
 
 from pydantic import BaseModel
@@ -92,8 +94,6 @@ def _load_context(ref: str | Path, overrides: Sequence[str]) -> Context:
 def effective(doc: Any) -> Any:
     """The document with each option's `[option_sets]` entry for its value written into the
     tables it sets, as the variant is played (interpreter.variant.build.apply_option_sets)."""
-    import dataclasses
-
     from interpreter.variant.build import apply_option_sets
 
     model = apply_option_sets(doc.model)
@@ -154,12 +154,26 @@ def _family_note(key: str, value: Any, family_table: BaseModel | None, ctx: Cont
 
 
 def _set_note(path: tuple[str, ...], value: Any, ctx: Context) -> str:
+    """Where a value in effect that `--set` changed comes from: the key itself, or the choice of
+    an option whose `[option_sets]` entry sets it."""
     if ctx.plain is None:
         return ""
     node: Any = ctx.plain
     for part in path:
         node = node.get(part) if isinstance(node, dict) else getattr(node, part, None)
-    return "" if node == value else f" (set by `--set`; the file says {code(toml_value(node))})"
+    if node == value:
+        return ""
+    said = f"the file says {code(toml_value(node))}"
+    model = ctx.doc.model
+    # the last option whose chosen entry sets the key wins (`apply_option_sets`)
+    for name, per in reversed(list((model.option_sets or {}).items())):
+        chosen = model.options.get(name)
+        if path[-1] in ((per.get(choice_key(chosen)) or {}).get(path[0]) or {}):
+            if chosen != ctx.plain.options.get(name):
+                return (f" (set by the option {code(name)} = {code(toml_value(chosen))}, "
+                        f"chosen with `--set`; {said})")
+            break
+    return f" (set by `--set`; {said})"
 
 
 # -- the sections --------------------------------------------------------------------------------
@@ -224,8 +238,6 @@ def _sources(ctx: Context, level: int) -> list[Block]:
 
 def _file_sources(path: Path) -> list[str]:
     """The `variant.sources` a file of the chain writes itself (it loaded once already)."""
-    import tomllib
-
     try:
         info = tomllib.loads(path.read_text(encoding="utf-8")).get("variant", {})
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
@@ -383,10 +395,12 @@ def _turn(ctx: Context, level: int) -> list[Block]:
     out.append(Para(
         "Stage rules: after a throw or stage that a rule's `when` holds of is played in full, "
         "the same player plays a stage of the doublet `next`, judged as a throw of its own "
-        "(it is no throw of his: `rolls` does not change; outside 1..6, none follows). What "
-        "a governed throw or stage leaves unplayed is lost, or, where `to_opponent` holds, "
-        "played by the opponent before his own throw, with the stages after it; once no stage "
-        "follows one played in full, the same player throws again where `again` holds."))
+        "(it is no throw of his: `rolls` does not change; outside 1..6, or without `next`, "
+        "none follows). The numbers a governed throw or stage leaves unplayed are lost, or, "
+        "where `to_opponent` holds, played by the opponent before his own throw (a doublet's "
+        "rest as moves of its number, two different numbers as a throw of their own), with "
+        "the stages after them; once no stage follows one played in full, the same player "
+        "throws again where `again` holds."))
     for stage_id, stage in stages.items():
         out.append(_heading(level + 1, f"{code(stage_id)}: {stage.name}", "stage-" + stage_id))
         if stage.description:

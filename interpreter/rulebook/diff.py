@@ -28,6 +28,7 @@ whose value an option's choice sets says so (`"set_by": {"a": OPTION, "b": OPTIO
 from __future__ import annotations
 
 from collections.abc import Sequence
+import json
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +37,7 @@ from pydantic import BaseModel
 from interpreter.errors import TablierError
 from interpreter.rulebook.blocks import Block, Heading, Para, Table, code, to_html, to_markdown
 from interpreter.rulebook.words import effect, toml_value
-from interpreter.variant.schema import Rule, choice_key
+from interpreter.variant.schema import Rule, choice_key, choice_key as ck, Dice, Movement
 
 #: the tables of `[dice]`-like switches that are compared key by key
 _SWITCH_TABLES = ("movement", "dice")
@@ -104,8 +105,6 @@ def _flatten_sets(sets: dict[str, Any]) -> dict[str, Any]:
 
 def _set_by(model: Any) -> dict[tuple[str, str], str]:
     """(table, key) → the option whose current value's `[option_sets]` entry sets it."""
-    from interpreter.variant.schema import choice_key as ck
-
     out: dict[tuple[str, str], str] = {}
     for name, per in (model.option_sets or {}).items():
         for table, values in (per.get(ck(model.options.get(name))) or {}).items():
@@ -222,8 +221,6 @@ def _side(doc: Any, letter: str) -> str:
 
 
 def _with_words(table: str, key: str, value: Any) -> str:
-    from interpreter.variant.schema import Dice, Movement
-
     models: dict[str, type[BaseModel]] = {"dice": Dice, "movement": Movement}
     model = models[table]
     info = model.model_fields.get(key)
@@ -330,7 +327,6 @@ def diff_blocks(a: Any, b: Any, result: dict[str, Any], level: int = 2) -> list[
 
 def render_diff(a_ref: str | Path, b_ref: str | Path, sets: Sequence[str] = (), *,
                 fmt: str = "markdown", level: int = 2) -> str:
-    import json
 
     a, b, result = diff_variants(a_ref, b_ref, sets)
     if fmt == "json":

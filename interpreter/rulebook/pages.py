@@ -17,6 +17,8 @@ files have no place in a page.
 """
 from __future__ import annotations
 
+import contextlib
+import io
 import re
 import shlex
 from dataclasses import dataclass
@@ -60,9 +62,6 @@ def sections(text: str, where: str = "page") -> list[Section]:
 
 def _output(words: list[str], command: str) -> str:
     """A command's standard output as a code block."""
-    import contextlib
-    import io
-
     from interpreter.cli import main
 
     if "--mat" in words:

@@ -511,6 +511,25 @@ class CombinePlay(EcrirePlay):
     holes_span_marks = True
     marked_before_play: str | None = name
     sheet: str | None = "honours"
+    feature_names = EcrirePlay.feature_names + tuple(
+        f"{n}_{side}" for side in ("me", "opponent")
+        for n in ("honours_holes", "quadruple", "treble", "fish")
+    ) + ("ecrire_active", "honours_active")
+
+    @classmethod
+    def features(cls, state: dict) -> list[float]:
+        """À écrire's, then each side's honours holes, rights and fish, and which games are
+        in play."""
+        s = state
+        out = super().features(s)
+        for side in ("me", "opponent"):
+            out += [s.get("honours_holes", {}).get(side, 0) / 12.0,
+                    float(s.get("quadruple_right", {}).get(side, False)),
+                    float(s.get("treble_right", {}).get(side, False)),
+                    s.get("fish", {}).get(side, 0) / 20.0]
+        active = s.get("active", {})
+        out += [float(active.get("ecrire", True)), float(active.get("honours", True))]
+        return out
 
     @classmethod
     def state_lines(cls, state: dict, names: tuple[str, str]) -> list[str]:

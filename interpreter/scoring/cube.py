@@ -554,8 +554,6 @@ class CubePlay(Ladder):
                 "cube_levels": [g.cube for g in games]}
 
     def result(self) -> GameResult:
-        from interpreter.engine.contract import SIDE_NAMES
-
         match = self.match
         g = self.game
         finished = match.finished

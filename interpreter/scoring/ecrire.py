@@ -611,6 +611,26 @@ class EcrirePlay(Schools, PointsLadder):
     marked_before_play: str | None = name
     net_unit = "jetons"
     sheet: str | None = "marks"
+    feature_names: tuple[str, ...] = tuple(
+        f"{n}_{side}" for side in ("me", "opponent")
+        for n in ("points", "mark_holes", "bredouille", "lurch_alive", "banner", "jetons")
+    ) + ("can_go", "mark", "leader")
+
+    @classmethod
+    def features(cls, state: dict) -> list[float]:
+        """The points and holes of the mark in play, the mark's flags, the partie's progress
+        and each side's jetons."""
+        s = state
+        pph = float(s.get("points_per_hole") or 12)
+        out = []
+        for side in ("me", "opponent"):
+            out += [s["points"][side] / pph, s["mark_holes"][side] / 12.0,
+                    float(s["bredouille"][side]), float(s["lurch_alive"][side]),
+                    float(s["banner"][side]), s["jetons"][side] / 50.0]
+        marks = float(s.get("marks") or 12)
+        out += [float(s.get("can_go", False)), s.get("mark", 1) / marks,
+                float(s.get("leader") == "me")]
+        return out
 
     @classmethod
     def net(cls, winner: int | None, points: Any, value: int, side: int) -> float:

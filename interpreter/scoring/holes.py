@@ -189,7 +189,7 @@ class Holes:
 from interpreter.engine.events import Hole  # noqa: E402
 from interpreter.scoring.protocol import (  # noqa: E402
     END, ON, GameResult, Gen, Ladder, Next, Worth, pair_text, pair_words, side_view)
-from interpreter.variant.problems import Problem  # noqa: E402
+from interpreter.errors import Problem  # noqa: E402
 
 
 def holes_state(holes: Holes, player: int) -> dict:
@@ -260,6 +260,24 @@ class HolesPlay(Schools, PointsLadder):
 
     net_unit = "holes"
     sheet = "points"
+    feature_names = tuple(f"{n}_{side}" for side in ("me", "opponent")
+                          for n in ("points", "holes", "bredouille", "to_go_1", "to_go_2",
+                                    "to_go_4")) + ("can_go",)
+
+    @classmethod
+    def features(cls, state: dict) -> list[float]:
+        """Each side's points and holes, bredouille, whether 1, 2 or 4 holes win; a go open."""
+        s = state
+        pph = float(s.get("points_per_hole") or 12)
+        to_win = float(s.get("holes_to_win") or 12)
+        out = []
+        for side in ("me", "opponent"):
+            holes = s["holes"][side]
+            to_go = max(to_win - holes, 0.0)
+            out += [s["points"][side] / pph, holes / to_win, float(s["bredouille"][side]),
+                    float(to_go <= 1), float(to_go <= 2), float(to_go <= 4)]
+        out.append(float(s.get("can_go", False)))
+        return out
 
     @classmethod
     def state_lines(cls, state: dict, names: tuple[str, str]) -> list[str]:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Generator
 
 from interpreter.engine.contract import END, ON, SIDE_NAMES, Decision, GameResult, Next
-from interpreter.variant.problems import Problem
+from interpreter.errors import Problem
 
 Gen = Generator[Decision, Any, Any]
 
@@ -106,6 +106,9 @@ class Ladder:
     counted_in_points = False
     #: a note in the log when a new game begins with an opening throw (None: no note)
     new_game_note: str | None = None
+    #: the names of the value network's inputs that `features` gives (players/features.py
+    #: names them `ladder_NAME`): none by default, a game's value is learned as an output
+    feature_names: tuple[str, ...] = ()
 
     @classmethod
     def bot_unit(cls, match_length: int = 0) -> str:
@@ -131,6 +134,12 @@ class Ladder:
         `view.ladder`); `names` are his and his opponent's."""
         if "points" in state:
             return [f"games: {pair_words(state, 'points', names)}"]
+        return []
+
+    @classmethod
+    def features(cls, state: dict) -> list[float]:
+        """The value network's inputs of a state seen by a player (`state()`), one for each of
+        `feature_names`, each scaled to about [0, 1]."""
         return []
 
     @classmethod

@@ -19,6 +19,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from interpreter.engine.contract import SIDE_NAMES
 from interpreter.engine.events import RotationGameBegun, RotationGameEnded
 from interpreter.scoring.protocol import END, GameResult, Ladder, Next, Worth, pair_text, side_view
 
@@ -190,8 +191,6 @@ class RotationPlay(Ladder):
                 "game_points": [e.points for e in self.games]}
 
     def result(self) -> GameResult:
-        from interpreter.engine.contract import SIDE_NAMES
-
         g = self.game
         finished = self.finished
         last = self.games[-1] if self.games else None

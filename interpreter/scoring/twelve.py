@@ -33,6 +33,7 @@ from typing import Any, Callable, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from interpreter.engine.contract import SIDE_NAMES
 from interpreter.errors import RecordError
 
 #: what the winner of a game may do: play on from the position, or start afresh
@@ -217,7 +218,7 @@ from interpreter.scoring.holes import PointsLadder  # noqa: E402
 from interpreter.engine.events import GameWon  # noqa: E402
 from interpreter.scoring.protocol import (  # noqa: E402
     END, ON, GameResult, Gen, Next, pair_text, pair_words, side_view)
-from interpreter.variant.problems import Problem  # noqa: E402
+from interpreter.errors import Problem  # noqa: E402
 
 
 class ContinuousPlay(PointsLadder):
@@ -227,6 +228,20 @@ class ContinuousPlay(PointsLadder):
 
     points_unit: str | None = "game values"
     new_game_note: str | None = "a new game: opening throw"
+    feature_names = ("points_me", "games_me", "points_opponent", "games_opponent", "last_game",
+                     "game")
+
+    @classmethod
+    def features(cls, state: dict) -> list[float]:
+        """Each side's points of the game in play and games of the match, and where the match
+        stands."""
+        s = state
+        target = float(s.get("target") or 12)
+        out = []
+        for side in ("me", "opponent"):
+            out += [s["points"][side] / target, s["games"][side] / 24.0]
+        out += [float(s.get("last_game", False)), s.get("game", 1) / 12.0]
+        return out
 
     @classmethod
     def bot_unit(cls, match_length: int = 0) -> str:
@@ -344,8 +359,6 @@ class ContinuousPlay(PointsLadder):
                 "continued": sum(1 for g in m.games if g.decision == CONTINUE)}
 
     def result(self) -> GameResult:
-        from interpreter.engine.contract import SIDE_NAMES
-
         g = self.game
         match = self.match
         totals = match.totals()

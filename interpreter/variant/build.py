@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
 from interpreter.dsl import RuleSet, SnippetError, compile_document
-from interpreter.errors import Diagnostic, VariantError
+from interpreter.dsl.limits import COST_BUDGET
+from interpreter.errors import Diagnostic, VariantError, TablierError
 from interpreter.kernel.board import Board, Geometry, flip
 from interpreter.kernel.movegen import MoveGenerator
 from interpreter.kernel.rules import MoveRules
@@ -234,7 +235,7 @@ def _rotation_games(doc: Any, refs: Sequence[str], own_cost: int = 0) -> tuple[V
     """The variants a rotation plays in turn: built-in ids, or `.toml` paths relative to the
     file (as `extends`). Each must be one game scored by its value rules (`[ladder] kind =
     "game"`); what cannot be loaded is a diagnostic at `ladder.games`."""
-    from interpreter.errors import TablierError
+    from interpreter.scoring.protocol import Ladder
     from interpreter.variant.loader import _looks_like_path, load_document
 
     #: each file loaded once, however often the rotation names it
@@ -275,8 +276,9 @@ def _rotation_games(doc: Any, refs: Sequence[str], own_cost: int = 0) -> tuple[V
                                         f"{ref!r}, cannot be loaded: {_lower(str(err))[:400]}"))
                     continue
                 loaded[key] = game
-            if game.ladder is not None and getattr(game.ladder, "kind", "game") != "game":
-                kind = getattr(game.ladder, "kind", "game")
+            if game.ladder is not None and game.ladder_kind() is not Ladder:
+                # not the one game of the default ladder
+                kind = getattr(game.ladder, "kind", None)
                 problems.append(_at(doc, where, "unplayable", f"game {i + 1} of the rotation, "
                                     f"{ref!r}, is scored by a `{kind}` ladder: a rotation plays "
                                     f"games scored by their value rules (`kind = \"game\"`)"))
@@ -296,8 +298,6 @@ def _rotation_games(doc: Any, refs: Sequence[str], own_cost: int = 0) -> tuple[V
 def _rotation_over_budget(doc: Any, games: Sequence[Variant], own: int) -> Diagnostic | None:
     """`error[cost]` at `ladder.games` when the rotation's own rules and those of its games,
     summed, cost more than the one budget of a file (interpreter/dsl/limits.py)."""
-    from interpreter.dsl.limits import COST_BUDGET
-
     total = own + sum(g.rules.cost for g in {id(g): g for g in games}.values())
     if total <= COST_BUDGET:
         return None

@@ -25,7 +25,8 @@ from interpreter.variant.problems import (
     problems_from_validation,
     toml_repr,
 )
-from interpreter.variant.schema import RULE_COMMON_FIELDS, RULE_KIND_FIELDS, choice_key
+from interpreter.variant.schema import (RULE_COMMON_FIELDS, RULE_KIND_FIELDS, choice_key, Dice,
+                                        Movement)
 
 # Names reach messages, generated code and the web pages: each is checked whole
 # (`fullmatch`: `$` would let a trailing newline through), ASCII only, and bounded in length.
@@ -261,6 +262,16 @@ def _check_rules(data: dict[str, Any]) -> list[Problem]:
     for rule_id, rule in _table(data, "rules").items():
         if isinstance(rule, dict) and rule.get("kind") in RULE_KIND_FIELDS:
             out += _check_rule(rule_id, rule, rule["kind"])
+    stages = _table(data, "turn").get("stages")
+    for stage_id, stage in (stages.items() if isinstance(stages, dict) else ()):
+        # a stage rule says what follows a throw it governs, or it does nothing
+        if isinstance(stage, dict) and not any(k in stage for k in ("next", "to_opponent",
+                                                                    "again")):
+            out.append(Problem(("turn", "stages", stage_id, "next"), "missing-key",
+                               f"stage rule `{stage_id}` says nothing of what follows a throw "
+                               f"it governs: it needs `next` (the stage that follows), "
+                               f"`to_opponent` (the numbers left go to the opponent) or "
+                               f"`again` (the same player throws again)", "missing"))
     return out
 
 
@@ -389,8 +400,6 @@ _SETTABLE = ("dice", "movement", "ladder")
 def _check_option_sets(data: dict[str, Any]) -> list[Problem]:
     """`[option_sets.NAME.CHOICE]`: the option is declared, CHOICE is one of its choices, and
     each table's keys and values are what that table accepts."""
-    from interpreter.variant.schema import Dice, Movement
-
     out: list[Problem] = []
     options = _table(data, "options")
     choices = _table(data, "option_choices")

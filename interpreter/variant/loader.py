@@ -22,13 +22,14 @@ import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ValidationError
 
 from interpreter.bounded import (InputError, read_toml_file, shown_name, toml_fault,
                                  toml_file_fault)
-from interpreter.errors import Diagnostic, VariantError
+from interpreter.errors import Diagnostic, VariantError, RecordError
 from interpreter.resources import builtin_variant_path, variants_dir
 from interpreter.variant.checks import (
     check_document,
@@ -244,8 +245,6 @@ def record_variant(ref: Any) -> str:
     opened: a built-in id, or a path whose name ends in `.toml` (then read within bounds as any
     variant file), as `extends` allows. A record from a stranger cannot make a command read
     `/dev/zero` or print a line of `/etc/passwd`. Raises `RecordError` otherwise."""
-    from interpreter.errors import RecordError
-
     if not isinstance(ref, str) or not ref:
         raise RecordError(f"the variant must be a built-in id or a `.toml` file; found "
                           f"{found_str(ref)}")
@@ -273,8 +272,6 @@ _RULE_FIELDS = ("to", "on", "winner")
 def _snippet_view(merged: dict[str, Any]) -> Any:
     """What the rule-language checker reads of a document that failed the schema: its regions,
     definitions, options and rules, keeping only the parts of the right shape."""
-    from types import SimpleNamespace
-
     def table(key: str) -> dict[str, Any]:
         value = merged.get(key)
         return value if isinstance(value, dict) else {}

@@ -1,9 +1,10 @@
 """Problems found in a variant document, before they are given a file position, and the wording
 of pydantic's errors in the terms of the file format.
 
-A `Problem` names the key it is about (a dotted path in the merged document) and whether the
-caret goes under the key, under its value, or (for a missing key) under the table that lacks it;
-`interpreter.variant.loader` knows which file set each key and turns problems into `Diagnostic`s.
+A `Problem` (interpreter/errors.py, below the ladders that report some) names the key it is
+about (a dotted path in the merged document) and whether the caret goes under the key, under its
+value, or (for a missing key) under the table that lacks it; `interpreter.variant.loader` knows
+which file set each key and turns problems into `Diagnostic`s.
 """
 from __future__ import annotations
 
@@ -11,30 +12,16 @@ import difflib
 import re
 import types
 import typing
-from dataclasses import dataclass
 from datetime import date, datetime, time
 from typing import Any, Literal
 
 from pydantic import BaseModel, ValidationError
 
-KeyPath = tuple[str | int, ...]
-Where = Literal["key", "value", "missing"]
+from interpreter.errors import KeyPath, Problem, Where
+
+__all__ = ["KeyPath", "Problem", "Where"]
 
 _BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
-
-
-@dataclass(frozen=True)
-class Problem:
-    """One fault in a document: which key, a diagnostic code and a message, and where the caret
-    goes ("key", "value", or "missing": under the key of the table that lacks `key_path`)."""
-
-    key_path: KeyPath
-    code: str
-    message: str
-    where: Where = "value"
-    #: other keys the fault may lie in (a starting position that does not add up to `checkers`):
-    #: the diagnostic goes to whichever of them was set last
-    alternatives: tuple[KeyPath, ...] = ()
 
 
 # -- how keys and values are written in messages ---------------------------------------------------

@@ -460,10 +460,11 @@ class Rule(Strict):
 class Stage(Strict):
     """`[turn.stages.<id>]`: a stage rule. After a throw, or a stage, of which `when` holds is
     played in full, the same player plays a stage of the doublet `next` (judged as a throw of
-    its own; a number above 6 or below 1: none, the throw is over); the stage is no throw of
-    his (`rolls` does not change). What such a throw or stage leaves unplayed is lost, or, where
-    `to_opponent` holds, played by the opponent before his own throw, with the stages after it
-    (what he cannot play is lost). The id is the table key."""
+    its own; a number above 6 or below 1, or no `next`: none, the throw is over); the stage is
+    no throw of his (`rolls` does not change). The numbers such a throw or stage leaves
+    unplayed are lost, or, where `to_opponent` holds, played by the opponent before his own
+    throw, with the stages after them (what he cannot play is lost). The id is the table
+    key."""
 
     name: str = Field(description="the stage rule's name, for people (e.g. \"The doubles "
                       "progression\")")
@@ -473,12 +474,14 @@ class Stage(Strict):
     when: str = Field(description="rule-language condition, asked of the throw or stage just "
                       "played (its dice, `rolls`, `unplayed`, the position before it): whether "
                       "this rule governs it")
-    next: str = Field(description="rule-language number: the doublet of the stage that follows "
-                      "one played in full (outside 1..6: none)")
+    next: str | None = Field(None, description="rule-language number: the doublet of the stage "
+                             "that follows one played in full (outside 1..6, or no `next`: "
+                             "none)")
     to_opponent: str | None = Field(
         None, description="rule-language condition: the numbers a governed throw or stage "
-        "leaves unplayed go to the opponent, who plays them and the stages after them before "
-        "his own throw (default: they are lost)")
+        "leaves unplayed go to the opponent, who plays them (a doublet's rest as that many "
+        "moves of its number, two different numbers as a throw of their own) and the stages "
+        "after them before his own throw (default: they are lost)")
     again: str | None = Field(
         None, description="rule-language condition: once no stage follows a governed throw "
         "or stage played in full, the same player throws again (default: never)")

@@ -374,7 +374,7 @@ def rebuild(payload: dict[str, Any]) -> Variant:
         value=[(_str(i), required(w), required(v)) for i, w, v in r["value"]],
         bot_features=[(_str(n), required(h)) for n, h in r["bot_features"]],
         regions={_str(n): frozenset(_num(p) for p in pips) for n, pips in r["regions"].items()},
-        stages=[(_str(i), required(w), required(n), hook(t), hook(a))
+        stages=[(_str(i), required(w), hook(n), hook(t), hook(a))
                 for i, w, n, t, a in r["stages"]],
         updates=[(_str(n), _num(slot), _bool(b), required(h)) for n, slot, b, h in r["updates"]],
         cost=_num(r["cost"]),

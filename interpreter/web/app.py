@@ -15,7 +15,7 @@ CSS, no build step and nothing fetched from elsewhere) and the JSON API of the p
     POST /api/sheets               {"record": TOML}   → the `tablier sheet --json` object, or 400
     POST /api/sheets/view          {"record": TOML} or {"fields": {...}}
                                    → {"sheet", "text", "fields", "toml", "kind",
-                                      "in_play"}
+                                      "form", "in_play"}
 
 Every request first passes the doors of `interpreter.web.doors` (the `Host` is the server's
 own, no `Origin` of another site, POST bodies typed `application/json` and of at most
@@ -33,6 +33,7 @@ import json
 import secrets
 import time
 from pathlib import Path
+import tomllib
 from typing import Any
 
 from starlette.applications import Starlette
@@ -41,8 +42,9 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from interpreter.bounded import parse_json, shown
-from interpreter.errors import TablierError
+from interpreter.bounded import parse_json, shown, SEED_RANGE, parse_toml
+from interpreter.errors import TablierError, InputError, RecordError
+from interpreter.resources import variants_dir
 from interpreter.web import pages
 from interpreter.web.catalogue import Catalogue, check_settings
 from interpreter.web.doors import MAX_BODY, Busy, Doors, Works, server_hosts
@@ -124,8 +126,6 @@ def _overrides(sets: Any) -> list[str]:
 
 
 def _seed(value: Any) -> int | str:
-    from interpreter.bounded import SEED_RANGE
-
     if value is None or value == "":
         return secrets.randbelow(10**9)
     if isinstance(value, bool) or not isinstance(value, int) or \
@@ -364,10 +364,6 @@ def create_app(limit: int = 100, max_idle: float = 6 * 3600, *, host: str = "127
 
 def builtin_variants() -> list[dict[str, Any]]:
     """The playable built-in variants: id, name, family and ladder kind."""
-    import tomllib
-
-    from interpreter.resources import variants_dir
-
     rows = []
     for path in sorted(variants_dir().glob("*.toml")):
         with path.open("rb") as fh:
@@ -381,7 +377,8 @@ def builtin_variants() -> list[dict[str, Any]]:
 
 
 def sheet_variants() -> list[dict[str, Any]]:
-    """The built-in variants that have a score sheet, with their ladder kind."""
+    """The built-in variants that have a score sheet, with their ladder kind and the form of
+    its sheet (`Ladder.sheet`: "points", "marks" or "honours"), which the page draws."""
     from interpreter.scoring.registry import ladder_class
     from interpreter.variant.loader import load_document
 
@@ -391,9 +388,11 @@ def sheet_variants() -> list[dict[str, Any]]:
             ladder = load_document(row["id"], check_rules=False).model.ladder
         except TablierError:    # pragma: no cover - the shipped files load
             continue
-        if ladder_class(ladder).sheet is not None:
+        form = ladder_class(ladder).sheet
+        if form is not None:
             kind = getattr(ladder, "kind", None)
-            out.append({**row, "kind": kind, "marks": getattr(ladder, "marks", None)})
+            out.append({**row, "kind": kind, "form": form,
+                        "marks": getattr(ladder, "marks", None)})
     return out
 
 
@@ -414,13 +413,13 @@ SHEET_FIELDS = ("variant", "players", "marks", "leader", "events", "options", "p
 
 def sheet_view(body: dict[str, Any], ladder_of: Any = None) -> dict:
     """The live score keeper's view of a record: the sheet (`tablier sheet --json`), the
-    readable sheet, the record's fields and its TOML (for download)."""
+    readable sheet, the record's fields and its TOML (for download), the ladder's kind and the
+    form of its sheet (`Ladder.sheet`; "pool" for a pool), by which the page draws it."""
     import tomli_w
 
-    from interpreter.bounded import parse_toml
-    from interpreter.errors import InputError, RecordError
     from interpreter.io.sheet import (in_play_text, record_ladder, render_sheet_text,
                                       sheet_data_text)
+    from interpreter.scoring.registry import ladder_class
 
     if "record" in body:
         text = body["record"]
@@ -452,10 +451,15 @@ def sheet_view(body: dict[str, Any], ladder_of: Any = None) -> dict:
         data = parse_toml(text)
     except InputError as exc:      # pragma: no cover - sheet_data_text read it
         raise RecordError(str(exc)) from None
-    kind = "pool" if "pool" in data else ladder_for(data["variant"], data.get("options", {})
-                                                  ).kind
+    kind: str | None
+    form: str | None
+    if "pool" in data:
+        kind = form = "pool"
+    else:
+        ladder = ladder_for(data["variant"], data.get("options", {}))
+        kind, form = ladder.kind, ladder_class(ladder).sheet
     fields = {k: data[k] for k in SHEET_FIELDS if k in data}
     return {"sheet": sheet, "text": readable, "fields": json.loads(json.dumps(fields,
                                                                               default=str)),
-            "toml": tomli_w.dumps(fields), "kind": kind,
+            "toml": tomli_w.dumps(fields), "kind": kind, "form": form,
             "in_play": in_play_text(text, ladder_for)}

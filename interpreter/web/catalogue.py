@@ -17,7 +17,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from interpreter.bounded import read_bytes, shown
+from interpreter.bounded import read_bytes, shown, parse_toml
 from interpreter.errors import InputError, RecordError, TablierError
 from interpreter.resources import builtin_variant_path, variants_dir
 
@@ -184,8 +184,6 @@ def _names_a_file(value: Any) -> bool:
 def check_settings(args: Any, where: str = "\"set\"") -> None:
     """Refuse `--set` arguments (KEY=VALUE text) or a record's options (a table) whose values
     name a `.toml` file: a rotation's `ladder.games` would open it. Built-in ids stay allowed."""
-    from interpreter.bounded import parse_toml
-
     if len(args or ()) > MAX_SETTINGS:
         raise RecordError(f"{where}: {len(args)} settings (at most {MAX_SETTINGS})")
     items = args.items() if isinstance(args, dict) else enumerate(args or ())

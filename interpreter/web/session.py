@@ -57,7 +57,7 @@ from interpreter.errors import TablierError
 from interpreter.kernel.board import to_json
 from interpreter.web.doors import Overrun
 from interpreter.notation import PIPS, UNENTERED, Notation, notation_for, notations_of
-from interpreter.players.kinds import HUMAN, offered
+from interpreter.players.kinds import HUMAN, offered, make_player
 
 #: the longest game a session plays (throws): `tablier play`'s default
 MAX_TURNS = 20000
@@ -110,7 +110,6 @@ def notations_by_variant(ids: list[str]) -> dict[str, list[str]]:
 def _player(kind: str, seed: str, variant: Any = None) -> Any:
     if kind == HUMAN:
         return Human()
-    from interpreter.players.kinds import make_player
 
     return make_player(kind, seed, variant)
 

@@ -23,17 +23,19 @@ function el(tag, attrs = {}, text = "") {
   return e;
 }
 
-function kindOf(variant) {
+// the form of a variant's sheet, as its ladder says: "points" (a game of holes), "marks" (the
+// partie à écrire), "honours" (combiné)
+function formOf(variant) {
   const v = PAGE.variants.find((x) => x.id === variant);
-  return v ? v.kind : null;
+  return v ? v.form : null;
 }
 
-function setupKind() {
-  const kind = kindOf($("sheet-variant").value);
-  for (const e of document.querySelectorAll(".ecrire-only")) e.hidden = kind === "holes";
+function setupForm() {
+  const form = formOf($("sheet-variant").value);
+  for (const e of document.querySelectorAll(".ecrire-only")) e.hidden = form === "points";
 }
-$("sheet-variant").addEventListener("change", setupKind);
-setupKind();
+$("sheet-variant").addEventListener("change", setupForm);
+setupForm();
 
 // try the record with one more event (or none); keep it only if the rules accept it
 async function tryFields(candidate, check) {
@@ -64,7 +66,7 @@ $("sheet-setup").addEventListener("submit", (ev) => {
   ev.preventDefault();
   const variant = $("sheet-variant").value;
   const f = {variant, players: [$("name-a").value.trim(), $("name-b").value.trim()], events: []};
-  if (kindOf(variant) !== "holes") {
+  if (formOf(variant) !== "points") {
     const m = $("marks").value.trim();
     if (!/^[0-9]+$/.test(m)) { $("sheet-error").textContent = `marks: ${JSON.stringify(m)} is not a number`; }
     f.marks = Number(m);
@@ -118,12 +120,12 @@ function refaitCheck(before) {
 
 function sideBox(i) {
   const [me, other] = [fields.players[i], fields.players[1 - i]];
-  const kind = view.kind;
+  const form = view.form;
   const box = el("div", {class: "panel side", "data-player": me});
   box.append(el("h3", {}, me));
   const score = el("div", {class: "score"});
   const s = view.sheet;
-  if (kind === "holes") {
+  if (form === "points") {
     const p = s.players[me];
     score.textContent = `${p.holes} holes, ${p.points} points` + (p.bredouille ? ", bredouille" : "");
   } else {
@@ -139,7 +141,7 @@ function sideBox(i) {
   onOther.append(tick, document.createTextNode(` on ${other}'s throw`));
   box.append(onOther);
   const plus = el("div", {class: "plus"});
-  const numbers = kind === "holes" ? [1, 2, 3, 4, 5, 6, 8, 10, 12] : [1, 2, 3, 4];
+  const numbers = form === "points" ? [1, 2, 3, 4, 5, 6, 8, 10, 12] : [1, 2, 3, 4];
   for (const n of numbers) {
     const b = el("button", {class: "big plus-n", "data-n": n}, `+${n}`);
     b.addEventListener("click", () => {
@@ -152,8 +154,8 @@ function sideBox(i) {
   box.append(plus);
   const row = el("div", {class: "buttons"});
   const words = [["go", "go"]];
-  if (kind !== "holes") words.push(["refait", "go"], ["banner", "banner"], ["necktie", "necktie"]);
-  if (kind === "combine") words.push(["suspend ecrire", "suspend ecrire"], ["suspend honours", "suspend honours"]);
+  if (form !== "points") words.push(["refait", "go"], ["banner", "banner"], ["necktie", "necktie"]);
+  if (form === "honours") words.push(["suspend ecrire", "suspend ecrire"], ["suspend honours", "suspend honours"]);
   for (const [label, word] of words) {
     const b = el("button", {class: "big word", "data-word": label}, label);
     b.addEventListener("click", () => {
