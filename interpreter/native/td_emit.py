@@ -299,7 +299,8 @@ def train_games(start, keys, nkeys, mode, max_turns, W, theta, I, H, O, levels, 
                 _forward(theta, prev[s], I, H, O, h, y0)
                 for o in range(O):
                     delta[o] = 0.0
-                delta[0] = 1.0 if won else 0.0
+                # a play without a winner (stopped at the turn limit) is half a win for each
+                delta[0] = 1.0 if won else (0.5 if winner < 0 else 0.0)
                 for i in range(K):
                     if winner >= 0 and k >= levels[i]:
                         if won:
