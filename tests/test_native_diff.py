@@ -396,6 +396,17 @@ def test_few_games_do_not_pay_for_numba() -> None:
     assert getattr(v.generator, "native", None) is None
 
 
+def test_short_games_need_more_of_them_to_pay_for_numba() -> None:
+    """Three checkers a side: a game costs the Python path under a millisecond, so the compiled
+    code is loaded for five times the games."""
+    tc, bg = load_variant("tourne-case"), load_variant("backgammon")
+    assert native.warm_games((bg,)) == native.WARM_GAMES
+    assert native.warm_games((tc,)) == 5 * native.WARM_GAMES
+    assert native.warm_games(tuple(load_variant("tavli").games)) == native.WARM_GAMES
+    assert not native.accelerate(tc, games=5 * native.WARM_GAMES - 1)
+    assert getattr(tc.generator, "native", None) is None
+
+
 def test_short_commands_import_no_numba() -> None:
     """`tablier moves` on one position, `rules`, `validate`: numba is never imported."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}

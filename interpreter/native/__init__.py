@@ -62,6 +62,15 @@ WARM_GAMES = 500
 COLD_GAMES = 20_000
 
 
+def warm_games(games_of: tuple[Any, ...]) -> int:
+    """The fewest games worth loading the compiled code of these games from the cache:
+    `WARM_GAMES` for fifteen checkers a side, a multiple of it for fewer (a game of three
+    checkers, Hypergammon's or Tourne-case's, costs the Python path under a millisecond: the
+    second of loading pays over some two thousand of them)."""
+    few = min(max(1, int(getattr(g, "checkers", 15) or 15)) for g in games_of)
+    return WARM_GAMES * max(1, 15 // few)
+
+
 def accelerate(variant: Any, quiet: bool = False, games: int | None = None) -> bool:
     """Give `variant` (and the games of a rotation) the compiled generator and playouts where
     its switches are covered; True when every game of it runs compiled. `games`: how many
@@ -79,7 +88,7 @@ def accelerate(variant: Any, quiet: bool = False, games: int | None = None) -> b
     games_of = tuple(getattr(variant, "games", ()) or ()) or (variant,)
     if games is not None:
         cached = all(is_cached(g) for g in games_of)
-        if games < (WARM_GAMES if cached else COLD_GAMES):
+        if games < (warm_games(games_of) if cached else COLD_GAMES):
             return False
         if not cached and not quiet:
             say_once(f"compiling the move generator of {variant.id} for this machine (once, "
