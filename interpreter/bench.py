@@ -177,7 +177,10 @@ def _compiled_figures(variant: Any, games: int, runs: int, seed: int, budget: fl
     playout = getattr(variant, "native_playout", None)
     gen = variant.generator
     # the first calls compile the code, or load it from the cache
-    gen.results(variant.start, 3, 1)
+    if variant.dice_count == 3:
+        gen.results(variant.start, 3, 1, 1, 2)
+    else:
+        gen.results(variant.start, 3, 1)
     if playout is not None:
         playout.play(["0/0"])
     ready_s = time.process_time() - t0

@@ -12,7 +12,7 @@ from typing import Any, Callable
 from interpreter.dsl.check import measure_definitions
 from interpreter.dsl.compiler import (ANY_TYPE, BOOL, CHOICE, END, FORBID, INT, MOVE, ROLL,
                                       Compiler, HookInfo, Symbols, hook_info,
-                                      parse_definition_key, per_run, roll_info)
+                                      parse_definition_key, per_run, reads_path, roll_info)
 from interpreter.dsl.emit import roll_function
 from interpreter.dsl.bounds import Cost
 from interpreter.dsl.limits import COST_BUDGET
@@ -22,7 +22,7 @@ from interpreter.dsl.runtime import RollContext
 from interpreter.dsl.vocabulary import BUILTIN_NAMES
 
 __all__ = ["RuleSet", "ScoreRule", "points_by_side", "check_document", "compile_document",
-           "SnippetError", "RollContext", "HookInfo", "hook_info", "source_of"]
+           "SnippetError", "RollContext", "HookInfo", "hook_info", "reads_path", "source_of"]
 
 Hook = Callable[..., Any]
 

@@ -31,7 +31,7 @@ from typing import Any, Callable
 
 from interpreter.dsl import core as C
 from interpreter.dsl import syntax as S
-from interpreter.dsl.bounds import Bounds, Cost
+from interpreter.dsl.bounds import Bounds, Cost, Reads
 from interpreter.dsl.check import Checker, Definition, Symbols, parse_definition_key, words
 from interpreter.dsl.core import (ANY_TYPE, BOOL, CHOICE, CONTEXT_WORDS, END, FORBID, INT, LIST_INT,
                                   LIST_PATH, LIST_PLAY, MOVE, PATH, PLAY, ROLL, SET, STATE, STEP,
@@ -105,6 +105,15 @@ class HookInfo(Value):
 def hook_info(fn: Any) -> HookInfo | None:
     info = getattr(fn, "__dsl__", None)
     return info if isinstance(info, HookInfo) else None
+
+
+def reads_path(fn: Any) -> bool:
+    """Whether a hook may read the path (or the play) under examination: false only for a hook
+    of the compiler whose checked tree never reads it, true for any other function."""
+    info = hook_info(fn)
+    if info is None or info.tree is None:
+        return True
+    return "x" in Reads()(info.tree)
 
 
 class Compiler:

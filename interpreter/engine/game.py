@@ -30,7 +30,7 @@ import random
 from functools import partial
 from typing import TYPE_CHECKING, Any, Callable, Generator, ParamSpec, Sequence, cast
 
-from interpreter.dsl import RollContext
+from interpreter.dsl import RollContext, reads_path
 from interpreter.engine.contract import DICE36 as DICE36
 from interpreter.engine.contract import (BLACK, DICE216, END, ON, RESIGN_CHOICES, SIDE_NAMES,
                                          WHITE, Decision, GameResult, IllegalAnswer, Next, Resign,
@@ -461,6 +461,8 @@ class Game:
         staged = bool(throws.stages)
         #: the named state's updates after each play (`[turn.update]`)
         updates = bool(rules.updates)
+        #: whether an update reads the play's path: else the distinct end positions serve it
+        path_updates = updates and self._updates_read_path()
         #: where the throws stand: the dice set for the next throw, the stage being played
         t = ThrowState(opening, d1, d2, passed)
         #: a three-dice variant's throws: d3 is the third die (0 otherwise)
@@ -533,10 +535,10 @@ class Game:
                 self.board = after
             elif not hooks:
                 # the fast path: the distinct end positions are all a throw needs
-                if updates:
-                    # (the same plays results() reads, kept for the state's updates)
-                    made = (gen.some_plays(b, d1, d2, 1, d3) if three
-                            else gen.plays(b, d1, d2))[0]
+                if path_updates:
+                    # (the same plays results() reads, kept for the state's updates; a way
+                    # to each board is all they read)
+                    made = gen.some_plays(b, d1, d2, 1, d3)[0]
                     results = [p.board for p in made]
                 elif three:
                     results = gen.results(b, d1, d2, 1, d3)
@@ -630,8 +632,9 @@ class Game:
             #: the play's board, before the named state's updates
             moved = after
             if updates:
-                after = self._updated(b, after, d1, d2, made if passing is not None or not hooks
-                                      else ctx.plays, d3)
+                after = self._updated(b, after, d1, d2,
+                                      made if passing is not None or (not hooks and path_updates)
+                                      else ctx.plays if hooks else None, d3)
                 self.board = after
             if keep:
                 log.append(Played(mover, after))
@@ -746,6 +749,15 @@ class Game:
         self.between_passed = t.passed
         return how
 
+    def _updates_read_path(self) -> bool:
+        """Whether one of the file's updates of the named state may read the play's path (each
+        is asked with the first way to the play's board): else none needs the plays."""
+        got = self.__dict__.get("_path_updates")
+        if got is None:
+            got = self._path_updates = any(
+                reads_path(fn) for _name, _slot, _flag, fn in self.variant.rules.updates)
+        return got
+
     def _updated(self, b: Board, after: Board, d1: int, d2: int, plays: list | None,
                  d3: int = 0) -> Board:
         """`after` with the mover's named state (`[turn.state]`) as the file's updates set it
@@ -753,7 +765,7 @@ class Game:
         each asked like a forbid rule of the play (its first way), reading the values before
         the play. The opponent's values are kept."""
         v = self.variant
-        if after != b and plays is None:
+        if after != b and plays is None and self._updates_read_path():
             plays = v.generator.throw_plays(b, d1, d2, d3)[0]
         return updated(v.rules.updates, b, after, plays or (), d1, d2, self.rolls[self.mover])
 

@@ -128,7 +128,9 @@ class MoveRules:
         """Whether a switch that only the generic walk of `MoveGenerator` serves is on (the
         lower number alone, three dice, entering elsewhere than as from the bar, no bearing
         off, exact bearing off only, hits across the board or to the bar from a held start,
-        the shared route): the generated and compiled generators decline such rules."""
+        the shared route): the generated `plays()` and the compiled generators of the
+        backgammon family and of the plain walk decline such rules (the compiled walk of
+        `native/hooks_emit.py` serves them)."""
         return (self.numbers != "both" or self.dice != 2 or self.entry_pip != 25
                 or self.bear_off == "none" or self.over_exit == "none" or self.hit_across
                 or self.held_start != "refused" or self.route == "shared")

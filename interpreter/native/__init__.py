@@ -3,10 +3,14 @@ numba source over a flat int64 board (the kernel's layout, kernel/board.py), com
 kept in the user's cache (`modules.py`).
 
 What it serves: the distinct end boards of a throw (`results()`) for the backgammon family's
-switches (`gen_emit.py`) and for the pinning, same-route and off-board games without rule hooks
-(`walk_emit.py`), whole random playouts of the backgammon family (`loop_emit.py`, `playout.py`),
-and the variant file's rules (`rules_emit.py`, the rule compiler's numba back end, with its
-runtime helpers in `rt.py`).
+switches (`gen_emit.py`), for the pinning, same-route and off-board games without rule hooks
+(`walk_emit.py`), and for the games whose legality needs the file's `forbid` rules or whose
+switches only the generic walk serves (`hooks_emit.py`: the walk with the rules called inside
+it; Fevga, Jacquet, Long Nardy, Tourne-case, Tabula, Emperador, where a named state's update
+reads the play's path also `some_plays` with the first way to each board); whole random
+playouts of the backgammon family (`loop_emit.py`, `playout.py`); the variant file's rules
+(`rules_emit.py`, the rule compiler's numba back end, with its runtime helpers in `rt.py`); and
+the trictrac family's throws for its searching bots (`rt_corner.py`, `throws_emit.py`).
 Everything else, and everything when numba is missing or `TABLIER_NATIVE=0` is set, runs on the
 Python path, which stays the reference: the compiled code gives the same boards in the same
 order, and the compiled playouts the same games for the same seed (tests/test_native_diff.py).
@@ -58,6 +62,15 @@ WARM_GAMES = 500
 COLD_GAMES = 20_000
 
 
+def warm_games(games_of: tuple[Any, ...]) -> int:
+    """The fewest games worth loading the compiled code of these games from the cache:
+    `WARM_GAMES` for fifteen checkers a side, a multiple of it for fewer (a game of three
+    checkers, Hypergammon's or Tourne-case's, costs the Python path under a millisecond: the
+    second of loading pays over some two thousand of them)."""
+    few = min(max(1, int(getattr(g, "checkers", 15) or 15)) for g in games_of)
+    return WARM_GAMES * max(1, 15 // few)
+
+
 def accelerate(variant: Any, quiet: bool = False, games: int | None = None) -> bool:
     """Give `variant` (and the games of a rotation) the compiled generator and playouts where
     its switches are covered; True when every game of it runs compiled. `games`: how many
@@ -75,7 +88,7 @@ def accelerate(variant: Any, quiet: bool = False, games: int | None = None) -> b
     games_of = tuple(getattr(variant, "games", ()) or ()) or (variant,)
     if games is not None:
         cached = all(is_cached(g) for g in games_of)
-        if games < (WARM_GAMES if cached else COLD_GAMES):
+        if games < (warm_games(games_of) if cached else COLD_GAMES):
             return False
         if not cached and not quiet:
             say_once(f"compiling the move generator of {variant.id} for this machine (once, "

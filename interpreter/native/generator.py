@@ -2,7 +2,8 @@
 
 `NativeResults(rules)` compiles (or loads from the cache) the numba function of
 `gen_emit.results_source` and calls it with a work space of its own; `install(variant)` sets it
-as the generator's `results` when the switches are covered and the generator has no rule hooks.
+as the generator's `results` when the switches are covered, and `HookedResults` (the walk of
+`hooks_emit.py`, the file's forbid rules inside it) when the generator has rule hooks.
 The Python function stays on the generator as `py_results`: the compiled one hands it the rare
 throw whose plays overflow the work space.
 """
@@ -10,9 +11,11 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from interpreter.kernel.movegen import Play, Step
 from interpreter.kernel.rules import MoveRules
-from interpreter.native import gen_emit, walk_emit
-from interpreter.native.modules import load, is_cached as cached
+from interpreter.native import gen_emit, hooks_emit, walk_emit
+from interpreter.native.modules import is_cached as cached
+from interpreter.native.modules import load
 
 Board = tuple[int, ...]
 
@@ -79,15 +82,101 @@ class NativeResults:
         return list(map(tuple, self._rows[cat][:n].tolist()))
 
 
-def _source_of(variant: Any) -> tuple[str, tuple[str, ...]] | None:
+class HookedResults:
+    """`results(b, d1, d2, rolls=1, d3=0)` by the compiled walk with the file's rules and the
+    switches only the generic walk serves (`hooks_emit.py`): the same boards in the same order
+    as the Python generator `fallback`; and, when the walk keeps paths, `some_plays` with the
+    first way to each board (`some_fallback`: the Python `some_plays`)."""
+
+    def __init__(self, hooked: hooks_emit.Hooked, fallback: Callable[..., list[Board]],
+                 module: Any, some_fallback: Callable[..., Any] | None = None):
+        import numpy as np
+
+        r = hooked.rules
+        self.size = size = r.geometry.size
+        self.three = r.dice == 3
+        self.total = (3 if self.three else 1 if r.numbers == "lower" else 2,
+                      3 if self.three else 1 if r.numbers == "lower" else r.doublet_moves)
+        self.module = module
+        self.fn = module.results
+        self.work = np.zeros(hooks_emit.workspace_size(hooked), dtype=np.int64)
+        self.board = np.zeros(size, dtype=np.int64)
+        self.fallback = fallback
+        self.some_fallback = some_fallback
+        self._rows = hooks_emit.rows_view(self.work, hooked)
+        self._best = hooks_emit.best_offset(hooked)
+        self._steps = _Steps()
+
+    def _run(self, b: Board, d1: int, d2: int, rolls: int, d3: int) -> int:
+        """The walk's answer code (gen_emit's protocol), or -3 for a throw of the wrong number
+        of dice (the Python generator says so)."""
+        if self.three != bool(d3):
+            return -3
+        arr = self.board
+        arr[:] = b
+        return int(self.fn(arr, d1, d2, d3, rolls, self.work))
+
+    def __call__(self, b: Board, d1: int, d2: int, rolls: int = 1, d3: int = 0
+                 ) -> list[Board]:
+        code = self._run(b, d1, d2, rolls, d3)
+        if code < 0:
+            if code == -1:
+                return [b]
+            return self.fallback(b, d1, d2, rolls, d3)
+        n = code % gen_emit.SHIFT
+        return list(map(tuple, self._rows[:n, :self.size].tolist()))
+
+    def some_plays(self, b: Board, d1: int, d2: int, rolls: int = 1, d3: int = 0
+                   ) -> tuple[list[Play], int]:
+        """The plays of the throw, each with the first way to its board that the Python walk
+        finds, and how many numbers cannot be played."""
+        code = self._run(b, d1, d2, rolls, d3)
+        total = self.total[d1 == d2] if not d3 else 3
+        if code == -1:
+            return [Play(b, ((),))], total
+        if code < 0:
+            assert self.some_fallback is not None
+            return self.some_fallback(b, d1, d2, rolls, d3)
+        size = self.size
+        step = self._steps.__getitem__
+        out = []
+        for row in self._rows[:code % gen_emit.SHIFT].tolist():
+            path = tuple(map(step, row[size + 2:size + 2 + row[size + 1]]))
+            out.append(Play(tuple(row[:size]), (path,)))
+        return out, total - int(self.work[self._best])
+
+
+class _Steps(dict[int, Step]):
+    """The `Step` each number of a kept path stands for, made once."""
+
+    def __missing__(self, key: int) -> Step:
+        made = self[key] = Step(*hooks_emit.step_of(key))
+        return made
+
+
+def _hooked_source(variant: Any) -> tuple[hooks_emit.Hooked, str, str] | None:
+    """The compiled walk with the file's rules for `variant`: (what it calls, the module's
+    source, its salt), or None when the variant is not covered."""
+    h = hooks_emit.hooked(variant)
+    if h is None:
+        return None
+    return h, hooks_emit.module_source(h), hooks_emit.salt(h)
+
+
+def _source_of(variant: Any) -> tuple[str, tuple[str, ...], str] | None:
+    """The source of the variant's compiled module, the functions a caller runs (and the salt
+    of its cache name, for the walk with the file's rules); None when it has none."""
     gen = variant.generator
+    made = _hooked_source(variant)
+    if made is not None:
+        return made[1], ("results",), made[2]
     if gen.forbid or gen.moves or _family(gen.rules) is None:
         return None
     from interpreter.native.playout import playout_part
 
     extra = playout_part(variant)
     fns = ("results", "play_games") if extra else ("results",)
-    return module_source(gen.rules, extra[0] if extra else ""), fns
+    return module_source(gen.rules, extra[0] if extra else ""), fns, ""
 
 
 def is_cached(variant: Any) -> bool:
@@ -105,6 +194,8 @@ def install(variant: Any) -> bool:
     gen = variant.generator
     if getattr(gen, "native", None) is not None:
         return True
+    if _install_hooked(variant):
+        return True
     if gen.forbid or gen.moves or _family(gen.rules) is None:
         return False
     from interpreter.native.playout import playout_part
@@ -120,4 +211,21 @@ def install(variant: Any) -> bool:
     gen.py_results = python
     gen.native = native
     gen.results = native
+    return True
+
+
+def _install_hooked(variant: Any) -> bool:
+    gen = variant.generator
+    made = _hooked_source(variant)
+    if made is None:
+        return False
+    h, source, salt = made
+    python = gen.results
+    native = HookedResults(h, python, load(source, salt), gen.some_plays)
+    gen.py_results = python
+    gen.native = native
+    gen.results = native
+    if h.paths:
+        # the turn loop's plays for the named state's updates (one way to each board)
+        gen.some_plays = native.some_plays
     return True

@@ -46,25 +46,28 @@ def _dir() -> str:
     return str(_TMP[0].name)
 
 
-def digest(source: str) -> str:
+def digest(source: str, salt: str = "") -> str:
+    """The name of a module's file: the hash of its source and of what its code depends on
+    beside it (`salt`: the text of the helpers it imports, which numba's cache does not see)."""
     import numba
 
     h = hashlib.sha256()
-    for part in (CODE_VERSION, numba.__version__, sys.version.split()[0], source):
+    for part in (CODE_VERSION, numba.__version__, sys.version.split()[0], source) + (
+            (salt,) if salt else ()):
         h.update(part.encode())
         h.update(b"\0")
     return h.hexdigest()[:32]
 
 
-def _path(source: str) -> tuple[str, str]:
-    name = f"tablier_native_{digest(source)}"
+def _path(source: str, salt: str = "") -> tuple[str, str]:
+    name = f"tablier_native_{digest(source, salt)}"
     return name, os.path.join(_dir(), name + ".py")
 
 
-def is_cached(source: str, functions: tuple[str, ...]) -> bool:
+def is_cached(source: str, functions: tuple[str, ...], salt: str = "") -> bool:
     """Whether numba has machine code of `functions` of the module of `source` in the cache
     (its index files beside the module: loading them costs no compile)."""
-    name, path = _path(source)
+    name, path = _path(source, salt)
     folder = os.path.join(os.path.dirname(path), "__pycache__")
     try:
         found = os.listdir(folder)
@@ -99,10 +102,10 @@ def plain_source(module: ModuleType) -> str:
     return "\n\n\n".join(out) + "\n"
 
 
-def load(source: str) -> ModuleType:
+def load(source: str, salt: str = "") -> ModuleType:
     """The module of `source` (numba functions with `cache=True`), written under the cache on
-    first use and imported from there."""
-    name, path = _path(source)
+    first use and imported from there (`salt`: as for `digest`)."""
+    name, path = _path(source, salt)
     key = name
     mod = _LOADED.get(key)
     if mod is not None:

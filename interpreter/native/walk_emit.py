@@ -22,6 +22,8 @@ from interpreter.kernel.rules import MoveRules
 from interpreter.native.gen_emit import CATS
 
 PINNED = 8
+ACROSS = 16
+TO_BAR = 32
 
 
 def covers(rules: MoveRules) -> bool:
@@ -42,20 +44,39 @@ class _P:
     def __init__(self, r: MoveRules) -> None:
         self.DM = checked_int("doublet_moves", r.doublet_moves, 1, CATS - 1)
         self.BLOCK = checked_int("block", r.block, 1, 15)
-        self.HIT = checked_choice("hit", r.hit, ("bar", "none", "pin", "unentered"))
+        self.HIT = checked_choice("hit", r.hit, ("bar", "none", "pin", "unentered", "start"))
         self.PINS = self.HIT == "pin"
         self.POOL = bool(r.geometry.pool)
         self.UFIRST = bool(r.unentered_first)
         self.BAR = checked_choice("enter", r.enter, ("bar", "none")) == "bar"
         self.FIRST = bool(r.enter_first)
-        self.ALLHOME = checked_choice("bear_off", r.bear_off, ("all_home", "anywhere")) \
-            == "all_home"
+        bear = checked_choice("bear_off", r.bear_off, ("all_home", "anywhere", "none"))
+        self.ALLHOME = bear == "all_home"
+        #: no checker is ever borne off
+        self.NOBEAR = bear == "none"
         self.HOME = checked_int("home_top", r.home_top, 1, 24)
         self.OFFP = checked_int("off_pip", r.off_pip, 0, 12)
-        self.ANY = checked_choice("over_exit", r.over_exit, ("farthest", "any")) == "any"
+        over = checked_choice("over_exit", r.over_exit, ("farthest", "any", "none"))
+        self.ANY = over == "any"
+        #: only an exact number bears a checker off
+        self.EXACT = over == "none"
         self.PINOFF = checked_choice("pinned_bear_off", r.pinned_bear_off,
                                      ("forbidden", "allowed")) == "allowed"
         self.HIGHER = bool(r.higher_number)
+        #: where an unentered checker enters: the pip `ENTRY - d`
+        self.ENTRY = checked_int("entry_pip", r.entry_pip, 7, 25)
+        #: hits to the opponent's start, the mover's pip OS (to his bar when the mover holds it,
+        #: with `held_start = "bar"`; else refused)
+        self.OS = checked_int("their start", r.geometry.their_pip(r.start_pip), 1, 24) \
+            if self.HIT == "start" else 0
+        self.HELD_BAR = self.HIT == "start" and checked_choice(
+            "held_start", r.held_start, ("refused", "bar")) == "bar"
+        #: the pips whose landings hit the opponent's checkers across the board, as a bit mask
+        self.ACROSS = 0
+        if r.hit_across:
+            for q in range(1, 25):
+                if q not in r.across_safe:
+                    self.ACROSS |= 1 << q
         self.SEND = {"bar": 26, "unentered": 30}.get(self.HIT, 26)
 
 
@@ -72,8 +93,10 @@ def helpers_source(rules: MoveRules) -> str:
                 "        if L[q] < 0 and (L[28] >> q) & 1:", "            n += 1"]
     out += ["    return n", "", ""]
     # may the mover bear off on L
-    out += ["@njit(cache=True, inline='always')", "def _may_bear(L):",
-            "    if L[25] > 0:", "        return False"]
+    out += ["@njit(cache=True, inline='always')", "def _may_bear(L):"]
+    if p.NOBEAR:
+        out += ["    return False"]
+    out += ["    if L[25] > 0:", "        return False"]
     if p.POOL:
         out += [f"    if L[{POOL}] > 0:", "        return False"]
     if p.PINS:
@@ -118,25 +141,41 @@ def helpers_source(rules: MoveRules) -> str:
         out += [f"    {x}" for x in general]
     out += ["    bear = -1", "    for i in range(m):", "        s = srcs[i]"]
     if p.POOL:
-        out += [f"        t = 25 - d if s == {POOL} else s - d"]
+        out += [f"        t = {p.ENTRY} - d if s == {POOL} else s - d"]
     else:
         out += ["        t = s - d"]
-    out += [f"        if t > {p.OFFP}:", "            v = L[t]",
-            "            if v >= 0:", "                h = 0", "                fl = 0"]
+    out += [f"        if t > {p.OFFP}:", "            v = L[t]", "            if v >= 0:"]
+    if p.ACROSS:
+        out += [f"                if ({p.ACROSS} >> t) & 1 and L[25 - t] < 0:",
+                "                    h = -L[25 - t]", f"                    fl = {ACROSS}",
+                "                else:", "                    h = 0", "                    fl = 0"]
+    else:
+        out += ["                h = 0", "                fl = 0"]
     if p.PINS:
         out += ["            elif v == -1 and not (L[28] >> t) & 1:", "                h = 1",
                 f"                fl = {PINNED}"]
+    elif p.HIT == "start":
+        # never onto a start the mover holds, nor a hit on that very start: refused, or the
+        # checker hit goes to the bar
+        out += [f"            elif -v < {p.BLOCK}:", "                h = -v",
+                "                fl = 0", f"                if L[{p.OS}] > 0 or t == {p.OS}:"]
+        out += [f"                    fl = {TO_BAR}"] if p.HELD_BAR else \
+            ["                    continue"]
     elif p.HIT != "none":
         out += [f"            elif -v < {p.BLOCK}:", "                h = -v",
                 "                fl = 0"]
     out += ["            else:", "                continue"]
     out += ["        else:"]
+    if p.NOBEAR:
+        out += ["            continue"]
     out += [f"            if s == 25 or s == {POOL}:", "                continue",
             "            if bear < 0:", "                bear = 1 if _may_bear(L) else 0",
             "            if bear == 0:", "                continue", "            h = 0",
             f"            if t == {p.OFFP}:", "                fl = 0"]
     if p.ANY:
         out += ["            else:", "                fl = 1"]
+    elif p.EXACT:
+        out += ["            else:", "                continue"]
     else:
         out += ["            elif not _held_above(L, s):", "                fl = 1",
                 "            else:", "                continue"]
@@ -152,16 +191,38 @@ def helpers_source(rules: MoveRules) -> str:
     out += ["    if t == 0:", "        L[0] += 1"]
     if p.PINS:
         out += [f"    elif fl & {PINNED}:", "        L[t] = 1", "        L[28] |= 1 << t"]
-    out += ["    else:", "        if h:", "            L[t] += h", f"            L[{p.SEND}] += h",
+    out += ["    else:", "        if h:"] + _hit(p, "+", 12) + [
             "        L[t] += 1", "    return rel", "", ""]
     out += ["@njit(cache=True, inline='always')", "def _undo(L, s, t, h, fl, rel):",
             "    if t == 0:", "        L[0] -= 1"]
     if p.PINS:
         out += [f"    elif fl & {PINNED}:", "        L[t] = -1", "        L[28] ^= 1 << t"]
-    out += ["    else:", "        L[t] -= 1", "        if h:", "            L[t] -= h",
-            f"            L[{p.SEND}] -= h", "    if rel:", "        L[s] = 0",
+    out += ["    else:", "        L[t] -= 1", "        if h:"] + _hit(p, "-", 12) + [
+            "    if rel:", "        L[s] = 0",
             "        L[28] |= 1 << s", "    L[s] += 1"]
     return "\n".join(out) + "\n"
+
+
+def _hit(p: _P, sign: str, indent: int) -> list[str]:
+    """The lines that put back (`sign` "+") or take away ("-") h opposing checkers hit by the
+    step (s, t, h, fl): off the landing pip, or the pip across it, and where they are sent."""
+    other = "-" if sign == "+" else "+"
+    pad = " " * indent
+    if p.ACROSS:
+        out = [f"{pad}if fl & {ACROSS}:", f"{pad}    L[25 - t] {sign}= h", f"{pad}else:",
+               f"{pad}    L[t] {sign}= h"]
+    else:
+        out = [f"{pad}L[t] {sign}= h"]
+    if p.HIT == "start":
+        # the opponent's checkers on his start are negative counts
+        if p.HELD_BAR:
+            out += [f"{pad}if fl & {TO_BAR}:", f"{pad}    L[26] {sign}= h", f"{pad}else:",
+                    f"{pad}    L[{p.OS}] {other}= h"]
+        else:
+            out += [f"{pad}L[{p.OS}] {other}= h"]
+    else:
+        out += [f"{pad}L[{p.SEND}] {sign}= h"]
+    return out
 
 
 def results_source(rules: MoveRules) -> str:
