@@ -218,3 +218,39 @@ def test_the_compiled_network_plays_the_same_games(tmp_path, kind):
     _train("backgammon", 30, trained, compiled=True)
     for net_file in (None, str(trained)):
         assert _games(kind, net_file, True) == _games(kind, net_file, False)
+
+
+@pytest.mark.parametrize("overrides", [["ladder.match_length=7"], []])
+def test_the_compiled_look_ahead_is_the_searchs_in_a_match_and_with_the_cube(tmp_path,
+                                                                              monkeypatch,
+                                                                              overrides):
+    """Where a leaf is not a multiple of the equity (a 7-point match, money play with the live
+    cube), the compiled code gives every answer's outputs and the search's unit values them:
+    each kept answer's value one throw further is what the search's own `expect` gives."""
+    from interpreter import native
+    from interpreter.engine.game import Game
+    from interpreter.players import kinds
+    from interpreter.players.search import SearchPlayer
+
+    trained = tmp_path / "c.npz"
+    _train("backgammon", 20, trained, compiled=True)
+    v = load_variant("backgammon", overrides)
+    native.accelerate_net(v)
+    kinds._JUDGES.clear()
+    real = SearchPlayer._replies
+    compared = []
+
+    def checked(self, ls, keep, me):
+        got = real(self, ls, keep, me)
+        assert got is not None
+        for i in keep:
+            want = self.expect(ls[i], me, 1)
+            assert got[i] == pytest.approx(want, abs=1e-12), i
+            compared.append(i)
+        return got
+    monkeypatch.setattr(SearchPlayer, "_replies", checked)
+    players = (kinds.make_player(f"search:2:learned:{trained}", "m:white", v),
+               kinds.make_player("greedy", "m:black", v))
+    Game(v, "m", max_turns=24, doubles=(True, False)).run(players)
+    kinds._JUDGES.clear()
+    assert len(compared) > 20

@@ -21,7 +21,9 @@ The same module serves the learned player of those variants (players/learned.py 
 `leaf_outputs` values many end positions in one call (the inputs and the network in machine
 code), and `reply_values` looks one throw further for each of them, the opponent answering each
 of the 21 throws with his best play by the same network, as the search at depth 2 does
-(players/search.py `expect`) where a leaf is worth a fixed multiple of the outputs' equity.
+(players/search.py `expect`) where a leaf is worth a fixed multiple of the outputs' equity;
+elsewhere (a match, a live cube) `reply_outputs` gives the outputs of every answer to every
+throw, grouped, for the player's side to value in the play's unit in one numpy pass.
 """
 from __future__ import annotations
 
@@ -29,7 +31,7 @@ from typing import Any
 
 from interpreter.native.loop_emit import GAMES, MT, OPENING, flip_source, rules_part
 
-TRAIN = '''
+NET = '''
 
 @njit(cache=True)
 def _sig(z):
@@ -132,6 +134,142 @@ def _equity(y, levels):
         pl = nl
     return e
 
+
+@njit(cache=True)
+def leaf_outputs(B, theta, I, H, O, counts, dm, checkers, full, Y):
+    """The network's outputs for each end position (rows of B, seen by the player who just
+    played) into the rows of Y."""
+    x = np.empty(I)
+    h = np.empty(H)
+    y = np.empty(O)
+    L = np.empty(SIZE, np.int64)
+    scratch = np.empty(SIZE, np.int64)
+    for i in range(B.shape[0]):
+        for j in range(SIZE):
+            L[j] = B[i, j]
+        _encode(L, x, counts, dm, checkers, full, scratch)
+        _forward(theta, x, I, H, O, h, y)
+        for o in range(O):
+            Y[i, o] = y[o]
+
+
+@njit(cache=True)
+def reply_values(B, W, theta, I, H, O, levels, util_end, factor, counts, dm, checkers, full,
+                 out):
+    """For each end position (rows of B, seen by the player who just played), its value for
+    him one throw further: the mean over the 21 throws of the opponent's best answer, valued
+    for the opponent as the learned player values a leaf (util_end[k] for a game he ends with
+    value k, else factor times the outputs' equity), with the sign turned. Returns -1 when a
+    throw overflows the work space (nothing in out is then to be read), else 0."""
+    x = np.empty(I)
+    h = np.empty(H)
+    y = np.empty(O)
+    L = np.empty(SIZE, np.int64)
+    F = np.empty(SIZE, np.int64)
+    R = np.empty(SIZE, np.int64)
+    scratch = np.empty(SIZE, np.int64)
+    for i in range(B.shape[0]):
+        for j in range(SIZE):
+            F[j] = B[i, j]
+        _flip(F, L)
+        total = 0.0
+        for d1 in range(1, 7):
+            for d2 in range(d1, 7):
+                code = results(L, d1, d2, W)
+                if code == -2:
+                    return -1
+                best = -1e300
+                if code == -1:
+                    _encode(L, x, counts, dm, checkers, full, scratch)
+                    _forward(theta, x, I, H, O, h, y)
+                    best = factor * _equity(y, levels)
+                else:
+                    cat = code // SHIFT
+                    n = code - cat * SHIFT
+                    r0 = OFF_ROWS + cat * CAP * SIZE
+                    for c in range(n):
+                        r = r0 + c * SIZE
+                        for j in range(SIZE):
+                            R[j] = W[r + j]
+                        if _end(R) >= 0:
+                            kv, _ki = _value(R)
+                            v = util_end[kv]
+                        else:
+                            _encode(R, x, counts, dm, checkers, full, scratch)
+                            _forward(theta, x, I, H, O, h, y)
+                            v = factor * _equity(y, levels)
+                        if v > best:
+                            best = v
+                total += (1.0 if d1 == d2 else 2.0) * best
+        out[i] = -total / 36.0
+    return 0
+
+
+@njit(cache=True)
+def reply_outputs(B, W, theta, I, H, O, counts, dm, checkers, full, Y, K, G):
+    """For each end position (rows of B, seen by the player who just played), the
+    opponent's answers to each of the 21 throws: row r of Y holds an answer's outputs for the
+    opponent (K[r] = 0), or K[r] = k when the answer ends the game with value k; G[r] is the
+    group of the row, position i's throw j as 21 i + j (the throws in the order of
+    engine.branch.DICE). Returns the rows written, or -1 when Y cannot hold them or a throw
+    overflows the work space."""
+    x = np.empty(I)
+    h = np.empty(H)
+    y = np.empty(O)
+    L = np.empty(SIZE, np.int64)
+    F = np.empty(SIZE, np.int64)
+    R = np.empty(SIZE, np.int64)
+    scratch = np.empty(SIZE, np.int64)
+    rows = 0
+    cap = Y.shape[0]
+    for i in range(B.shape[0]):
+        for j in range(SIZE):
+            F[j] = B[i, j]
+        _flip(F, L)
+        t = 0
+        for d1 in range(1, 7):
+            for d2 in range(d1, 7):
+                code = results(L, d1, d2, W)
+                if code == -2:
+                    return -1
+                if code == -1:
+                    if rows >= cap:
+                        return -1
+                    _encode(L, x, counts, dm, checkers, full, scratch)
+                    _forward(theta, x, I, H, O, h, y)
+                    for o in range(O):
+                        Y[rows, o] = y[o]
+                    K[rows] = 0
+                    G[rows] = 21 * i + t
+                    rows += 1
+                else:
+                    cat = code // SHIFT
+                    n = code - cat * SHIFT
+                    r0 = OFF_ROWS + cat * CAP * SIZE
+                    if rows + n > cap:
+                        return -1
+                    for c in range(n):
+                        r = r0 + c * SIZE
+                        for j in range(SIZE):
+                            R[j] = W[r + j]
+                        G[rows] = 21 * i + t
+                        if _end(R) >= 0:
+                            kv, _ki = _value(R)
+                            K[rows] = kv
+                            for o in range(O):
+                                Y[rows, o] = 0.0
+                        else:
+                            _encode(R, x, counts, dm, checkers, full, scratch)
+                            _forward(theta, x, I, H, O, h, y)
+                            for o in range(O):
+                                Y[rows, o] = y[o]
+                            K[rows] = 0
+                        rows += 1
+                t += 1
+    return rows
+'''
+
+TRAIN = '''
 
 @njit(cache=True)
 def _apply(theta, E, step, delta):
@@ -317,81 +455,35 @@ def train_games(start, keys, nkeys, mode, max_turns, W, theta, I, H, O, levels, 
     return keys.shape[0]
 
 
-@njit(cache=True)
-def leaf_outputs(B, theta, I, H, O, counts, dm, checkers, full, Y):
-    """The network's outputs for each end position (rows of B, seen by the player who just
-    played) into the rows of Y."""
-    x = np.empty(I)
-    h = np.empty(H)
-    y = np.empty(O)
-    L = np.empty(SIZE, np.int64)
-    scratch = np.empty(SIZE, np.int64)
-    for i in range(B.shape[0]):
-        for j in range(SIZE):
-            L[j] = B[i, j]
-        _encode(L, x, counts, dm, checkers, full, scratch)
-        _forward(theta, x, I, H, O, h, y)
-        for o in range(O):
-            Y[i, o] = y[o]
-
-
-@njit(cache=True)
-def reply_values(B, W, theta, I, H, O, levels, util_end, factor, counts, dm, checkers, full,
-                 out):
-    """For each end position (rows of B, seen by the player who just played), its value for
-    him one throw further: the mean over the 21 throws of the opponent's best answer, valued
-    for the opponent as the learned player values a leaf (util_end[k] for a game he ends with
-    value k, else factor times the outputs' equity), with the sign turned. Returns -1 when a
-    throw overflows the work space (nothing in out is then to be read), else 0."""
-    x = np.empty(I)
-    h = np.empty(H)
-    y = np.empty(O)
-    L = np.empty(SIZE, np.int64)
-    F = np.empty(SIZE, np.int64)
-    R = np.empty(SIZE, np.int64)
-    scratch = np.empty(SIZE, np.int64)
-    for i in range(B.shape[0]):
-        for j in range(SIZE):
-            F[j] = B[i, j]
-        _flip(F, L)
-        total = 0.0
-        for d1 in range(1, 7):
-            for d2 in range(d1, 7):
-                code = results(L, d1, d2, W)
-                if code == -2:
-                    return -1
-                best = -1e300
-                if code == -1:
-                    _encode(L, x, counts, dm, checkers, full, scratch)
-                    _forward(theta, x, I, H, O, h, y)
-                    best = factor * _equity(y, levels)
-                else:
-                    cat = code // SHIFT
-                    n = code - cat * SHIFT
-                    r0 = OFF_ROWS + cat * CAP * SIZE
-                    for c in range(n):
-                        r = r0 + c * SIZE
-                        for j in range(SIZE):
-                            R[j] = W[r + j]
-                        if _end(R) >= 0:
-                            kv, _ki = _value(R)
-                            v = util_end[kv]
-                        else:
-                            _encode(R, x, counts, dm, checkers, full, scratch)
-                            _forward(theta, x, I, H, O, h, y)
-                            v = factor * _equity(y, levels)
-                        if v > best:
-                            best = v
-                total += (1.0 if d1 == d2 else 2.0) * best
-        out[i] = -total / 36.0
-    return 0
 '''
+
+
+def play_source(variant: Any) -> str | None:
+    """The numba module of the learned player's compiled network for the variant (the
+    compiled generator, the turn of the board, the end and value rules, the contact counts, the
+    network); None where the throw's leaf is more than its end position or the generator or
+    the rules do not compile."""
+    from interpreter.native.generator import _family, module_source
+    from interpreter.native.modules import plain_source
+    from interpreter.players import contact
+
+    gen = variant.generator
+    if gen.forbid or gen.moves or _family(gen.rules) != "bg" or variant.geometry.size != 28:
+        return None
+    if variant.has_roll_hooks or variant.all_off != "end" or variant.doublet_rethrow:
+        return None
+    part = rules_part(variant)
+    if part is None:
+        return None
+    extra = "\n\n".join([flip_source(variant.geometry.size, variant.geometry.route), part[0],
+                          plain_source(contact), NET])
+    return module_source(gen.rules, extra)
 
 
 def trainer_source(variant: Any) -> str | None:
     """The whole numba module of the compiled trainer for the variant (the compiled generator,
-    the playout's streams and rules, the contact counts, the training loop); None when the
-    compiled playout does not play the variant as the Python loop does."""
+    the playout's streams and rules, the contact counts, the network and the training loop);
+    None when the compiled playout does not play the variant as the Python loop does."""
     from interpreter.native.generator import _family, module_source
     from interpreter.native.modules import plain_source
     from interpreter.native.playout import playout_part
@@ -405,7 +497,6 @@ def trainer_source(variant: Any) -> str | None:
     part = rules_part(variant)
     if part is None:
         return None
-    rules_src = part[0]
     extra = "\n\n".join([MT, flip_source(variant.geometry.size, variant.geometry.route),
-                         rules_src, GAMES, plain_source(contact), TRAIN])
+                          part[0], GAMES, plain_source(contact), NET, TRAIN])
     return module_source(gen.rules, extra)

@@ -14,15 +14,17 @@ from typing import Any, Sequence, cast
 from interpreter.players._numpy import np
 
 from interpreter import native
+from interpreter.engine.branch import DICE
 from interpreter.engine.game import Game
 from interpreter.errors import TablierError
 from interpreter.native.gen_emit import workspace_size
 from interpreter.native.modules import is_cached, load
-from interpreter.native.td_emit import trainer_source
+from interpreter.native.td_emit import play_source, trainer_source
 from interpreter.players.contact import NAMES as CONTACT_NAMES
 from interpreter.players.features import BASE_BOARD_NAMES, Encoder
 from interpreter.players.leaves import Leaf, leaves, quick
 from interpreter.players.net import ValueNet, WeightsError
+from interpreter.players.search import mirror
 from interpreter.players.utility import _equity, of_game_end, of_outcomes, of_result
 from interpreter.scoring.registry import ladder_class
 
@@ -74,6 +76,10 @@ def money_worth(variant: Any, net: ValueNet, state: dict | None = None
     return factor, [of_game_end(True, max(k, 1), state) for k in range(top + 1)]
 
 
+#: the weight of each of the 21 throws, in the order of engine.branch.DICE
+_THROW_WEIGHTS = np.asarray([w for _a, _b, w in DICE], dtype=np.float64)
+
+
 class FastNet:
     """The network of a variant of the backgammon family in compiled code (the module of
     `interpreter/native/td_emit.py`): the outputs of many end positions in one call, and the
@@ -95,7 +101,7 @@ class FastNet:
         self._worth: dict[str, tuple[float, np.ndarray] | None] = {}
 
     #: the module's functions it calls (their machine code cached: no compile)
-    FUNCTIONS = ("leaf_outputs", "reply_values")
+    FUNCTIONS = ("leaf_outputs", "reply_values", "reply_outputs")
 
     @classmethod
     def make(cls, variant: Any, net: ValueNet, encoder: Encoder) -> "FastNet | None":
@@ -107,7 +113,9 @@ class FastNet:
         if encoder.names[len(board):] != ["on_roll"] or board not in (
                 BASE_BOARD_NAMES, BASE_BOARD_NAMES + CONTACT_NAMES):
             return None
-        source = trainer_source(variant)
+        # the trainer's module where the variant has one (a superset: one compile serves
+        # training and play), else the player's alone (a match, a cube ladder)
+        source = trainer_source(variant) or play_source(variant)
         if source is None:
             return None
         if not variant.__dict__.get("native_net") and not is_cached(source, cls.FUNCTIONS):
@@ -132,20 +140,47 @@ class FastNet:
         return self._worth[key]
 
     def replies(self, boards: Sequence[tuple], state: dict | None) -> np.ndarray | None:
-        """Each end position's value for the player who just played, one throw further (the
-        opponent's best answer to each throw, by this network); None where the worth of a leaf
-        is not a multiple of the equity or a throw overflows the compiled work space."""
-        worth = self.worth(state)
-        if worth is None:
-            return None
-        factor, util_end = worth
+        """Each end position's value for the player who just played (`state`: the ladder's
+        state seen by him), one throw further: the opponent's best answer to each throw by this
+        network, valued for the opponent in the play's unit (players/utility.py), the mean over
+        the throws with the sign turned. None where a throw overflows the compiled work
+        space."""
         B = np.asarray(boards, dtype=np.int64).reshape(len(boards), -1)
-        out = np.zeros(B.shape[0])
         net = self.net
-        code = self.module.reply_values(B, self.work, net.theta, net.inputs, net.hidden,
-                                        net.outputs, self.levels, util_end, factor, self.counts,
-                                        self.dm, self.variant.checkers, self.full, out)
-        return None if code < 0 else out
+        worth = self.worth(state)
+        if worth is not None:
+            # a leaf is a multiple of the equity: the whole look in compiled code
+            factor, util_end = worth
+            out = np.zeros(B.shape[0])
+            code = self.module.reply_values(B, self.work, net.theta, net.inputs, net.hidden,
+                                            net.outputs, self.levels, util_end, factor,
+                                            self.counts, self.dm, self.variant.checkers,
+                                            self.full, out)
+            return None if code < 0 else out
+        rows = -1
+        size = 64 * 21 * B.shape[0]
+        while rows < 0 and size <= (1 << 24):
+            Y = np.empty((size, net.outputs))
+            K = np.empty(size, dtype=np.int64)
+            G = np.empty(size, dtype=np.int64)
+            rows = self.module.reply_outputs(B, self.work, net.theta, net.inputs, net.hidden,
+                                             net.outputs, self.counts, self.dm,
+                                             self.variant.checkers, self.full, Y, K, G)
+            size *= 4
+        if rows < 0:
+            return None
+        Y, K, G = Y[:rows], K[:rows], G[:rows]
+        theirs = mirror(state)
+        u = np.empty(rows)
+        open_ = K == 0
+        if open_.any():
+            u[open_] = of_outcomes(Y[open_], net.levels, theirs)
+        for k in set(K[~open_].tolist()):
+            u[K == k] = of_game_end(True, int(k), theirs or {})
+        best = np.full(21 * B.shape[0], -np.inf)
+        np.maximum.at(best, G, u)
+        weights = np.tile(_THROW_WEIGHTS, B.shape[0])
+        return -(best * weights).reshape(B.shape[0], 21).sum(axis=1) / 36.0
 
 
 class NetJudge:
@@ -219,7 +254,7 @@ class NetJudge:
         if fast is None or not ls or any(lf.on_roll or lf.over or lf.game_end is not None
                                          for lf in ls):
             return None
-        if any(lf.ladder != ls[0].ladder for lf in ls):
+        if any(lf.ladder != ls[0].ladder or lf.rolls != ls[0].rolls for lf in ls):
             return None
         got = fast.replies([lf.board for lf in ls], ls[0].ladder)
         return None if got is None else [float(x) for x in got]
