@@ -312,7 +312,8 @@ def test_a_corrupt_weights_file_is_refused(tmp_path):
 
 #: the variants whose weights ship (docs/bots.md, "The shipped weights")
 SHIPPED = ["backgammon", "triktrak", "plakoto", "fevga", "long-nardy", "jacquet", "tapa", "gul-bara",
-           "portes", "acey-deucey", "tourne-case", "hypergammon", "nackgammon", "tabla", "tabula"]
+           "portes", "acey-deucey", "tourne-case", "hypergammon", "nackgammon", "tabla", "tabula",
+           "emperador"]
 
 
 @pytest.mark.parametrize("vid", SHIPPED)
