@@ -60,10 +60,10 @@ def training_overrides(variant: Any) -> list[str]:
 
 def outcome(result: Any, player: int) -> tuple[float, int]:
     """(`player`'s share of the play's win, its value level): 1 won, 0 lost, and one half for
-    a play without a winner (a drawn 12-point Tric-Trac match, a partie à écrire with equal
-    jetons, a play stopped at the turn limit), as the unit (2·P − 1 = 0, players/utility.py)
-    and the bench (half a win) count it: were it a loss for both, self-play would learn that
-    every state of a drawn or endless play is lost."""
+    a play without a winner (a drawn Emperador game or 12-point Tric-Trac match, equal jetons
+    at the end of a partie à écrire, a play stopped at the turn limit), as the unit
+    (2·P − 1 = 0, players/utility.py) and the bench (half a win) count it: were it a loss for
+    both, self-play would learn that every state of a drawn or endless play is lost."""
     if result.winner is None:
         return 0.5, 1
     won = result.winner == player
