@@ -271,6 +271,38 @@ def test_self_play_trains_in_every_shipped_variant(tmp_path, vid, capsys):
     assert not np.array_equal(before, net.theta)       # the play moved the weights
 
 
+@pytest.mark.parametrize("bias", [-2.0, 2.0])
+def test_a_play_without_a_winner_trains_both_sides_towards_half_a_win(bias):
+    """A drawn 12-point Tric-Trac match, or a partie stopped at the turn limit (an untrained
+    network that always stays in à écrire never ends a mark), is half a win for each side, as
+    the unit and the bench count it; it once trained both sides towards a loss."""
+    from interpreter.players import td
+
+    v = load_variant("tric-trac-12")
+    net = ValueNet(len(td.Encoder(v).names), 4, td.value_levels(v), seed=3)
+    net.b2[:] = bias            # every estimate well below one half, or well above
+    trainer = td.Trainer(v, net, alpha=0.5, lam=0.7)
+    p = trainer.player
+    result = Game(v, "draw", keep_record=False, max_turns=30, doubles=(False, False)).run([p, p])
+    assert result.winner is None
+    assert td.outcome(result, 0) == td.outcome(result, 1) == (0.5, 1)
+    assert net.target(0.5, 1)[0] == 0.5
+    last = [trainer.prev[0], trainer.prev[1]]
+    before = [net.outputs_of(x[None, :])[0, 0] for x in last]
+    trainer.finish(result)
+    after = [net.outputs_of(x[None, :])[0, 0] for x in last]
+    for b, a in zip(before, after):
+        assert abs(a - 0.5) < abs(b - 0.5)        # each side's last estimate towards 1/2
+        assert (a - b) * (0.5 - b) > 0
+
+
+def test_a_won_play_still_reaches_its_value_levels():
+    net = ValueNet(10, 3, (2, 3), seed=1)
+    assert list(net.target(1.0, 2)) == [1, 1, 0, 0, 0]
+    assert list(net.target(0.0, 3)) == [0, 0, 0, 1, 1]
+    assert list(net.target(0.5, 1)) == [0.5, 0, 0, 0, 0]
+
+
 def test_a_corrupt_weights_file_is_refused(tmp_path):
     bad = tmp_path / "bad.npz"
     bad.write_bytes(b"not a zip")
@@ -280,7 +312,8 @@ def test_a_corrupt_weights_file_is_refused(tmp_path):
 
 #: the variants whose weights ship (docs/bots.md, "The shipped weights")
 SHIPPED = ["backgammon", "triktrak", "plakoto", "fevga", "long-nardy", "jacquet", "tapa", "gul-bara",
-           "portes", "acey-deucey", "tourne-case", "hypergammon", "nackgammon", "tabla"]
+           "portes", "acey-deucey", "tourne-case", "hypergammon", "nackgammon", "tabla", "tabula",
+           "emperador"]
 
 
 @pytest.mark.parametrize("vid", SHIPPED)

@@ -106,14 +106,16 @@ class ValueNet:
         out[..., 0] = 1.0 - out[..., 0]
         return out
 
-    def target(self, won: bool, level: int) -> np.ndarray:
-        """The outputs a finished play gives, for the player it is seen by."""
+    def target(self, won: float, level: int) -> np.ndarray:
+        """The outputs a finished play gives, for the player it is seen by: `won` his share of
+        the win (1, 0, or one half for a play without a winner, which reaches no value level)."""
         k = len(self.levels)
         t = np.zeros(self.outputs)
-        t[0] = 1.0 if won else 0.0
-        for i, v in enumerate(self.levels):
-            if level >= v:
-                t[(1 + i) if won else (1 + k + i)] = 1.0
+        t[0] = float(won)
+        if won in (0.0, 1.0):
+            for i, v in enumerate(self.levels):
+                if level >= v:
+                    t[(1 + i) if won else (1 + k + i)] = 1.0
         return t
 
     # -- gradients (for training) ---------------------------------------------------------------

@@ -71,17 +71,23 @@ def training_overrides(variant: Any) -> list[str]:
     return list(ladder_class(variant.ladder).training_overrides)
 
 
-def outcome(result: Any, player: int) -> tuple[bool, int]:
-    """(whether `player` won the play, its value level)."""
+def outcome(result: Any, player: int) -> tuple[float, int]:
+    """(`player`'s share of the play's win, its value level): 1 won, 0 lost, and one half for
+    a play without a winner (a drawn Emperador game or 12-point Tric-Trac match, equal jetons
+    at the end of a partie à écrire, a play stopped at the turn limit), as the unit
+    (2·P − 1 = 0, players/utility.py) and the bench (half a win) count it: were it a loss for
+    both, self-play would learn that every state of a drawn or endless play is lost."""
+    if result.winner is None:
+        return 0.5, 1
     won = result.winner == player
     ladder = result.ladder
     match = getattr(ladder, "match", None)
     games = getattr(match, "games", None)
     if games and hasattr(games[-1], "k"):
-        return won, max(int(games[-1].k), 1)
+        return float(won), max(int(games[-1].k), 1)
     if getattr(ladder, "learns_values", True):
-        return won, max(int(result.value), 1)
-    return won, 1
+        return float(won), max(int(result.value), 1)
+    return float(won), 1
 
 
 class Trainer:
