@@ -61,6 +61,20 @@ def hitting_game(rules: Any) -> bool:
             and rules.numbers == "both" and not rules.walk_only)
 
 
+def compiled_layout(encoder: "Encoder") -> bool | None:
+    """Whether the compiled network (interpreter/native/td_emit.py) computes the encoder's
+    inputs, and with the contact counts or without: its inputs are the raw board units, the
+    counts or not, then who throws next; None for any other layout."""
+    board = encoder.board_names
+    if encoder.names[len(board):] != ["on_roll"]:
+        return None
+    if board == BASE_BOARD_NAMES:
+        return False
+    if board == BASE_BOARD_NAMES + list(contact.NAMES):
+        return True
+    return None
+
+
 _CONTACT: dict[str, Any] = {}
 
 

@@ -20,8 +20,7 @@ from interpreter.errors import TablierError
 from interpreter.native.gen_emit import workspace_size
 from interpreter.native.modules import is_cached, load
 from interpreter.native.td_emit import play_source, trainer_source
-from interpreter.players.contact import NAMES as CONTACT_NAMES
-from interpreter.players.features import BASE_BOARD_NAMES, Encoder
+from interpreter.players.features import Encoder, compiled_layout
 from interpreter.players.leaves import Leaf, leaves, quick
 from interpreter.players.net import ValueNet, WeightsError
 from interpreter.players.search import mirror
@@ -87,17 +86,16 @@ class FastNet:
     equity. `make` gives None where numba is missing or the code does not serve the variant
     and the network's inputs."""
 
-    def __init__(self, variant: Any, net: ValueNet, module: Any, counts: bool):
+    def __init__(self, variant: Any, net: ValueNet, module: Any, encoder: Encoder,
+                 counts: bool):
         self.variant = variant
         self.net = net
         self.module = module
         self.counts = counts
         self.work = np.zeros(workspace_size(variant.geometry.size), dtype=np.int64)
         self.levels = np.asarray(net.levels, dtype=np.int64)
-        rules = variant.generator.rules
-        self.dm = rules.doublet_moves
-        self.full = float(sum(p * n for p, n in variant.layout.items())
-                          or 25 * variant.checkers)
+        self.dm = encoder.doublet_moves
+        self.full = encoder.full
         self._worth: dict[str, tuple[float, np.ndarray] | None] = {}
 
     #: the module's functions it calls (their machine code cached: no compile)
@@ -107,11 +105,8 @@ class FastNet:
     def make(cls, variant: Any, net: ValueNet, encoder: Encoder) -> "FastNet | None":
         """The compiled network, where it serves and its code is in the cache or the run
         asked for it (`native.accelerate_net`: a compile costs some 15 s once per machine)."""
-        if not native.available():
-            return None
-        board = encoder.board_names
-        if encoder.names[len(board):] != ["on_roll"] or board not in (
-                BASE_BOARD_NAMES, BASE_BOARD_NAMES + CONTACT_NAMES):
+        counts = compiled_layout(encoder) if native.available() else None
+        if counts is None:
             return None
         # the trainer's module where the variant has one (a superset: one compile serves
         # training and play), else the player's alone (a match, a cube ladder)
@@ -120,7 +115,7 @@ class FastNet:
             return None
         if not variant.__dict__.get("native_net") and not is_cached(source, cls.FUNCTIONS):
             return None
-        return cls(variant, net, load(source), board != BASE_BOARD_NAMES)
+        return cls(variant, net, load(source), encoder, counts)
 
     def outputs(self, boards: Sequence[tuple]) -> np.ndarray:
         """The outputs for end positions seen by the player who just played (none to throw)."""

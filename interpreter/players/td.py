@@ -35,8 +35,7 @@ from interpreter.native.loop_emit import OPENING
 from interpreter.native.modules import load
 from interpreter.native.playout import seed_bytes
 from interpreter.native.td_emit import trainer_source
-from interpreter.players.contact import NAMES as CONTACT_NAMES
-from interpreter.players.features import BASE_BOARD_NAMES, Encoder
+from interpreter.players.features import Encoder, compiled_layout
 from interpreter.players.learned import LearnedPlayer, money_worth
 from interpreter.players.net import ValueNet
 from interpreter.scoring.registry import ladder_class
@@ -163,10 +162,11 @@ class CompiledTrainer:
     """The same training as `Trainer`, its games played in compiled code (the module
     docstring); `make` gives None where that code does not serve the variant and network."""
 
-    def __init__(self, variant: Any, net: ValueNet, module: Any, counts: bool, *,
-                 alpha: float, lam: float, factor: float, util_end: list[float]):
+    def __init__(self, variant: Any, net: ValueNet, module: Any, encoder: Encoder, counts: bool,
+                 *, alpha: float, lam: float, factor: float, util_end: list[float]):
         self.variant = variant
         self.net = net
+        self.encoder = encoder
         self.fn = module.train_games
         self.alpha = alpha
         self.lam = lam
@@ -178,28 +178,19 @@ class CompiledTrainer:
         self.mode = OPENING[variant.opening]
         self.levels = np.asarray(net.levels, dtype=np.int64)
         self.E = np.zeros((2, net.outputs, net.theta.shape[0]))
-        self.rules = variant.generator.rules
-        self.full = float(sum(p * n for p, n in variant.layout.items()) or 25 * variant.checkers)
         self.python = Trainer(variant, net, alpha=alpha, lam=lam)
 
     @classmethod
     def make(cls, variant: Any, net: ValueNet, encoder: Encoder, *, alpha: float,
              lam: float) -> "CompiledTrainer | None":
-        if not native.available():
-            return None
-        board = encoder.board_names
-        if encoder.names[len(board):] != ["on_roll"] or board not in (
-                BASE_BOARD_NAMES, BASE_BOARD_NAMES + CONTACT_NAMES):
-            return None
-        source = trainer_source(variant)
-        if source is None:
-            return None
-        worth = money_worth(variant, net)
-        if worth is None:
+        counts = compiled_layout(encoder) if native.available() else None
+        source = None if counts is None else trainer_source(variant)
+        worth = None if source is None else money_worth(variant, net)
+        if counts is None or source is None or worth is None:
             return None
         factor, util_end = worth
-        return cls(variant, net, load(source), board != BASE_BOARD_NAMES, alpha=alpha,
-                   lam=lam, factor=factor, util_end=util_end)
+        return cls(variant, net, load(source), encoder, counts, alpha=alpha, lam=lam,
+                   factor=factor, util_end=util_end)
 
     def play(self, first: int, count: int, seed: int, max_turns: int) -> int:
         """Train on plays first .. first + count - 1 (seeded as `train` seeds them)."""
@@ -219,8 +210,8 @@ class CompiledTrainer:
             done = self.fn(self.start, keys, nkeys, self.mode, max_turns, self.work, net.theta,
                            net.inputs, net.hidden, net.outputs, self.levels, self.util_end,
                            self.factor, self.alpha, self.lam, self.counts,
-                           self.rules.doublet_moves, self.variant.checkers, self.full, self.E,
-                           out)
+                           self.encoder.doublet_moves, self.variant.checkers,
+                           self.encoder.full, self.E, out)
             i += int(done)
             if i < end:
                 # a throw the compiled work space cannot hold: the Python trainer plays it
