@@ -115,9 +115,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--ply", type=int, default=0)
     p.add_argument("--seed", type=int, default=1)
     p = sub.add_parser("curve", help="the learning curve: each snapshot of a training run "
-                       "against greedy")
+                       "against greedy (or --opponent)")
     p.add_argument("variant")
     p.add_argument("snapshots", help="the --snapshots directory of `tablier train`")
+    p.add_argument("--opponent", default="greedy",
+                   help="the player each snapshot meets (gnubg: cubeless money games, as the "
+                        "gnubg command plays them)")
     p.add_argument("--games", type=int, default=400)
     p.add_argument("--every", type=int, default=1, help="every k-th snapshot")
     p.add_argument("--seed", type=int, default=1)
@@ -142,12 +145,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(json.dumps(grade_games(args.a, args.opponent, args.games, args.ply, args.seed)),
               flush=True)
     elif args.what == "curve":
-        v = _variant(args.variant, args.overrides)
+        overrides = list(args.overrides)
+        if args.opponent == "gnubg" and "ladder.doubling=false" not in overrides:
+            overrides.append("ladder.doubling=false")
+        v = _variant(args.variant, overrides)
         snaps = sorted(Path(args.snapshots).glob(f"{v.id}-*.npz"))[::args.every]
         for snap in snaps:
-            out = match_up(v, f"learned:{snap}", "greedy", args.games, args.seed)
+            out = match_up(v, f"learned:{snap}", args.opponent, args.games, args.seed)
             out["trained_plays"] = int(snap.stem.rsplit("-", 1)[1])
-            out["options"] = args.overrides
+            out["options"] = overrides
             print(json.dumps(out), flush=True)
     elif args.what == "plot":
         plot_curves(args.curves, args.out)
@@ -155,8 +161,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def plot_curves(paths: Sequence[str], out: str) -> None:
-    """One line per curve file: the win rate against greedy (with its 95 % interval as a band)
-    by the plays trained on."""
+    """One line per curve file: the win rate against its opponent (greedy, or the one its
+    lines name) with its 95 % interval as a band, by the plays trained on."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -164,11 +170,13 @@ def plot_curves(paths: Sequence[str], out: str) -> None:
 
     many = len(paths) > 3
     fig, ax = plt.subplots(figsize=(7.0, 5.6 if many else 4.2))
+    opponents: set[str] = set()
     for path in paths:
         rows = [json.loads(line) for line in open(path, encoding="utf-8") if line.strip()]
         rows.sort(key=lambda r: r["trained_plays"])
         if not rows:
             continue
+        opponents.add(str(rows[0].get("opponent", "greedy")))
         x = [r["trained_plays"] for r in rows]
         y = [r["win_rate"] for r in rows]
         lo = [r["win_interval"][0] for r in rows]
@@ -181,7 +189,8 @@ def plot_curves(paths: Sequence[str], out: str) -> None:
     # from the first play to the last: most of the learning is in the first thousand
     ax.set_xscale("log")
     ax.set_xlabel("plays of self-play trained on (logarithmic)")
-    ax.set_ylabel("share won against greedy (95 % interval)")
+    against = opponents.pop() if len(opponents) == 1 else "its opponent"
+    ax.set_ylabel(f"share won against {against} (95 % interval)")
     ax.set_ylim(0.0, 1.0)
     ax.grid(True, alpha=0.3)
     if many:
@@ -189,7 +198,7 @@ def plot_curves(paths: Sequence[str], out: str) -> None:
         ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=2, fontsize="small")
     else:
         ax.legend(loc="lower right")
-    ax.set_title("The self-taught player (one throw ahead) against greedy")
+    ax.set_title(f"The self-taught player (one throw ahead) against {against}")
     fig.tight_layout()
     fig.savefig(out)
 
