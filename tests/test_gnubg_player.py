@@ -44,6 +44,30 @@ def test_gnubg_plays_its_own_best_play():
     assert len(compared) > 20
 
 
+@pytest.mark.parametrize("position, dice, cubeful, cubeless", [
+    ("Xnw1AQCXkuIBIQ", (1, 1), (13, 12, 12, 11, 9, 8, 4, 3), (7, 6, 6, 5, 4, 3, 3, 2)),
+    ("fw4AAPhuQgQDAA", (4, 1), (17, 13, 3, 2), (17, 13, 17, 16)),
+])
+def test_without_the_cube_gnubg_plays_for_the_cubeless_value(position, dice, cubeful, cubeless):
+    """Positions where gnubg's best play with a centred cube is not its best without one: in
+    money play with the cube gnubg takes the first, with `ladder.doubling = false` (no cube in
+    the game) the second, its own best in the game's real context."""
+    from interpreter.io.gnubg import decode_position_id
+    from interpreter.kernel.notation import read_play
+
+    b = decode_position_id(position)
+    for overrides, want in ((["ladder.doubling=false"], cubeless), ([], cubeful)):
+        v = load_variant("backgammon", overrides)
+        g = make_player("gnubg", "g", v)
+        game = Game(v, "cube-or-not", doubles=(False, False))
+        game.ladder.start()
+        state = game.ladder.state(0)
+        assert state["enabled"] is (not overrides)
+        plays, _ = v.generator.plays(b, *dice)
+        _scores, best, _text = g.ranked(b, dice, state, plays)
+        assert best == read_play(_move_text(want), plays, b, dice).board, overrides
+
+
 @pytest.mark.parametrize("vid, why", [("triktrak", "its rules are not gnubg's"),
                                       ("hypergammon", "hypergammon databases"),
                                       ("tric-trac-12", "not 'tric-trac-12'")])

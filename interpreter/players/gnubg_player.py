@@ -1,8 +1,10 @@
 """GNU Backgammon as a player (`--white gnubg`, `gnubg:P`), through the PyPI `gnubg` module
 (the `gnubg` extra).
 
-Checker plays: gnubg's best play at P plies (default 0), as its own move finder ranks them with
-cubeful evaluations (`find_best_moves`) for the match state and cube of the game. The module
+Checker plays: gnubg's best play at P plies (default 0), as its own move finder ranks them
+(`find_best_moves`) with cubeful evaluations for the match state and cube of the game, or
+cubeless ones in a game played without the cube (`ladder.doubling = false`): gnubg's own best
+in the game's real context. The module
 stops a move tuple at the first checker borne off; when gnubg's best play is such a tuple, the
 plays it may be are told apart by gnubg's own evaluation of each one's end position.
 
@@ -148,7 +150,9 @@ class GnubgPlayer:
         from interpreter.kernel.notation import move_text, read_play
 
         ci = self.cube_info(state, True)
-        found = self.g.find_best_moves(self.board(b), ci, self.ec, (max(dice), min(dice)))
+        # a game without the cube (`ladder.doubling = false`) is played for its cubeless value
+        ec = self.ec if state.get("enabled", True) else self.ec_cubeless
+        found = self.g.find_best_moves(self.board(b), ci, ec, (max(dice), min(dice)))
         scores: dict[tuple, float] = {}
         texts: dict[tuple, str] = {}
         # gnubg's own order breaks ties (a lost position scores every play -1)
