@@ -23,7 +23,10 @@ code), and `reply_values` looks one throw further for each of them, the opponent
 of the 21 throws with his best play by the same network, as the search at depth 2 does
 (players/search.py `expect`) where a leaf is worth a fixed multiple of the outputs' equity;
 elsewhere (a match, a live cube) `reply_outputs` gives the outputs of every answer to every
-throw, grouped, for the player's side to value in the play's unit in one numpy pass.
+throw, grouped, for the player's side to value in the play's unit in one numpy pass. A throw
+the opponent cannot play is valued one throw further, the player throwing next on the same
+board (`_on_roll`; `reply_outputs` marks it for the player's side), as the search does: the
+network never learns such an end position.
 """
 from __future__ import annotations
 
@@ -154,6 +157,58 @@ def leaf_outputs(B, theta, I, H, O, counts, dm, checkers, full, Y):
 
 
 @njit(cache=True)
+def _best_answer(code, W, theta, I, H, O, levels, util_end, factor, counts, dm, checkers, full,
+                 x, h, y, R, scratch):
+    """The mover's best value among the results of his throw in the work space (`code` as
+    `results` returned it): util_end[k] for a game he ends with value k, else factor times the
+    outputs' equity, as the learned player values a leaf."""
+    best = -1e300
+    cat = code // SHIFT
+    n = code - cat * SHIFT
+    r0 = OFF_ROWS + cat * CAP * SIZE
+    for c in range(n):
+        r = r0 + c * SIZE
+        for j in range(SIZE):
+            R[j] = W[r + j]
+        if _end(R) >= 0:
+            kv, _ki = _value(R)
+            v = util_end[kv]
+        else:
+            _encode(R, x, counts, dm, checkers, full, scratch)
+            _forward(theta, x, I, H, O, h, y)
+            v = factor * _equity(y, levels)
+        if v > best:
+            best = v
+    return best
+
+
+@njit(cache=True)
+def _on_roll(F, W, theta, I, H, O, levels, util_end, factor, counts, dm, checkers, full, x, h,
+             y, R, scratch):
+    """The value of board F for the player it is seen by, who throws next: the mean over the
+    21 throws of his best answer, valued as `reply_values` values one (a throw he cannot play
+    leaves F, valued by the network as his end position). NaN when a throw overflows the work
+    space. The network never learns the end position of a throw without a play (the trainer
+    takes a step only after a choice), so the search does not ask it to value one."""
+    total = 0.0
+    for d1 in range(1, 7):
+        for d2 in range(d1, 7):
+            code = results(F, d1, d2, W)
+            if code == -2:
+                return np.nan
+            best = -1e300
+            if code == -1:
+                _encode(F, x, counts, dm, checkers, full, scratch)
+                _forward(theta, x, I, H, O, h, y)
+                best = factor * _equity(y, levels)
+            else:
+                best = _best_answer(code, W, theta, I, H, O, levels, util_end, factor, counts,
+                                    dm, checkers, full, x, h, y, R, scratch)
+            total += (1.0 if d1 == d2 else 2.0) * best
+    return total / 36.0
+
+
+@njit(cache=True)
 def reply_values(B, W, theta, I, H, O, levels, util_end, factor, counts, dm, checkers, full,
                  out):
     """For each end position (rows of B, seen by the player who just played), its value for
@@ -173,6 +228,8 @@ def reply_values(B, W, theta, I, H, O, levels, util_end, factor, counts, dm, che
             F[j] = B[i, j]
         _flip(F, L)
         total = 0.0
+        stood = False
+        still = 0.0
         for d1 in range(1, 7):
             for d2 in range(d1, 7):
                 code = results(L, d1, d2, W)
@@ -180,26 +237,18 @@ def reply_values(B, W, theta, I, H, O, levels, util_end, factor, counts, dm, che
                     return -1
                 best = -1e300
                 if code == -1:
-                    _encode(L, x, counts, dm, checkers, full, scratch)
-                    _forward(theta, x, I, H, O, h, y)
-                    best = factor * _equity(y, levels)
+                    # no play: the board stands, and the player who just played throws next
+                    # (the same value for every throw without a play: reckoned once)
+                    if not stood:
+                        still = -_on_roll(F, W, theta, I, H, O, levels, util_end, factor,
+                                          counts, dm, checkers, full, x, h, y, R, scratch)
+                        stood = True
+                    if still != still:
+                        return -1
+                    best = still
                 else:
-                    cat = code // SHIFT
-                    n = code - cat * SHIFT
-                    r0 = OFF_ROWS + cat * CAP * SIZE
-                    for c in range(n):
-                        r = r0 + c * SIZE
-                        for j in range(SIZE):
-                            R[j] = W[r + j]
-                        if _end(R) >= 0:
-                            kv, _ki = _value(R)
-                            v = util_end[kv]
-                        else:
-                            _encode(R, x, counts, dm, checkers, full, scratch)
-                            _forward(theta, x, I, H, O, h, y)
-                            v = factor * _equity(y, levels)
-                        if v > best:
-                            best = v
+                    best = _best_answer(code, W, theta, I, H, O, levels, util_end, factor,
+                                        counts, dm, checkers, full, x, h, y, R, scratch)
                 total += (1.0 if d1 == d2 else 2.0) * best
         out[i] = -total / 36.0
     return 0
@@ -209,7 +258,8 @@ def reply_values(B, W, theta, I, H, O, levels, util_end, factor, counts, dm, che
 def reply_outputs(B, W, theta, I, H, O, counts, dm, checkers, full, Y, K, G):
     """For each end position (rows of B, seen by the player who just played), the
     opponent's answers to each of the 21 throws: row r of Y holds an answer's outputs for the
-    opponent (K[r] = 0), or K[r] = k when the answer ends the game with value k; G[r] is the
+    opponent (K[r] = 0), or K[r] = k when the answer ends the game with value k, or K[r] = -1
+    when the throw has no play (the position stands, the player throws next); G[r] is the
     group of the row, position i's throw j as 21 i + j (the throws in the order of
     engine.branch.DICE). Returns the rows written, or -1 when Y cannot hold them or a throw
     overflows the work space."""
@@ -233,13 +283,12 @@ def reply_outputs(B, W, theta, I, H, O, counts, dm, checkers, full, Y, K, G):
                 if code == -2:
                     return -1
                 if code == -1:
+                    # no play: K = -1, the row to be valued by the side throwing next
                     if rows >= cap:
                         return -1
-                    _encode(L, x, counts, dm, checkers, full, scratch)
-                    _forward(theta, x, I, H, O, h, y)
                     for o in range(O):
-                        Y[rows, o] = y[o]
-                    K[rows] = 0
+                        Y[rows, o] = 0.0
+                    K[rows] = -1
                     G[rows] = 21 * i + t
                     rows += 1
                 else:

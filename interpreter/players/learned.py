@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from importlib import resources
 from pathlib import Path
-from typing import Any, Sequence, cast
+from typing import Any, Callable, Sequence, cast
 
 from interpreter.players._numpy import np
 
 from interpreter import native
 from interpreter.engine.branch import DICE
-from interpreter.engine.game import Game
+from interpreter.engine.game import Game, value_of
 from interpreter.errors import TablierError
 from interpreter.native.gen_emit import workspace_size
 from interpreter.native.modules import is_cached, load
@@ -97,6 +97,7 @@ class FastNet:
         self.dm = encoder.doublet_moves
         self.full = encoder.full
         self._worth: dict[str, tuple[float, np.ndarray] | None] = {}
+        self._answered: dict[bytes, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
 
     #: the module's functions it calls (their machine code cached: no compile)
     FUNCTIONS = ("leaf_outputs", "reply_values", "reply_outputs")
@@ -126,32 +127,34 @@ class FastNet:
                                  self.counts, self.dm, self.variant.checkers, self.full, Y)
         return Y
 
-    def worth(self, state: dict | None) -> tuple[float, np.ndarray] | None:
-        """(factor, values of games ended with each value) for the ladder's state, or None."""
-        key = repr(sorted((state or {}).items()))
-        if key not in self._worth:
-            got = money_worth(self.variant, self.net, state)
-            self._worth[key] = None if got is None else (got[0], np.asarray(got[1]))
-        return self._worth[key]
+    def stood(self, board: tuple, state: dict | None) -> float | None:
+        """`NetJudge.on_roll` without a further look, from `reply_outputs` of the board turned
+        (the player it is seen by throws; a throw he cannot play leaves it, valued as his end
+        position); None where a throw overflows the work space."""
+        got = self._answers(np.asarray([self.variant.flip(board)], dtype=np.int64))
+        if got is None:
+            return None
+        Y, K, G = got
+        u = np.empty(Y.shape[0])
+        open_ = K == 0
+        if open_.any():
+            u[open_] = of_outcomes(Y[open_], self.net.levels, state)
+        for k in set(K[~open_].tolist()):
+            if k < 0:
+                u[K == k] = of_outcomes(self.outputs([board]), self.net.levels, state)[0]
+            else:
+                u[K == k] = of_game_end(True, int(k), state or {})
+        best = np.full(21, -np.inf)
+        np.maximum.at(best, G, u)
+        return float((best * _THROW_WEIGHTS).sum()) / 36.0
 
-    def replies(self, boards: Sequence[tuple], state: dict | None) -> np.ndarray | None:
-        """Each end position's value for the player who just played (`state`: the ladder's
-        state seen by him), one throw further: the opponent's best answer to each throw by this
-        network, valued for the opponent in the play's unit (players/utility.py), the mean over
-        the throws with the sign turned. None where a throw overflows the compiled work
-        space."""
-        B = np.asarray(boards, dtype=np.int64).reshape(len(boards), -1)
+    def _answers(self, B: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+        """`reply_outputs` of the positions B (Y, K, G), the last few kept: a cube question
+        values one position under two states of the cube (no double, double and take)."""
+        key = B.tobytes()
+        if key in self._answered:
+            return self._answered[key]
         net = self.net
-        worth = self.worth(state)
-        if worth is not None:
-            # a leaf is a multiple of the equity: the whole look in compiled code
-            factor, util_end = worth
-            out = np.zeros(B.shape[0])
-            code = self.module.reply_values(B, self.work, net.theta, net.inputs, net.hidden,
-                                            net.outputs, self.levels, util_end, factor,
-                                            self.counts, self.dm, self.variant.checkers,
-                                            self.full, out)
-            return None if code < 0 else out
         rows = -1
         size = 64 * 21 * B.shape[0]
         while rows < 0 and size <= (1 << 24):
@@ -164,14 +167,60 @@ class FastNet:
             size *= 4
         if rows < 0:
             return None
-        Y, K, G = Y[:rows], K[:rows], G[:rows]
+        if len(self._answered) >= 8:
+            self._answered.pop(next(iter(self._answered)))
+        got = self._answered[key] = (Y[:rows], K[:rows], G[:rows])
+        return got
+
+    def worth(self, state: dict | None) -> tuple[float, np.ndarray] | None:
+        """(factor, values of games ended with each value) for the ladder's state, or None."""
+        key = repr(sorted((state or {}).items()))
+        if key not in self._worth:
+            got = money_worth(self.variant, self.net, state)
+            self._worth[key] = None if got is None else (got[0], np.asarray(got[1]))
+        return self._worth[key]
+
+    def replies(self, boards: Sequence[tuple], state: dict | None,
+                stood: Callable[[tuple, dict | None], float]) -> np.ndarray | None:
+        """Each end position's value for the player who just played (`state`: the ladder's
+        state seen by him), one throw further: the opponent's best answer to each throw by this
+        network, valued for the opponent in the play's unit (players/utility.py), the mean over
+        the throws with the sign turned; a throw the opponent cannot play is worth
+        `stood(board, state)` to the player (`NetJudge.on_roll` without a further look). None
+        where a throw overflows the compiled work space."""
+        B = np.asarray(boards, dtype=np.int64).reshape(len(boards), -1)
+        net = self.net
+        worth = self.worth(state)
+        if worth is not None:
+            # a leaf is a multiple of the equity: the whole look in compiled code
+            factor, util_end = worth
+            out = np.zeros(B.shape[0])
+            code = self.module.reply_values(B, self.work, net.theta, net.inputs, net.hidden,
+                                            net.outputs, self.levels, util_end, factor,
+                                            self.counts, self.dm, self.variant.checkers,
+                                            self.full, out)
+            return None if code < 0 else out
+        got = self._answers(B)
+        if got is None:
+            return None
+        Y, K, G = got
+        rows = Y.shape[0]
         theirs = mirror(state)
         u = np.empty(rows)
         open_ = K == 0
         if open_.any():
             u[open_] = of_outcomes(Y[open_], net.levels, theirs)
         for k in set(K[~open_].tolist()):
-            u[K == k] = of_game_end(True, int(k), theirs or {})
+            if k < 0:
+                # no play: the position stands and the player who just played throws next
+                stand: dict[int, float] = {}
+                for r in np.flatnonzero(K == k).tolist():
+                    i = int(G[r]) // 21
+                    if i not in stand:
+                        stand[i] = -stood(tuple(B[i].tolist()), state)
+                    u[r] = stand[i]
+            else:
+                u[K == k] = of_game_end(True, int(k), theirs or {})
         best = np.full(21 * B.shape[0], -np.inf)
         np.maximum.at(best, G, u)
         weights = np.tile(_THROW_WEIGHTS, B.shape[0])
@@ -187,6 +236,12 @@ class NetJudge:
         self.net = net
         self.encoder = encoder or Encoder.of_net(variant, net)
         self.levels = net.levels
+        #: the end position of a throw without a play is outside what the network learns
+        #: (players/search.py `_quick_reply` looks one throw further there)
+        self.values_no_play = False
+        #: a state before the dice (the cube's questions) is valued one throw ahead: the
+        #: network learns end positions only (a quick variant of two dice)
+        self.looks_ahead = quick(variant) and variant.dice_count == 2
         #: the compiled network where it serves (made on first use: it loads numba)
         self._fast: FastNet | None | bool = False
 
@@ -218,6 +273,9 @@ class NetJudge:
                 out[i] = of_result(cast(Any, lf.node).game.ladder.result(), me, lf.ladder or {})
             elif lf.game_end is not None:
                 out[i] = of_game_end(lf.game_end[0], lf.game_end[1], lf.ladder or {})
+            elif lf.before_dice and self.looks_ahead and not features:
+                out[i] = self.on_roll(lf.board, lf.ladder, lf.rolls) if lf.on_roll else \
+                    self.reply(lf.board, lf.ladder, lf.rolls)
             else:
                 open_.append(i)
         if not open_:
@@ -251,8 +309,93 @@ class NetJudge:
             return None
         if any(lf.ladder != ls[0].ladder or lf.rolls != ls[0].rolls for lf in ls):
             return None
-        got = fast.replies([lf.board for lf in ls], ls[0].ladder)
+        got = fast.replies([lf.board for lf in ls], ls[0].ladder, self._stood)
         return None if got is None else [float(x) for x in got]
+
+    # -- one throw ahead, where the network is not asked ------------------------------------------
+
+    def _stood(self, board: tuple, state: dict | None) -> float:
+        fast = self.fast
+        got = fast.stood(board, state) if fast is not None else None
+        return self.on_roll(board, state, further=False) if got is None else got
+
+    def _utilities(self, boards: Sequence[tuple], state: dict | None,
+                   rolls: tuple[int, int]) -> np.ndarray:
+        """The values of end positions in play for the player who just played."""
+        fast = self.fast
+        if fast is not None:
+            Y = fast.outputs(boards)
+        else:
+            enc = self.encoder
+            Y = self.net.outputs_of(enc.encode(list(boards), extras=[
+                enc.extra(False, rolls, state)] * len(boards)))
+        return of_outcomes(Y, self.levels, state)
+
+    def _throws(self, board: tuple, state: dict | None, rolls: tuple[int, int],
+                stood: Callable[[], float]) -> float:
+        """The mean over the 21 throws of the best answer of the player `board` is seen by, who
+        throws (`state`, `rolls`: seen by him); `stood()` is a throw without a play's value
+        for him. The answers of all the throws are valued in one call of the network."""
+        v = self.variant
+        end = v.rules.game_over if v.rules.end else None
+        best = np.full(len(DICE), -np.inf)
+        rows: list[tuple] = []
+        group: list[int] = []
+        still: float | None = None
+        for t, (d1, d2, _w) in enumerate(DICE):
+            results = v.generator.results(board, d1, d2)
+            if len(results) == 1 and results[0] == board:
+                if still is None:
+                    still = stood()
+                best[t] = still
+                continue
+            for r in results:
+                ended = end(r) if end is not None else None
+                if ended is None:
+                    rows.append(r)
+                    group.append(t)
+                    continue
+                won = ended == "mover"
+                k = value_of(v, r if won else v.flip(r))[0]
+                best[t] = max(best[t], of_game_end(won, k, state or {}))
+        if rows:
+            np.maximum.at(best, np.asarray(group), self._utilities(rows, state, rolls))
+        return float((best * _THROW_WEIGHTS).sum()) / 36.0
+
+    def on_roll(self, board: tuple, state: dict | None, rolls: tuple[int, int] = (0, 0),
+                further: bool = True) -> float:
+        """The value of `board` for the player it is seen by, who throws next (`state`: the
+        ladder's state seen by him): the mean over the 21 throws of his best answer. A throw he
+        cannot play leaves the board to his opponent, who is valued a throw further in turn
+        (`further`; else the board is valued as his end position): the compiled
+        `reply_values` of the board turned, and players/search.py `expect`."""
+        v = self.variant
+        fast = self.fast
+        if further and fast is not None:
+            got = fast.replies([v.flip(board)], mirror(state), self._stood)
+            if got is not None:
+                return -float(got[0])
+        if further:
+            def stood() -> float:
+                return -self.on_roll(v.flip(board), mirror(state), (rolls[1], rolls[0]), False)
+        else:
+            def stood() -> float:
+                return float(self._utilities([board], state, rolls)[0])
+        return self._throws(board, state, rolls, stood)
+
+    def reply(self, board: tuple, state: dict | None, rolls: tuple[int, int] = (0, 0)
+              ) -> float:
+        """The value of `board` for the player who just played it, his opponent to throw: the
+        mean over the opponent's 21 throws of his best answer, the sign turned; a throw the
+        opponent cannot play leaves the player to throw (`on_roll` without a further look)."""
+        fast = self.fast
+        if fast is not None:
+            got = fast.replies([board], state, self._stood)
+            if got is not None:
+                return float(got[0])
+        v = self.variant
+        return -self._throws(v.flip(board), mirror(state), (rolls[1], rolls[0]),
+                             lambda: -self.on_roll(board, state, rolls, further=False))
 
 
 class LearnedPlayer:

@@ -25,7 +25,7 @@ class Leaf:
     """The state after an answer (see the module docstring)."""
 
     __slots__ = ("board", "on_roll", "rolls", "ladder", "_node", "over", "points", "game_end",
-                 "source", "setup")
+                 "source", "setup", "before_dice")
 
     def __init__(self, board: tuple, on_roll: bool, rolls: tuple[int, int],
                  ladder: dict | None, node: Node | None = None, over: bool = False,
@@ -46,6 +46,8 @@ class Leaf:
         #: a game ended by its end rules on this answer: (won by "me", its value by the value
         #: rules), when the leaf was read without a copy
         self.game_end = game_end
+        #: the state before a throw's dice (after the cube's questions): nobody has played it
+        self.before_dice = False
 
     @property
     def node(self) -> Node | None:
@@ -119,7 +121,9 @@ def leaf_of_dice(node: Node, me: int) -> Leaf:
     mine = g.mover == me
     board = g.board if mine else g.variant.flip(g.board)
     r = g.rolls
-    return Leaf(board, mine, (r[me], r[1 - me]), g.ladder.state(me), node)
+    lf = Leaf(board, mine, (r[me], r[1 - me]), g.ladder.state(me), node)
+    lf.before_dice = True
+    return lf
 
 
 def leaves(decision: Any, me: int, choose: Callable[[Node], int],

@@ -60,6 +60,8 @@ class SearchPlayer:
         if kind is not None:
             self.kind = kind
         self.quick = quick(variant)
+        #: the values of boards that stand after a throw without a play (`_quick_reply`)
+        self._stood: dict[tuple, float] = {}
 
     # -- the protocol ---------------------------------------------------------------------------
 
@@ -78,6 +80,7 @@ class SearchPlayer:
         self.variant = variant
         self.judge = self.judge_of(variant)
         self.quick = quick(variant)
+        self._stood.clear()
 
     def replayed(self, decision: Any, index: int) -> None:
         """Nothing to restore: the search keeps no state between decisions but its playouts'
@@ -90,6 +93,7 @@ class SearchPlayer:
         deeper searches value only the best answers of the first pass: the others keep their
         first-pass value and come after)."""
         me = decision.player
+        self._stood.clear()
         if root is None and not self.quick_play(decision) and not branch.branchable(decision):
             return self._rank_without_copies(decision)
         ls = leaves(decision, me, self._inner, root=root)
@@ -163,8 +167,9 @@ class SearchPlayer:
 
     # -- expectimax -----------------------------------------------------------------------------
 
-    def expect(self, leaf: Leaf, me: int, throws: int) -> float:
-        """The value of `leaf` for `me` looking `throws` more throws ahead."""
+    def expect(self, leaf: Leaf, me: int, throws: int, further: bool = True) -> float:
+        """The value of `leaf` for `me` looking `throws` more throws ahead (`further`: see
+        `_quick_reply`)."""
         if leaf.over or leaf.game_end is not None or throws <= 0:
             return float(self.judge.values([leaf], me)[0][0])
         roller = me if leaf.on_roll else 1 - me
@@ -172,17 +177,19 @@ class SearchPlayer:
         total = 0.0
         if self.variant.dice_count == 3:
             for d1, d2, d3, w in DICE3:
-                total += w * sign * self._best_after_throw(leaf, me, roller, d1, d2, throws, d3)
+                total += w * sign * self._best_after_throw(leaf, me, roller, d1, d2, throws, d3,
+                                                           further)
             return total / 216.0
         for d1, d2, w in DICE:
-            total += w * sign * self._best_after_throw(leaf, me, roller, d1, d2, throws)
+            total += w * sign * self._best_after_throw(leaf, me, roller, d1, d2, throws,
+                                                       further=further)
         return total / 36.0
 
     def _best_after_throw(self, leaf: Leaf, me: int, roller: int, d1: int, d2: int,
-                          throws: int, d3: int = 0) -> float:
+                          throws: int, d3: int = 0, further: bool = True) -> float:
         """The roller's best value (for him) after throwing d1-d2 from `leaf`."""
         if leaf.node is None:
-            return self._quick_reply(leaf, me, roller, d1, d2, throws, d3)
+            return self._quick_reply(leaf, me, roller, d1, d2, throws, d3, further)
         node = branch.throw(leaf.node, d1, d2, d3)
         if node.how != "decision":
             lf = leaf_of(node, roller) if node.how != "dice" else follow(node, roller,
@@ -198,13 +205,26 @@ class SearchPlayer:
         return sign * max(self.expect(ls[int(i)], d.player, throws - 1) for i in order)
 
     def _quick_reply(self, leaf: Leaf, me: int, roller: int, d1: int, d2: int,
-                     throws: int, d3: int = 0) -> float:
-        """The roller's best reply read from the move generator (a quick variant)."""
+                     throws: int, d3: int = 0, further: bool = True) -> float:
+        """The roller's best reply read from the move generator (a quick variant). A throw he
+        cannot play, at the last throw looked at, is valued one throw further (the other side
+        throws next on the same board), once: the network never learns the end position of a
+        throw without a play (the trainer steps after its choices only), and valued directly
+        such a board (its mover still on the bar) reads as nearly even where he is all but
+        shut out, which turned the search at depth 2 away from hitting."""
         v = self.variant
         b = leaf.board if roller == me else v.flip(leaf.board)
         results = v.generator.results(b, d1, d2, 1, d3) if d3 else v.generator.results(b, d1, d2)
         ladder = self._ladder_for(leaf, me, roller)
         rolls = leaf.rolls if roller == me else (leaf.rolls[1], leaf.rolls[0])
+        if throws <= 1 and further and len(results) == 1 and results[0] == b and \
+                not getattr(self.judge, "values_no_play", True):
+            key = (b, roller, repr(ladder), rolls)
+            got = self._stood.get(key)
+            if got is None:
+                got = self._stood[key] = self.expect(
+                    Leaf(b, False, (rolls[0] + 1, rolls[1]), ladder), roller, 1, further=False)
+            return got
         rules = v.rules
         end = rules.game_over if rules.end else None
         ls = []
