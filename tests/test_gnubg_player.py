@@ -111,3 +111,25 @@ def test_analyse_refuses_a_file_that_is_not_a_match(tmp_path, capsys):
     bad.write_text("not a match\n")
     assert main(["analyse", str(bad), "--player", "white"]) == 1
     assert "bad.mat" in capsys.readouterr().err
+
+
+def test_gnubg_on_the_bar_against_five_closed_points_is_no_favourite_and_does_not_double():
+    """Black on roll, a man on the bar against white's five closed points (all 6-6, 5-5, 3-3 and
+    the throws of those numbers dance): a throw he cannot play leaves white to throw, worth minus
+    white's equity on roll to him, not minus his own (which read each dance as a gain and made
+    him double from the bar)."""
+    from interpreter.players.gnubg_player import GnubgPlayer
+
+    v = load_variant("backgammon")
+    p = GnubgPlayer(v)
+    white = (0, 2, 3, 0, 2, 2, 2, 0, -3, 0, 0, 0, 0, 4, 0, 0, 0, -2, 0, -2, -2, -2, -2, -1, 0, 0,
+             1, 0)
+    black = v.flip(white)
+    state = {"kind": "cube", "match_length": 0, "score": {"me": 0, "opponent": 0},
+             "away": None, "cube": 1, "owner": None, "crawford": False}
+    own = p.g.evaluate(p.board(black), p.cube_info(state, True, 1, None), p.ec)[5]
+    assert own < -0.5
+    before = p._before_throw(black, state, 1, None)
+    assert before < -0.5
+    take = p._before_throw(black, state, 2, "opponent")
+    assert not min(take, p._pass_value(state, True)) > before

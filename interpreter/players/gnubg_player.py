@@ -202,14 +202,18 @@ class GnubgPlayer:
             for d2 in range(d1, 7):
                 w = 1 if d1 == d2 else 2
                 moves = self.g.find_best_moves(gb, ci, self.ec, (d2, d1))
-                total += w * (moves[0]["score"] if moves else self._stuck(gb, ci))
+                total += w * (moves[0]["score"] if moves else self._stuck(b, state, cube, owner))
         eq = total / 36.0
         if state.get("match_length"):
             return float(self.g.eq_to_mwc(eq, ci))
         return eq * cube
 
-    def _stuck(self, gb: Any, ci: Any) -> float:
-        return -float(self.g.evaluate(gb, ci, self.ec_cubeless)[5])
+    def _stuck(self, b: tuple, state: dict, cube: int, owner: str | None) -> float:
+        """A throw the player on roll on `b` cannot play: the board stands and his opponent
+        throws, so it is worth minus gnubg's equity for the opponent on roll (gnubg's
+        evaluation of `b` itself is the player's own, before his throw)."""
+        ci = self.cube_info(state, False, cube, owner)
+        return -float(self.g.evaluate(self.board(self.variant.flip(b)), ci, self.ec)[5])
 
     def _pass_value(self, state: dict, doubler_me: bool) -> float:
         """What a pass is worth to the doubler: the cube's points (money), or the doubler's
