@@ -157,26 +157,45 @@ def leaf_outputs(B, theta, I, H, O, counts, dm, checkers, full, Y):
 
 
 @njit(cache=True)
+def _span(code):
+    """The first row and the number of rows of the results `results` returned as `code`."""
+    cat = code // SHIFT
+    return OFF_ROWS + cat * CAP * SIZE, code - cat * SHIFT
+
+
+@njit(cache=True)
+def _row(W, r, R):
+    """The board of row r of the work space into R."""
+    for j in range(SIZE):
+        R[j] = W[r + j]
+
+
+@njit(cache=True)
+def _leaf_value(R, x, theta, I, H, O, levels, util_end, factor, counts, dm, checkers, full, h,
+                y, scratch):
+    """The learned player's value of end position R for its mover and whether the game goes
+    on: util_end[k] for a game R ends with value k, else factor times the network's equity
+    (its inputs written to x)."""
+    if _end(R) >= 0:
+        kv, _ki = _value(R)
+        return util_end[kv], False
+    _encode(R, x, counts, dm, checkers, full, scratch)
+    _forward(theta, x, I, H, O, h, y)
+    return factor * _equity(y, levels), True
+
+
+@njit(cache=True)
 def _best_answer(code, W, theta, I, H, O, levels, util_end, factor, counts, dm, checkers, full,
                  x, h, y, R, scratch):
     """The mover's best value among the results of his throw in the work space (`code` as
     `results` returned it): util_end[k] for a game he ends with value k, else factor times the
     outputs' equity, as the learned player values a leaf."""
     best = -1e300
-    cat = code // SHIFT
-    n = code - cat * SHIFT
-    r0 = OFF_ROWS + cat * CAP * SIZE
+    r0, n = _span(code)
     for c in range(n):
-        r = r0 + c * SIZE
-        for j in range(SIZE):
-            R[j] = W[r + j]
-        if _end(R) >= 0:
-            kv, _ki = _value(R)
-            v = util_end[kv]
-        else:
-            _encode(R, x, counts, dm, checkers, full, scratch)
-            _forward(theta, x, I, H, O, h, y)
-            v = factor * _equity(y, levels)
+        _row(W, r0 + c * SIZE, R)
+        v, _open = _leaf_value(R, x, theta, I, H, O, levels, util_end, factor, counts, dm,
+                               checkers, full, h, y, scratch)
         if v > best:
             best = v
     return best
@@ -292,15 +311,11 @@ def reply_outputs(B, W, theta, I, H, O, counts, dm, checkers, full, Y, K, G):
                     G[rows] = 21 * i + t
                     rows += 1
                 else:
-                    cat = code // SHIFT
-                    n = code - cat * SHIFT
-                    r0 = OFF_ROWS + cat * CAP * SIZE
+                    r0, n = _span(code)
                     if rows + n > cap:
                         return -1
                     for c in range(n):
-                        r = r0 + c * SIZE
-                        for j in range(SIZE):
-                            R[j] = W[r + j]
+                        _row(W, r0 + c * SIZE, R)
                         G[rows] = 21 * i + t
                         if _end(R) >= 0:
                             kv, _ki = _value(R)
@@ -412,26 +427,16 @@ def train_games(start, keys, nkeys, mode, max_turns, W, theta, I, H, O, levels, 
                 overflow = True
                 break
             if code != -1:
-                cat = code // SHIFT
-                n = code - cat * SHIFT
-                r0 = OFF_ROWS + cat * CAP * SIZE
+                r0, n = _span(code)
                 best = 0
                 if n > 1:
                     best_v = -1e300
                     best_open = False
                     for c in range(n):
-                        r = r0 + c * SIZE
-                        for j in range(SIZE):
-                            F[j] = W[r + j]
-                        if _end(F) >= 0:
-                            kv, _ki = _value(F)
-                            v = util_end[kv]
-                            is_open = False
-                        else:
-                            _encode(F, X[c], counts, dm, checkers, full, scratch)
-                            _forward(theta, X[c], I, H, O, h, y)
-                            v = factor * _equity(y, levels)
-                            is_open = True
+                        _row(W, r0 + c * SIZE, F)
+                        v, is_open = _leaf_value(F, X[c], theta, I, H, O, levels, util_end,
+                                                 factor, counts, dm, checkers, full, h, y,
+                                                 scratch)
                         if v > best_v:
                             best_v = v
                             best = c
@@ -463,9 +468,7 @@ def train_games(start, keys, nkeys, mode, max_turns, W, theta, I, H, O, levels, 
                         for i in range(I):
                             prev[s, i] = x[i]
                         has_prev[s] = True
-                r = r0 + best * SIZE
-                for j in range(SIZE):
-                    L[j] = W[r + j]
+                _row(W, r0 + best * SIZE, L)
             e = _end(L)
             if e >= 0:
                 winner = mover

@@ -105,6 +105,26 @@ def escapes_with(v, rear, low, d1, d2, dm):
     return False
 
 
+def rear_of_a(v):
+    """A's rearmost man as a pip of his (25: on the bar, 0: none on the board)."""
+    if v[25] > 0:
+        return 25
+    for p in range(24, 0, -1):
+        if v[p] > 0:
+            return p
+    return 0
+
+
+def rear_of_b(v):
+    """B's rearmost man as a pip of A's (0: on the bar, 25: none on the board)."""
+    if v[26] > 0:
+        return 0
+    for p in range(1, 25):
+        if v[p] < 0:
+            return p
+    return 25
+
+
 def side_inputs(v, dm, out, at):
     """Side A's seven counts, written to out[at:at + 7]: the share of B's 36 throws that hit
     an A blot, the share of A's throws that take his rearmost man past the points B has closed
@@ -116,14 +136,7 @@ def side_inputs(v, dm, out, at):
         for d2 in range(d1, 7):
             if hit_by(v, d1, d2, dm):
                 shots += 1 if d1 == d2 else 2
-    rear = 0
-    if v[25] > 0:
-        rear = 25
-    else:
-        for p in range(24, 0, -1):
-            if v[p] > 0:
-                rear = p
-                break
+    rear = rear_of_a(v)
     low = 0
     for p in range(max(rear - 12, 1), rear):
         if v[p] <= -2:
@@ -136,15 +149,7 @@ def side_inputs(v, dm, out, at):
             for d2 in range(d1, 7):
                 if escapes_with(v, rear, low, d1, d2, dm):
                     escape += 1 if d1 == d2 else 2
-    # B's rearmost man, as a pip of A's (0: on the bar)
-    back_b = 25
-    if v[26] > 0:
-        back_b = 0
-    else:
-        for p in range(1, 25):
-            if v[p] < 0:
-                back_b = p
-                break
+    back_b = rear_of_b(v)
     prime = 0
     trap = 0
     run = 0
@@ -190,23 +195,7 @@ def turn_board(b, out):
 
 def in_contact(v):
     """Whether some man of A still has to pass some man of B."""
-    rear_a = 0
-    if v[25] > 0:
-        rear_a = 25
-    else:
-        for p in range(24, 0, -1):
-            if v[p] > 0:
-                rear_a = p
-                break
-    back_b = 25
-    if v[26] > 0:
-        back_b = 0
-    else:
-        for p in range(1, 25):
-            if v[p] < 0:
-                back_b = p
-                break
-    return rear_a > back_b
+    return rear_of_a(v) > rear_of_b(v)
 
 
 def contact_inputs(b, dm, scratch, out, at):

@@ -79,6 +79,12 @@ def money_worth(variant: Any, net: ValueNet, state: dict | None = None
 _THROW_WEIGHTS = np.asarray([w for _a, _b, w in DICE], dtype=np.float64)
 
 
+def _throw_means(best: np.ndarray) -> np.ndarray:
+    """The mean over the throws of the best values `best` (21 a position, in the order of
+    engine.branch.DICE), for each position."""
+    return (best.reshape(-1, 21) * _THROW_WEIGHTS).sum(axis=1) / 36.0
+
+
 class FastNet:
     """The network of a variant of the backgammon family in compiled code (the module of
     `interpreter/native/td_emit.py`): the outputs of many end positions in one call, and the
@@ -135,18 +141,33 @@ class FastNet:
         if got is None:
             return None
         Y, K, G = got
+
+        def flat(_i: int) -> float:
+            return float(of_outcomes(self.outputs([board]), self.net.levels, state)[0])
+        return float(_throw_means(self._best_answers(Y, K, G, 1, state, flat))[0])
+
+    def _best_answers(self, Y: np.ndarray, K: np.ndarray, G: np.ndarray, n: int,
+                      state: dict | None, still: Callable[[int], float]) -> np.ndarray:
+        """The best value of each throw's answers (rows of `reply_outputs` for n positions,
+        21 throws each) for the player throwing, `state` seen by him; `still(i)` values a throw
+        of position i he cannot play (asked once a position)."""
         u = np.empty(Y.shape[0])
         open_ = K == 0
         if open_.any():
             u[open_] = of_outcomes(Y[open_], self.net.levels, state)
-        for k in set(K[~open_].tolist()):
+        stand: dict[int, float] = {}
+        for r in np.flatnonzero(~open_).tolist():
+            k = int(K[r])
             if k < 0:
-                u[K == k] = of_outcomes(self.outputs([board]), self.net.levels, state)[0]
+                i = int(G[r]) // 21
+                if i not in stand:
+                    stand[i] = still(i)
+                u[r] = stand[i]
             else:
-                u[K == k] = of_game_end(True, int(k), state or {})
-        best = np.full(21, -np.inf)
+                u[r] = of_game_end(True, k, state or {})
+        best = np.full(21 * n, -np.inf)
         np.maximum.at(best, G, u)
-        return float((best * _THROW_WEIGHTS).sum()) / 36.0
+        return best
 
     def _answers(self, B: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
         """`reply_outputs` of the positions B (Y, K, G), the last few kept: a cube question
@@ -204,27 +225,10 @@ class FastNet:
         if got is None:
             return None
         Y, K, G = got
-        rows = Y.shape[0]
-        theirs = mirror(state)
-        u = np.empty(rows)
-        open_ = K == 0
-        if open_.any():
-            u[open_] = of_outcomes(Y[open_], net.levels, theirs)
-        for k in set(K[~open_].tolist()):
-            if k < 0:
-                # no play: the position stands and the player who just played throws next
-                stand: dict[int, float] = {}
-                for r in np.flatnonzero(K == k).tolist():
-                    i = int(G[r]) // 21
-                    if i not in stand:
-                        stand[i] = -stood(tuple(B[i].tolist()), state)
-                    u[r] = stand[i]
-            else:
-                u[K == k] = of_game_end(True, int(k), theirs or {})
-        best = np.full(21 * B.shape[0], -np.inf)
-        np.maximum.at(best, G, u)
-        weights = np.tile(_THROW_WEIGHTS, B.shape[0])
-        return -(best * weights).reshape(B.shape[0], 21).sum(axis=1) / 36.0
+        # no play: the position stands and the player who just played throws next
+        return -_throw_means(self._best_answers(
+            Y, K, G, B.shape[0], mirror(state),
+            lambda i: -stood(tuple(B[i].tolist()), state)))
 
 
 class NetJudge:
@@ -360,7 +364,7 @@ class NetJudge:
                 best[t] = max(best[t], of_game_end(won, k, state or {}))
         if rows:
             np.maximum.at(best, np.asarray(group), self._utilities(rows, state, rolls))
-        return float((best * _THROW_WEIGHTS).sum()) / 36.0
+        return float(_throw_means(best)[0])
 
     def on_roll(self, board: tuple, state: dict | None, rolls: tuple[int, int] = (0, 0),
                 further: bool = True) -> float:
