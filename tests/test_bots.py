@@ -13,7 +13,6 @@ np = pytest.importorskip("numpy")
 
 from interpreter.cli import main  # noqa: E402
 from interpreter.engine.game import Game  # noqa: E402
-from interpreter.errors import TablierError  # noqa: E402
 from interpreter.kernel.board import OFF  # noqa: E402
 from interpreter.players import kinds  # noqa: E402
 from interpreter.players.base import capabilities_of  # noqa: E402
@@ -23,6 +22,8 @@ from interpreter.players.net import ValueNet, WeightsError  # noqa: E402
 from interpreter.players.utility import cubeful, match_table, of_outcomes  # noqa: E402
 from interpreter.variant.build import load_variant  # noqa: E402
 
+#: the payment levels of a mark à écrire (interpreter/scoring/ecrire.py)
+PAYMENT = (2, 4, 6, 8, 10, 12, 16, 20, 24, 32, 40, 48, 64)
 PLAYABLE = ["backgammon", "hypergammon", "nackgammon", "tric-trac-12", "triktrak",
             "trictrac-ecrire", "trictrac-combine", "portes", "plakoto", "fevga", "long-nardy",
             "acey-deucey", "tavli", "tourne-case"]
@@ -296,6 +297,132 @@ def test_a_play_without_a_winner_trains_both_sides_towards_half_a_win(bias):
         assert (a - b) * (0.5 - b) > 0
 
 
+def _recording_trainer(vid, hidden=4):
+    """A trainer of `vid` whose steps towards an outcome are noted: (side, share, level,
+    whether the side had an estimate to move)."""
+    from interpreter.players import td
+
+    v = load_variant(vid)
+    net = ValueNet(len(td.Encoder(v).names), hidden, td.value_levels(v), seed=3)
+    trainer = td.Trainer(v, net, alpha=0.1, lam=0.7)
+    closed = []
+    close = trainer._close
+
+    def noted(side, won, level):
+        closed.append((side, won, level, trainer.prev[side] is not None))
+        close(side, won, level)
+    trainer._close = noted
+    return trainer, closed
+
+
+def test_the_12_point_match_is_learned_game_by_game():
+    """The 12-point Tric-Trac's network learns the game in play (who wins it, and its value
+    ×1 to ×4 as the file's value rules give it by the loser's points), each game's end
+    closing both sides' chains; the match's totals are added above the network."""
+    from interpreter.players import td
+
+    trainer, closed = _recording_trainer("tric-trac-12")
+    assert td.value_levels(trainer.variant) == (2, 3, 4)
+    assert td.value_levels(load_variant(
+        "tric-trac-12", ["options.double_threshold='below_6'"])) == (2, 3, 4)
+    result = trainer.play("units/train/0", 5000)
+    games = result.extra["games"]
+    # the match's own outcome finds no estimate left to move: its last game closed them
+    assert len(games) == 12 and len(closed) == 2 * len(games) + 2
+    assert [c[3] for c in closed[-2:]] == [False, False]
+    for g, (a, b) in zip(games, zip(closed[::2], closed[1::2])):
+        winner = 0 if g["winner"] == "white" else 1
+        assert a[:3] == (0, float(winner == 0), g["value"])
+        assert b[:3] == (1, float(winner == 1), g["value"])
+        assert a[3] and b[3]                  # each side had played in every game
+    assert trainer.prev == [None, None]
+
+
+def test_a_mark_of_a_partie_a_ecrire_is_learned_with_what_it_pays():
+    """À écrire's network learns the mark in play: who wins it and the jetons it pays, its
+    levels the steps of `PAYMENT_LEVELS`; a refait is half a win each."""
+    from interpreter.players import td
+    from interpreter.scoring.ecrire import PAYMENT_LEVELS
+
+    trainer, closed = _recording_trainer("trictrac-ecrire")
+    assert td.value_levels(trainer.variant) == PAYMENT_LEVELS
+    game = Game(trainer.variant, "units/train/1", keep_record=False, max_turns=5000,
+                doubles=(False, False))
+    trainer.game = game
+    result = game.run([trainer.player, trainer.player])
+    marks = game.ladder.marks.results
+    trainer.finish(result)
+    assert len(closed) == 2 * len(marks) + 2 and len(marks) >= 12
+    assert [c[3] for c in closed[-2:]] == [False, False]
+    for r, (a, b) in zip(marks, zip(closed[::2], closed[1::2])):
+        share = 0.5 if r.winner is None else float(r.winner == 0)
+        assert a[:3] == (0, share, r.payment) and b[:3] == (1, 1.0 - share, r.payment)
+    net = trainer.net
+    top = net.target(1.0, 18)              # a mark won paying 18 jetons: the levels up to 16
+    k = len(PAYMENT_LEVELS)
+    assert list(top[1:1 + k]) == [float(v <= 18) for v in PAYMENT_LEVELS]
+
+
+def test_a_game_worth_too_many_values_is_refused_for_training(tmp_path, capsys):
+    """An author's 12-point game whose value rules give a value for every number of the
+    loser's points: a level is two outputs of the network, so a file giving more than the
+    trainer takes is refused with its reason, the weights file not written."""
+    path = tmp_path / "many.toml"
+    path.write_text('extends = "tric-trac-12"\n[variant]\nid = "many-values"\n'
+                    'name = "Many values"\n[rules.double]\nwhen = "their_points < 40"\n'
+                    'value = "45 - their_points"\n', encoding="utf-8")
+    out = tmp_path / "m.npz"
+    assert main(["train", str(path), "--games", "1", "--out", str(out),
+                 "--set", "ladder.target=40"]) == 1
+    err = capsys.readouterr().err
+    assert "40 values above one; a network learns at most 16" in err
+    assert not out.exists()
+
+
+def test_a_sum_of_units_is_valued_in_its_own_unit():
+    """The 12-point match in game values: the totals, a game won and waiting for its winner's
+    choice, and the game in play's expected value (games won where the match counts them);
+    à écrire in jetons: the jetons paid, what the lost marks will cost, and the mark in play."""
+    # outputs: P(win), P(win ≥ ×2), P(win ≥ ×3), P(win ×4), and the same for losses
+    Y = np.array([[0.75, 0.5, 0.25, 0.0, 0.0, 0.0, 0.0]])
+    twelve = {"kind": "continuous", "games": {"me": 5, "opponent": 2}, "pending": None,
+              "points": {"me": 3, "opponent": 0}}
+    # 1·0.25 + 2·0.25 + 3·0.25 − 1·0.25 = 1.25 game values expected from the game in play
+    assert of_outcomes(Y, (2, 3, 4), twelve)[0] == pytest.approx(3 + 1.25)
+    won = dict(twelve, pending={"winner": "opponent", "value": 4, "excess": 0})
+    assert of_outcomes(Y, (2, 3, 4), won)[0] == pytest.approx(3 - 4)      # whatever Y says
+    wins = dict(twelve, match_result="games_won")
+    assert of_outcomes(Y, (2, 3, 4), wins)[0] == pytest.approx(3 + 0.5)
+    assert of_outcomes(Y, (2, 3, 4), dict(wins, pending={"winner": "me", "value": 4,
+                                                         "excess": 0}))[0] == 4
+    ecrire = {"kind": "ecrire", "jetons": {"me": 30, "opponent": 12},
+              "lost_marks": {"me": 1, "opponent": 2}}
+    Y = np.zeros((1, 27))
+    Y[0, 0] = 0.5
+    Y[0, 1:4] = 0.5                     # a win pays 6 jetons at least, as often as a loss
+    Y[0, 14:17] = 0.5
+    # the jetons, a lost mark's 5 more, and a mark in play worth as much to either side
+    assert of_outcomes(Y, PAYMENT, ecrire)[0] == pytest.approx(18 + 5)
+
+
+@pytest.mark.parametrize("vid", ["tric-trac-12", "trictrac-ecrire", "trictrac-combine"])
+def test_the_french_parties_shipped_networks_take_the_partie_from_greedy(vid):
+    """The shipped networks of the sums of units, read in their unit (game values, jetons),
+    win what they play against `greedy`: a sign turned in the unit, or a mark's payment read
+    as a loss, loses these (bots.md: 99, 100 and 100 of 100 against greedy, seed 1)."""
+    from interpreter.scoring.registry import ladder_class
+
+    v = load_variant(vid)
+    ladder = ladder_class(v.ladder)
+    for i, seat in enumerate((0, 1)):
+        players = [GreedyBot("g"), GreedyBot("g")]
+        players[seat] = make_player("learned", "l", v)
+        result = Game(v, f"french/{i}", keep_record=False, max_turns=5000,
+                      doubles=(False, False)).run(players)
+        assert result.finished and result.winner == seat
+        assert ladder.net(result.winner, result.points, result.value, seat) > 0
+
+
 def test_a_won_play_still_reaches_its_value_levels():
     net = ValueNet(10, 3, (2, 3), seed=1)
     assert list(net.target(1.0, 2)) == [1, 1, 0, 0, 0]
@@ -311,9 +438,9 @@ def test_a_corrupt_weights_file_is_refused(tmp_path):
 
 
 #: the variants whose weights ship (docs/bots.md, "The shipped weights")
-SHIPPED = ["backgammon", "triktrak", "plakoto", "fevga", "long-nardy", "jacquet", "tapa", "gul-bara",
-           "portes", "acey-deucey", "tourne-case", "hypergammon", "nackgammon", "tabla", "tabula",
-           "emperador"]
+SHIPPED = ["backgammon", "triktrak", "plakoto", "fevga", "long-nardy", "jacquet", "tapa",
+           "gul-bara", "portes", "acey-deucey", "tourne-case", "hypergammon", "nackgammon",
+           "tabla", "tabula", "emperador", "tric-trac-12", "trictrac-ecrire", "trictrac-combine"]
 
 
 @pytest.mark.parametrize("vid", SHIPPED)

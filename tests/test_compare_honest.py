@@ -331,7 +331,7 @@ def test_longer_runs_under_every_kind_of_player(capsys, tmp_path) -> None:
     for arm in out["arms"]:
         _check_against_lines(arm)
     _check_holm(out)
-    # no weights ship for à écrire: its strongest cheap player is greedy
+    # à écrire between two greedy players: its parties are long under the stronger ones
     out = _run(capsys, ["triktrak", "trictrac-ecrire", "--set", "trictrac-ecrire:ladder.marks=6",
                         "--white", "greedy", "--black", "greedy", "--games", "20",
                         "--games-out", str(tmp_path / "e")])

@@ -66,7 +66,7 @@ def money_worth(variant: Any, net: ValueNet, state: dict | None = None
         game.ladder.start()
         state = game.ladder.state(0)
     w = ladder_class(state).worth(state)
-    if w.chance or w.match is not None or w.cubeful:
+    if w.chance or w.match is not None or w.cubeful or w.summed is not None:
         return None
     probe = np.linspace(0.1, 0.9, net.outputs)[None, :]
     eq = float(_equity(probe, net.levels)[0])

@@ -10,6 +10,14 @@ after-state is moved towards its estimate for the new one, and at the end of the
 the outcome, with eligibility traces decaying by λ. Only the variant file is read: the moves, the
 points, the ladder and the end of the play are the engine's, through the turn loop.
 
+Where the play is a sum of units (the ladder `learns_units`: the games of the 12-point
+Tric-Trac's match, the marks of a partie à écrire or combiné), the network learns the unit in
+play instead of the whole play: each unit's end closes both sides' chains, each side's last
+estimate moved towards the unit's outcome (who won it, and its value: the game's ×1 to ×4, the
+jetons the mark pays), and the next unit starts new chains. An outcome a few dozen throws away
+is learned where the whole play's, hundreds of throws away, was not; the ladder adds the
+units' values above the network (players/utility.py).
+
 Play `i` of a run is seeded `f"{seed}/train/{i}"` (its dice), choices are deterministic, and the
 network starts from `seed`: the same command gives the same weights, and a run resumed from one
 of its checkpoints (`--resume`) gives what the uninterrupted run gives.
@@ -28,7 +36,7 @@ from typing import Any, Callable
 from interpreter.players._numpy import np
 
 from interpreter import native
-from interpreter.engine.game import Game
+from interpreter.engine.game import Game, _EndContext, value_of
 from interpreter.errors import TablierError
 from interpreter.native.gen_emit import workspace_size
 from interpreter.native.loop_emit import OPENING
@@ -42,18 +50,34 @@ from interpreter.scoring.registry import ladder_class
 
 #: the features and the training method, as recorded in every weights file
 METHOD = "td-lambda self-play, one throw ahead"
+#: the loser's points probed for the value levels of a game of a sum of games, and the most
+#: levels a network learns (each is two outputs)
+MAX_PROBED = 200
+MAX_LEVELS = 16
 
 
 def value_levels(variant: Any) -> tuple[int, ...]:
     """The value levels above one a play can end with, as network outputs: a single game's
     values by its value rules (backgammon: gammon 2, backgammon 3) where the ladder scores one
-    game (money play, the plain game); none where the play is a partie or a match (then only
-    who wins it is learned)."""
-    if not ladder_class(variant.ladder).learns_values:
+    game (money play, the plain game), and those of the game in play where the play is a sum of
+    games (the 12-point Tric-Trac: ×2 to ×4 by the loser's points, each as the rules give it
+    for every number of points he may have); none where the play is a partie or a match (then
+    only who wins it is learned)."""
+    ladder = ladder_class(variant.ladder)
+    if ladder.unit_levels is not None:
+        return ladder.unit_levels
+    if ladder.learns_units:
+        target = int(getattr(variant.ladder, "target", 12))
+        levels = {k for p in range(min(target, MAX_PROBED)) for k in
+                  [value_of(variant, variant.start, (target, p))[0]] if k > 1}
+        if len(levels) > MAX_LEVELS:
+            raise TablierError(f"{variant.id!r}: its value rules give a won game "
+                               f"{len(levels)} values above one; a network learns at most "
+                               f"{MAX_LEVELS}")
+        return tuple(sorted(levels))
+    if not ladder.learns_values:
         return ()
     levels = set()
-    from interpreter.engine.game import _EndContext
-
     for _rule_id, _when, value in variant.rules.value:
         try:
             v = int(value(variant.start, None, None, 0, 0, 0, _EndContext((0, 0))))
@@ -106,6 +130,11 @@ class Trainer:
         self.scale = [1.0, 1.0]
         self.live = [False, False]
         self.prev: list[np.ndarray | None] = [None, None]
+        #: the ladder learns units (players/utility.py): the game being played, and how many of
+        #: its units were learned from
+        self.units = ladder_class(variant.ladder).learns_units
+        self.game: Game | None = None
+        self.seen = 0
 
     # -- the TD step, called by the player after each of its choices -------------------------------
 
@@ -114,8 +143,35 @@ class Trainer:
             return
         self.net.theta += (self.alpha * self.scale[side]) * (delta @ self.E[side])
 
+    def _end_units(self) -> None:
+        """Where the ladder `learns_units`: each unit decided since the last look ends both
+        sides' chains, each side's last estimate moved towards the unit's outcome for him."""
+        game = self.game
+        if game is None or not self.units:
+            return
+        won = game.ladder.units_won()
+        for winner, value in won[self.seen:]:
+            for side in (0, 1):
+                # a unit without a winner (a refait) is half a win each, at no level
+                self._close(side, 0.5 if winner is None else float(winner == side), value)
+            self._reset()
+        self.seen = len(won)
+
+    def _close(self, side: int, won: float, level: int) -> None:
+        """`side`'s last estimate towards an outcome: his share of the win, its value level."""
+        prev = self.prev[side]
+        if prev is not None:
+            y_prev = self.net.outputs_of(prev[None, :])[0]
+            self._apply(side, self.net.target(won, level) - y_prev)
+
+    def _reset(self) -> None:
+        self.live = [False, False]
+        self.scale = [1.0, 1.0]
+        self.prev = [None, None]
+
     def chose(self, side: int, x: np.ndarray | None) -> None:
         """`side` chose the after-state with features x (None: it ends the play)."""
+        self._end_units()
         if x is None:
             return
         net = self.net
@@ -135,17 +191,15 @@ class Trainer:
         self.prev[side] = x
 
     def finish(self, result: Any) -> None:
-        """The play is over: each side's last estimate towards the outcome."""
-        net = self.net
+        """The play is over: each side's last estimate towards the outcome (where the ladder
+        `learns_units`, towards the outcome of each unit not yet learned from; a unit left
+        unfinished, the play stopped at the turn limit, is half a win each, as the play is)."""
+        self._end_units()
         for side in (0, 1):
-            prev = self.prev[side]
-            if prev is not None:
-                won, level = outcome(result, side)
-                y_prev = net.outputs_of(prev[None, :])[0]
-                self._apply(side, net.target(won, level) - y_prev)
-        self.live = [False, False]
-        self.scale = [1.0, 1.0]
-        self.prev = [None, None]
+            self._close(side, *outcome(result, side))
+        self._reset()
+        self.game = None
+        self.seen = 0
 
     # -- one play -----------------------------------------------------------------------------
 
@@ -153,6 +207,8 @@ class Trainer:
         p = self.player
         game = Game(self.variant, seed, keep_record=False, max_turns=max_turns,
                     doubles=(False, False))
+        self.game = game
+        self.seen = 0
         result = game.run([p, p])
         self.finish(result)
         return result

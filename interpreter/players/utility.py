@@ -10,8 +10,13 @@ of `View.ladder`):
   outcome probabilities weighed by a match equity table (`match_table`);
 - "rotation" (Tavli's games in turn to `match_points`): the match-winning chance, as for a
   match of that length without the cube;
-- "holes" (the Dutch Triktrak), "continuous" (the 12-point Tric-Trac), "ecrire" and
-  "combine" (the parties): the chance of winning the partie or match as 2·P − 1.
+- "holes" (the Dutch Triktrak): the chance of winning the partie as 2·P − 1;
+- "continuous" (the 12-point Tric-Trac's match, won by the sum of its games' values): game
+  values, the match's totals so far plus the game in play's expected value (the network
+  learns the game in play, its chance and value levels, not the whole match);
+- "ecrire" and "combine" (the parties, won by the jetons their marks pay): jetons, those of
+  the marks paid so far less what each lost mark costs at the settlement, plus the mark in
+  play's expected payment (the network learns the mark, who wins it and what it pays).
 
 `of_outcomes(probabilities, state)` turns a network's outcome probabilities for one game
 (players/net.py) into the unit; `of_result(result, me)` values a finished play; `of_game_end`
@@ -103,6 +108,11 @@ def of_outcomes(Y: np.ndarray, levels: Sequence[int], state: dict | None,
     now) times its value; elsewhere the network's own outputs are the play's."""
     Y = np.asarray(Y, dtype=np.float64)
     w = ladder_class(state).worth(state or {})
+    if w.summed is not None:
+        if w.settled:
+            return np.full(Y.shape[:-1], w.summed)
+        chance = 2.0 * Y[..., 0] - 1.0
+        return w.summed + w.bonus * chance + (chance if w.single else _equity(Y, levels))
     if w.chance:
         return 2.0 * Y[..., 0] - 1.0
     c = cube if cube is not None and w.doubling else w.stake
@@ -235,6 +245,9 @@ def of_game_end(won: bool, k: int, state: dict) -> float:
     """A game just ended by its end rules, `won` by me with value k, before the ladder marked
     it."""
     w = ladder_class(state).worth(state)
+    if w.summed is not None:
+        # a game of a sum of games: the ladder counts it
+        return w.summed
     if w.chance:
         # a game inside a partie: the partie goes on (its ladder marks it)
         return 0.0
@@ -248,6 +261,8 @@ def of_game_end(won: bool, k: int, state: dict) -> float:
 def of_result(result: Any, me: int, state: dict) -> float:
     """The utility of a finished play for `me`."""
     w = ladder_class(state).worth(state)
+    if w.summed is not None:
+        return w.summed
     won = result.winner == me
     if result.winner is None:
         return 0.0

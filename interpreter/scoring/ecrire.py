@@ -36,6 +36,12 @@ OBLIGATORY_HOLE = 6
 STAKE = 20
 FISH = 10
 MAX_MARKS = 24
+#: what a mark lost costs at the settlement beyond its payment, as the bots weigh it: its
+#: marker (one jeton) and the paris's four jetons a mark of difference (§2.1, §2.4)
+MARK_EXTRA = 5
+#: the payments of a mark a network learns the chance of reaching, in jetons (a simple mark
+#: pays from a few jetons, a petty lurch from about 20, a grand lurch from about 60)
+PAYMENT_LEVELS = (2, 4, 6, 8, 10, 12, 16, 20, 24, 32, 40, 48, 64)
 
 
 class EcrireLadder(HoleMarking):
@@ -485,7 +491,7 @@ from interpreter.scoring.holes import (  # noqa: E402
     Holes, PointsLadder, holes_sides, holes_state, points_text, points_words)
 from interpreter.engine.events import Claimed, Hole, MenReset, Suspended, Went  # noqa: E402
 from interpreter.scoring.protocol import (  # noqa: E402
-    END, ON, GameResult, Gen, Next, pair_text, pair_words, side_view)
+    END, ON, GameResult, Gen, Next, Worth, pair_text, pair_words, side_view)
 
 #: the decisions of a partie à écrire, with their choices (the first one holds)
 QUESTIONS: dict[str, tuple[str, ...]] = {
@@ -608,6 +614,9 @@ class EcrirePlay(Schools, PointsLadder):
 
     #: the game's name, for the refusal of rules scored on the play
     name = "the partie à écrire"
+    #: a network learns the mark in play: who wins it and what it pays, in steps of jetons
+    learns_units = True
+    unit_levels: tuple[int, ...] | None = PAYMENT_LEVELS
     marked_before_play: str | None = name
     net_unit = "jetons"
     sheet: str | None = "marks"
@@ -636,6 +645,26 @@ class EcrirePlay(Schools, PointsLadder):
     def net(cls, winner: int | None, points: Any, value: int, side: int) -> float:
         """The jetons `side` won (+) or lost (−)."""
         return float(points[side])
+
+    @classmethod
+    def bot_unit(cls, match_length: int = 0) -> str:
+        return "jetons"
+
+    @classmethod
+    def worth(cls, state: dict) -> Worth:
+        """The partie is won by the jetons its marks pay: those paid so far, less what each
+        lost mark costs at the settlement (its marker, and four jetons of the paris), and the
+        mark in play (a mark won is worth `MARK_EXTRA` beyond its payment)."""
+        jetons = state.get("jetons") or {"me": 0, "opponent": 0}
+        lost = state.get("lost_marks") or {"me": 0, "opponent": 0}
+        return Worth(summed=float(jetons["me"] - jetons["opponent"]
+                                  - MARK_EXTRA * (lost["me"] - lost["opponent"])),
+                     bonus=float(MARK_EXTRA))
+
+    def units_won(self) -> list[tuple[int | None, int]]:
+        """Each mark settled: its winner (None: a refait) and payment."""
+        ledger = self.ledger
+        return [] if ledger is None else [(r.winner, r.payment) for r in ledger.results]
 
     @classmethod
     def state_lines(cls, state: dict, names: tuple[str, str]) -> list[str]:

@@ -57,7 +57,14 @@ class Worth:
 
     `doubling`: the stake is the doubling cube's (a cube value given to the bot replaces it);
     `cubeful`: the cube is live (money: Janowski's cubeful equity, from `owner`'s side; a match:
-    the cubeful match equity); `single`: gammons count single (Jacoby)."""
+    the cubeful match equity); `single`: gammons count single (Jacoby).
+
+    `summed`: the play is won by the sum of its units' values (the games of the 12-point
+    Tric-Trac's match, the marks of a partie à écrire): the sum so far from this side's view,
+    a unit won and not yet counted included, and a network learns the unit in play (its chance
+    and value levels); `settled`: the unit in play is decided (its value is in `summed`); with
+    `single`, each unit counts one; `bonus`: what winning a unit is worth beyond its value
+    (a lost mark's marker and its share of the paris)."""
 
     chance: bool = False
     match: dict | None = None
@@ -66,6 +73,9 @@ class Worth:
     cubeful: bool = False
     owner: str | None = None
     single: bool = False
+    summed: float | None = None
+    settled: bool = False
+    bonus: float = 0.0
 
 
 class Ladder:
@@ -90,6 +100,12 @@ class Ladder:
     points_unit: str | None = None
     #: the play's outcome is one game's value (the value levels a network learns)
     learns_values = True
+    #: the play is a sequence of units (games) whose values add up, and a network learns the
+    #: unit in play (`units_won`, `Worth.summed`); else it learns the whole play
+    learns_units = False
+    #: the value levels a network learns of a unit, where the ladder fixes them (the payments
+    #: of a mark); None: the value rules' (players/td.py `value_levels`)
+    unit_levels: tuple[int, ...] | None = None
     #: the `--set` keys that training plays the ladder with
     training_overrides: tuple[str, ...] = ()
     #: the unit of what a play gives a side (`simulate`'s net result, `compare`)
@@ -242,6 +258,12 @@ class Ladder:
     @property
     def finished(self) -> bool:
         return self.winner is not None or self.tied
+
+    def units_won(self) -> list[tuple[int | None, int]]:
+        """(winner, value) of each unit of the play decided so far, where the ladder
+        `learns_units` (a unit won and waiting for its winner's choice included; None: a unit
+        without a winner); none else."""
+        return []
 
     def state(self, player: int) -> dict[str, Any]:
         """The ladder's state as plain data, seen by `player`."""

@@ -217,7 +217,7 @@ class ContinuousMatch:
 from interpreter.scoring.holes import PointsLadder  # noqa: E402
 from interpreter.engine.events import GameWon  # noqa: E402
 from interpreter.scoring.protocol import (  # noqa: E402
-    END, ON, GameResult, Gen, Next, pair_text, pair_words, side_view)
+    END, ON, GameResult, Gen, Next, Worth, pair_text, pair_words, side_view)
 from interpreter.errors import Problem  # noqa: E402
 
 
@@ -227,6 +227,7 @@ class ContinuousPlay(PointsLadder):
     game) whether to go away (a fresh game from the start) or continue from the position."""
 
     points_unit: str | None = "game values"
+    learns_units = True
     new_game_note: str | None = "a new game: opening throw"
     feature_names = ("points_me", "games_me", "points_opponent", "games_opponent", "last_game",
                      "game")
@@ -245,7 +246,19 @@ class ContinuousPlay(PointsLadder):
 
     @classmethod
     def bot_unit(cls, match_length: int = 0) -> str:
-        return "match-winning chances (2 P - 1)"
+        return "game values"
+
+    @classmethod
+    def worth(cls, state: dict) -> Worth:
+        """The match is won by the sum of its games' values (or games won): the totals so far,
+        a game won and waiting for its winner's choice counted in, and the game in play."""
+        single = state.get("match_result") == "games_won"
+        total = float(state["games"]["me"] - state["games"]["opponent"])
+        pending = state.get("pending")
+        if pending is not None:
+            v = 1 if single else pending["value"]
+            total += v if pending["winner"] == "me" else -v
+        return Worth(summed=total, settled=pending is not None, single=single)
 
     @classmethod
     def net(cls, winner: int | None, points: Any, value: int, side: int) -> float:
@@ -336,13 +349,20 @@ class ContinuousPlay(PointsLadder):
     def finished(self) -> bool:
         return self.match.finished or self.resigned is not None
 
+    def units_won(self) -> list[tuple[int | None, int]]:
+        m = self.match
+        out: list[tuple[int | None, int]] = [(g.winner, g.value) for g in m.games]
+        if m.pending is not None:
+            out.append((m.pending.winner, m.pending.value))
+        return out
+
     def state(self, player: int) -> dict:
         m = self.match
         p = m.pending
         return {"kind": "continuous", "points": side_view(m.points, player),
                 "target": self.model.target, "game": m.game_number,
                 "games": side_view(m.totals(), player),
-                "last_game": m.is_last_game,
+                "last_game": m.is_last_game, "match_result": self.model.match_result,
                 "pending": None if p is None else {
                     "winner": "me" if p.winner == player else "opponent", "value": p.value,
                     "excess": p.excess}}
