@@ -20,10 +20,9 @@ from interpreter.players.bots import GreedyBot  # noqa: E402
 from interpreter.players.kinds import make_player  # noqa: E402
 from interpreter.players.net import ValueNet, WeightsError  # noqa: E402
 from interpreter.players.utility import cubeful, match_table, of_outcomes  # noqa: E402
+from interpreter.scoring.ecrire import PAYMENT_LEVELS  # noqa: E402
 from interpreter.variant.build import load_variant  # noqa: E402
 
-#: the payment levels of a mark à écrire (interpreter/scoring/ecrire.py)
-PAYMENT = (2, 4, 6, 8, 10, 12, 16, 20, 24, 32, 40, 48, 64)
 PLAYABLE = ["backgammon", "hypergammon", "nackgammon", "tric-trac-12", "triktrak",
             "trictrac-ecrire", "trictrac-combine", "portes", "plakoto", "fevga", "long-nardy",
             "acey-deucey", "tavli", "tourne-case"]
@@ -342,7 +341,6 @@ def test_a_mark_of_a_partie_a_ecrire_is_learned_with_what_it_pays():
     """À écrire's network learns the mark in play: who wins it and the jetons it pays, its
     levels the steps of `PAYMENT_LEVELS`; a refait is half a win each."""
     from interpreter.players import td
-    from interpreter.scoring.ecrire import PAYMENT_LEVELS
 
     trainer, closed = _recording_trainer("trictrac-ecrire")
     assert td.value_levels(trainer.variant) == PAYMENT_LEVELS
@@ -402,7 +400,7 @@ def test_a_sum_of_units_is_valued_in_its_own_unit():
     Y[0, 1:4] = 0.5                     # a win pays 6 jetons at least, as often as a loss
     Y[0, 14:17] = 0.5
     # the jetons, a lost mark's 5 more, and a mark in play worth as much to either side
-    assert of_outcomes(Y, PAYMENT, ecrire)[0] == pytest.approx(18 + 5)
+    assert of_outcomes(Y, PAYMENT_LEVELS, ecrire)[0] == pytest.approx(18 + 5)
 
 
 @pytest.mark.parametrize("vid", ["tric-trac-12", "trictrac-ecrire", "trictrac-combine"])

@@ -130,9 +130,8 @@ class Trainer:
         self.scale = [1.0, 1.0]
         self.live = [False, False]
         self.prev: list[np.ndarray | None] = [None, None]
-        #: the ladder learns units (players/utility.py): the game being played, and how many of
-        #: its units were learned from
-        self.units = ladder_class(variant.ladder).learns_units
+        #: the game being played, and how many of its ladder's units (`Ladder.units_won`: none
+        #: where the ladder learns the whole play) were learned from
         self.game: Game | None = None
         self.seen = 0
 
@@ -147,7 +146,7 @@ class Trainer:
         """Where the ladder `learns_units`: each unit decided since the last look ends both
         sides' chains, each side's last estimate moved towards the unit's outcome for him."""
         game = self.game
-        if game is None or not self.units:
+        if game is None:
             return
         won = game.ladder.units_won()
         for winner, value in won[self.seen:]:
@@ -208,7 +207,6 @@ class Trainer:
         game = Game(self.variant, seed, keep_record=False, max_turns=max_turns,
                     doubles=(False, False))
         self.game = game
-        self.seen = 0
         result = game.run([p, p])
         self.finish(result)
         return result

@@ -36,9 +36,12 @@ OBLIGATORY_HOLE = 6
 STAKE = 20
 FISH = 10
 MAX_MARKS = 24
+#: the paris (§2.4): jetons a lost mark of difference, and once for any difference
+PARIS_PER_MARK = 4
+PARIS_BASE = 20
 #: what a mark lost costs at the settlement beyond its payment, as the bots weigh it: its
-#: marker (one jeton) and the paris's four jetons a mark of difference (§2.1, §2.4)
-MARK_EXTRA = 5
+#: marker (one jeton, §2.1) and the paris's jetons a mark of difference
+MARK_EXTRA = 1 + PARIS_PER_MARK
 #: the payments of a mark a network learns the chance of reaching, in jetons (a simple mark
 #: pays from a few jetons, a petty lurch from about 20, a grand lurch from about 60)
 PAYMENT_LEVELS = (2, 4, 6, 8, 10, 12, 16, 20, 24, 32, 40, 48, 64)
@@ -448,7 +451,7 @@ class Ecrire:
         # 2. paris and the queue of paris (§2.4)
         d = abs(lost[0] - lost[1])
         paris_payer = None if d == 0 else (0 if lost[0] > lost[1] else 1)
-        paris_payment = 4 * d + 20 if d else 0
+        paris_payment = PARIS_PER_MARK * d + PARIS_BASE if d else 0
         if paris_payer is not None:
             net[paris_payer] -= paris_payment
             net[1 - paris_payer] += paris_payment
