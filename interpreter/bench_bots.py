@@ -114,6 +114,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--games", type=int, default=100)
     p.add_argument("--ply", type=int, default=0)
     p.add_argument("--seed", type=int, default=1)
+    p = sub.add_parser("positions", help="players graded by gnubg on the same positions: "
+                       "those of games between --players (cubeless money games by default)")
+    p.add_argument("kinds", nargs="+", metavar="PLAYER")
+    p.add_argument("--players", nargs=2, default=["learned", "gnubg"], metavar=("A", "B"))
+    p.add_argument("--own", action="store_true",
+                   help="grade the plays of A only (A's own positions in its own games)")
+    p.add_argument("--games", type=int, default=100)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--set", dest="overrides", action="append", default=None)
     p = sub.add_parser("curve", help="the learning curve: each snapshot of a training run "
                        "against greedy (or --opponent)")
     p.add_argument("variant")
@@ -144,6 +153,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         from interpreter.analyse import grade_games
         print(json.dumps(grade_games(args.a, args.opponent, args.games, args.ply, args.seed)),
               flush=True)
+    elif args.what == "positions":
+        from interpreter.analyse import position_errors
+        print(json.dumps(position_errors(
+            args.kinds, args.games, args.seed, tuple(args.players),
+            ("ladder.doubling=false",) if args.overrides is None else tuple(args.overrides),
+            own=args.own)),
+            flush=True)
     elif args.what == "curve":
         overrides = list(args.overrides)
         if args.opponent == "gnubg" and "ladder.doubling=false" not in overrides:

@@ -207,8 +207,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--games-out", metavar="PREFIX", default=None,
                    help="write each arm's games as JSON lines to PREFIX-N-LABEL.jsonl")
 
-    p = sub.add_parser("train", help="train a value network by self-play, TD(lambda) "
-                       "(needs the `bots` extra: numpy)")
+    p = sub.add_parser("train", help="train a value network by self-play, TD(lambda)")
     _add_variant(p)
     p.add_argument("--games", type=GAMES, required=True,
                    help="plays to train on in all (a resumed run counts those done)")

@@ -133,3 +133,48 @@ def test_gnubg_on_the_bar_against_five_closed_points_is_no_favourite_and_does_no
     assert before < -0.5
     take = p._before_throw(black, state, 2, "opponent")
     assert not min(take, p._pass_value(state, True)) > before
+
+
+def test_positions_grades_players_on_the_same_positions_and_gnubg_on_its_own_is_best():
+    from interpreter.analyse import position_errors
+
+    out = position_errors(["gnubg", "greedy", "gnubg"], games=2, seed=3,
+                          players=("greedy", "gnubg"))
+    assert out["positions"] > 20
+    own, greedy, again = out["graded"]
+    # gnubg's play is its own best by the scores it is graded with
+    assert own["mean_error_millipoints"] == 0.0 and own["best_play_share"] == 1.0
+    assert again == {**own, "player": "gnubg"}
+    assert greedy["mean_error_millipoints"] > 10 and greedy["best_play_share"] < 0.9
+    diff = out["differences"][0]
+    # paired position by position: greedy's error less gnubg's zero is greedy's own
+    assert diff["mean_millipoints"] == greedy["mean_error_millipoints"]
+    lo, hi = diff["interval"]
+    assert lo < diff["mean_millipoints"] < hi
+    # every two players compared: greedy less gnubg, the two gnubgs, gnubg less greedy
+    assert [(d["player"], d["minus"]) for d in out["differences"]] == [
+        ("greedy", "gnubg"), ("gnubg", "gnubg"), ("gnubg", "greedy")]
+    assert out["differences"][1]["interval"] == [0.0, 0.0]
+    assert out["differences"][2]["mean_millipoints"] == -diff["mean_millipoints"]
+
+
+def test_positions_own_grades_only_the_first_players_plays():
+    from interpreter.analyse import position_errors
+
+    both = position_errors(["greedy"], games=2, seed=4, players=("greedy", "gnubg"))
+    own = position_errors(["greedy"], games=2, seed=4, players=("greedy", "gnubg"), own=True)
+    # the same games; greedy's own positions are some of them, where it plays what it is
+    # graded on
+    assert 0 < own["positions"] < both["positions"]
+    assert own["own"] and not both["own"]
+    # asking a searching player (which plays on copies of the game) changes nothing of the games
+    more = position_errors(["greedy", "search:1"], games=2, seed=4, players=("greedy", "gnubg"))
+    assert more["positions"] == both["positions"]
+    assert more["graded"][0] == both["graded"][0]
+
+
+def test_positions_refuses_an_empty_list_of_players():
+    from interpreter.analyse import position_errors
+
+    with pytest.raises(TablierError, match="at least one player"):
+        position_errors([], games=1)
