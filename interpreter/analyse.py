@@ -177,6 +177,7 @@ def grade_games(kind: str, opponent: str, games: int, ply: int = 0, seed: int = 
 
     variant = load_variant("backgammon", [f"ladder.match_length={match_length}"])
     total = Analysis(kind, ply)
+    by_match: list[tuple[int, float]] = []
     for i in range(games):
         gs = f"{seed}/{i}"
         players = (make_player(kind, f"{gs}:white", variant),
@@ -188,11 +189,16 @@ def grade_games(kind: str, opponent: str, games: int, ply: int = 0, seed: int = 
         a = analyse_record(record, "white", ply, (f"ladder.match_length={match_length}",))
         total.plays += a.plays
         total.forced += a.forced
+        by_match += [(i, g.error) for g in a.plays]
     out = total.to_json()
     out.pop("blunders")
+    _m, interval = _clustered(by_match)
     out.update({"opponent": opponent, "matches": games, "match_length": match_length,
                 "seed": seed, "blunders": len(total.blunders),
-                "error_sd_millipoints": round(1000 * _sd([g.error for g in total.plays]), 2)})
+                "error_sd_millipoints": round(1000 * _sd([g.error for g in total.plays]), 2),
+                # the plays of a match are not independent: the mean's 95 % interval is taken
+                # over the matches
+                "error_interval_millipoints": interval})
     return out
 
 
@@ -208,19 +214,23 @@ def report(analysis: Analysis, as_json: bool) -> str:
     return json.dumps(analysis.to_json()) if as_json else analysis.text()
 
 
-def _clustered(errors: list[tuple[int, float]]) -> tuple[float, float, float]:
-    """The mean of (game, value) pairs and its 95 % interval, the standard error taken over the
-    games (the positions of one game are not independent of each other)."""
+def _clustered(errors: list[tuple[int, float]]) -> tuple[float, list[float] | None]:
+    """The mean of (game, value) pairs, in millipoints, and its 95 % interval, the standard
+    error taken over the games (the positions of one game are not independent of each other);
+    no interval from fewer than two games."""
     n = len(errors)
     if n == 0:
-        return 0.0, 0.0, 0.0
+        return 0.0, None
     m = sum(x for _g, x in errors) / n
     sums: dict[int, float] = {}
     for g, x in errors:
         sums[g] = sums.get(g, 0.0) + (x - m)
     k = len(sums)
-    se = (sum(s * s for s in sums.values()) * k / max(k - 1, 1)) ** 0.5 / n
-    return m, m - 1.96 * se, m + 1.96 * se
+    if k < 2:
+        return round(1000 * m, 2), None
+    se = (sum(s * s for s in sums.values()) * k / (k - 1)) ** 0.5 / n
+    return round(1000 * m, 2), [round(1000 * (m - 1.96 * se), 2),
+                                round(1000 * (m + 1.96 * se), 2)]
 
 
 def position_errors(kinds: Sequence[str], games: int, seed: int = 1,
@@ -288,19 +298,17 @@ def position_errors(kinds: Sequence[str], games: int, seed: int = 1,
         Game(variant, gs, keep_record=False, doubles=capabilities_of(seat)).run(seat)
     rows = []
     for j, k in enumerate(kinds):
-        m, lo, hi = _clustered(errors[j])
-        rows.append({"player": k, "mean_error_millipoints": round(1000 * m, 2),
-                     "interval": [round(1000 * lo, 2), round(1000 * hi, 2)],
+        m, interval = _clustered(errors[j])
+        rows.append({"player": k, "mean_error_millipoints": m, "interval": interval,
                      "best_play_share": round(sum(1 for _g, e in errors[j] if e <= 1e-9)
                                               / max(len(errors[j]), 1), 4)})
     diffs = []
     for i in range(len(kinds)):
         for j in range(i + 1, len(kinds)):
             d = [(g, e - e0) for (g, e), (_g, e0) in zip(errors[j], errors[i])]
-            m, lo, hi = _clustered(d)
-            diffs.append({"player": kinds[j], "minus": kinds[i],
-                          "mean_millipoints": round(1000 * m, 2),
-                          "interval": [round(1000 * lo, 2), round(1000 * hi, 2)]})
+            m, interval = _clustered(d)
+            diffs.append({"player": kinds[j], "minus": kinds[i], "mean_millipoints": m,
+                          "interval": interval})
     return {"positions": len(errors[0]), "games": games, "seed": seed,
             "players": list(players), "own": own, "options": list(overrides),
             "graded": rows, "differences": diffs}

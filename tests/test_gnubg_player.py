@@ -178,3 +178,15 @@ def test_positions_refuses_an_empty_list_of_players():
 
     with pytest.raises(TablierError, match="at least one player"):
         position_errors([], games=1)
+
+
+def test_grade_gives_the_mean_error_with_its_interval_taken_over_the_matches():
+    from interpreter.analyse import grade_games
+
+    out = grade_games("greedy", "gnubg", games=3, seed=2, match_length=1)
+    lo, hi = out["error_interval_millipoints"]
+    assert lo < out["mean_error_millipoints"] < hi
+    assert out["matches"] == 3 and out["plays"] > 10
+    # one match: no spread between matches to take an interval from
+    one = grade_games("greedy", "gnubg", games=1, seed=2, match_length=1)
+    assert one["error_interval_millipoints"] is None and one["mean_error_millipoints"] > 0
