@@ -262,15 +262,16 @@ def position_errors(kinds: Sequence[str], games: int, seed: int = 1,
     class Asking:
         """A player of the games that asks every graded player first."""
 
-        def __init__(self, inner: Any, game: int, graded: bool = True):
+        def __init__(self, inner: Any, game: int, asks: bool = True):
             self.inner = inner
             self.game = game
-            self.graded = graded
+            #: whether its plays are graded (with `own`, the second player's are not)
+            self.asks = asks
             self.kind = inner.kind
             self.capabilities = inner.capabilities | (caps & {"branching"})
 
         def answer(self, decision: Any) -> int | str:
-            if decision.kind == "play" and self.graded:
+            if decision.kind == "play" and self.asks:
                 self.grade(decision)
             return self.inner.answer(decision)
 
@@ -284,10 +285,9 @@ def position_errors(kinds: Sequence[str], games: int, seed: int = 1,
             top = scores[best]
             for j, p in enumerate(graded):
                 got = p.answer(decision)
-                board = choices[got] if isinstance(got, int) else None
-                if board is None:
+                if not isinstance(got, int):
                     raise TablierError(f"{kinds[j]} answered a play with {got!r}")
-                errors[j].append((self.game, max(0.0, top - scores[board])))
+                errors[j].append((self.game, max(0.0, top - scores[choices[got]])))
 
     for i in range(games):
         gs = f"{seed}/{i}"
