@@ -19,7 +19,8 @@ from interpreter.players.base import capabilities_of  # noqa: E402
 from interpreter.players.bots import GreedyBot  # noqa: E402
 from interpreter.players.kinds import make_player  # noqa: E402
 from interpreter.players.net import ValueNet, WeightsError  # noqa: E402
-from interpreter.players.utility import cubeful, match_table, of_outcomes  # noqa: E402
+from interpreter.players.utility import (  # noqa: E402
+    CUBE_GAMMON_SHARE, _after_game, cube_match_table, cubeful, match_table, of_outcomes)
 from interpreter.scoring.ecrire import PAYMENT_LEVELS  # noqa: E402
 from interpreter.variant.build import load_variant  # noqa: E402
 
@@ -499,6 +500,43 @@ def test_match_table_is_a_probability_table():
             assert E[a][b] + E[b][a] == pytest.approx(1.0)
             if a < 7:
                 assert E[a][b] > E[a + 1][b]
+
+
+def test_cube_match_table_crawford_game_and_free_drop():
+    g = CUBE_GAMMON_SHARE
+    E, post = cube_match_table(7)
+    # after the Crawford game at 1-away against 2-away the leader passes the trailer's double
+    # for free: 1-away all, an even match
+    assert post[2] == pytest.approx(0.5)
+    # against 3-away he takes: a game he wins ends the match, one the trailer wins leaves
+    # 1-away all, by a gammon the trailer wins
+    assert post[3] == pytest.approx(0.5 + 0.5 * (1 - g) * 0.5)
+    # the Crawford game itself is played without the cube: at 1-away against 2-away the
+    # trailer wins the match only by winning it and the post-Crawford game (a gammon: at once)
+    assert E[1][2] == pytest.approx(0.5 + 0.5 * (1 - g) * 0.5)
+    for a in range(1, 8):
+        for b in range(1, 8):
+            assert E[a][b] + E[b][a] == pytest.approx(1.0)
+            if a < 7:
+                assert E[a][b] > E[a + 1][b]
+    for k in range(1, 7):
+        assert post[k + 1] >= post[k]
+
+
+def test_a_match_with_the_cube_after_the_crawford_game_is_valued_post_crawford():
+    E, post = cube_match_table(7)
+    pre = {"kind": "cube", "match_length": 7, "away": {"me": 1, "opponent": 4}, "cube": 1,
+           "owner": None, "enabled": False, "crawford": True, "cube_in_use": True,
+           "crawford_rule": True}
+    # losing the Crawford game by one point leaves 1-away against 3-away after it
+    assert _after_game(pre, False, 1) == pytest.approx(post[3])
+    assert post[3] != pytest.approx(E[1][3])
+    # before it, reaching 1-away makes the next game the Crawford game
+    early = dict(pre, away={"me": 2, "opponent": 4}, crawford=False, enabled=True)
+    assert _after_game(early, True, 1) == pytest.approx(E[1][4])
+    # a match without the cube is valued by the cubeless table
+    flat = dict(early, enabled=False, cube_in_use=False)
+    assert _after_game(flat, True, 1) == pytest.approx(match_table(7)[1][4])
 
 
 def test_cubeful_equity_is_monotone_and_owning_the_cube_helps():

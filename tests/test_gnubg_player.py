@@ -190,3 +190,16 @@ def test_grade_gives_the_mean_error_with_its_interval_taken_over_the_matches():
     # one match: no spread between matches to take an interval from
     one = grade_games("greedy", "gnubg", games=1, seed=2, match_length=1)
     assert one["error_interval_millipoints"] is None and one["mean_error_millipoints"] > 0
+
+
+def test_the_match_table_with_the_cube_is_near_gnubgs_and_the_cubeless_one_is_not():
+    from interpreter.players.utility import cube_match_table, match_table
+    M = gnubg.met()
+    E, post = cube_match_table(7)
+    flat = match_table(7)
+    pairs = [(a, b) for a in range(1, 8) for b in range(1, 8)]
+    near = max(abs(E[a][b] - M[0][a - 1][b - 1]) for a, b in pairs)
+    far = max(abs(flat[a][b] - M[0][a - 1][b - 1]) for a, b in pairs)
+    assert near < 0.035 < 0.1 < far
+    # after the Crawford game: the trailer's chance at k-away, gnubg's second table
+    assert max(abs((1.0 - post[k]) - M[1][k - 1]) for k in range(1, 8)) < 0.015

@@ -7,7 +7,8 @@ of `View.ladder`):
 - "game" (one game worth its value rules) and "cube" in money play: points, the game's
   cubeless value times the cube;
 - "cube" in a match: the match-winning chance, as 2·MWC − 1 (−1 lost … +1 won), the game's
-  outcome probabilities weighed by a match equity table (`match_table`);
+  outcome probabilities weighed by a match equity table (`cube_match_table`: the match
+  played with the cube and the Crawford rule; `match_table` where doubling is off);
 - "rotation" (Tavli's games in turn to `match_points`): the match-winning chance, as for a
   match of that length without the cube;
 - "holes" (the Dutch Triktrak): the chance of winning the partie as 2·P − 1;
@@ -65,6 +66,63 @@ def match_table(length: int, gammons: float = GAMMON_SHARE) -> tuple[tuple[float
             lose = single * E[a][max(b - 1, 0)] + gammons * E[a][max(b - 2, 0)]
             E[a][b] = 0.5 * win + 0.5 * lose
     return tuple(tuple(row) for row in E)
+
+
+#: the share of wins that are gammons in the match table of a match played with the cube
+#: (about a quarter of the games of backgammon between good players)
+CUBE_GAMMON_SHARE = 0.27
+
+
+@lru_cache(maxsize=64)
+def cube_match_table(length: int, gammons: float = CUBE_GAMMON_SHARE
+                     ) -> tuple[tuple[tuple[float, ...], ...], tuple[float, ...]]:
+    """(E, post) for a match played with the cube and the Crawford rule, between players of
+    equal strength whose games are won by a gammon at the share `gammons`.
+
+    post[k] (1 <= k <= length): the chance of the player needing one point against one
+    needing k, after the Crawford game. The trailer doubles at once and the leader takes,
+    unless passing is worth as much (the free drop at an even score): a game the leader wins
+    ends the match, one the trailer wins moves him two points (four by a gammon).
+
+    E[a][b] (before the Crawford game; E[a][0] = 0, E[0][b] = 1): at 1-away against b the
+    Crawford game, played without the cube, then post; elsewhere the opening game at an even
+    chance, its cube valued as `match_cubeful` values a leaf's (Janowski's mix, by the cube's
+    efficiency, of the dead cube and a live one whose points of passing come from the table's
+    own smaller scores), gammons at the share `gammons` of wins."""
+    n = length + 1
+    post = [0.0] * (n + 1)
+
+    def leader(k: int) -> float:
+        return 0.0 if k <= 0 else post[k]
+    if n > 1:
+        post[1] = 0.5
+    for k in range(2, n + 1):
+        take = 0.5 + 0.5 * ((1.0 - gammons) * leader(k - 2) + gammons * leader(k - 4))
+        post[k] = max(take, leader(k - 1))
+    E = [[0.0] * (n + 1) for _ in range(n + 1)]
+
+    def get(a: int, b: int) -> float:
+        return 1.0 if a <= 0 else 0.0 if b <= 0 else E[a][b]
+
+    def crawford(k: int) -> float:
+        return 0.5 + 0.5 * ((1.0 - gammons) * leader(k - 1) + gammons * leader(k - 2))
+    for a in range(n + 1):
+        E[0][a] = 1.0
+    for total in range(2, 2 * n + 1):
+        for a in range(1, n + 1):
+            b = total - a
+            if not 1 <= b <= n:
+                continue
+            if a == 1 or b == 1:
+                E[a][b] = 0.5 if a == b else crawford(b) if a == 1 else 1.0 - crawford(a)
+                continue
+            w1 = (1.0 - gammons) * get(a - 1, b) + gammons * get(a - 2, b)
+            l1 = (1.0 - gammons) * get(a, b - 1) + gammons * get(a, b - 2)
+            w2 = (1.0 - gammons) * get(a - 2, b) + gammons * get(a - 4, b)
+            l2 = (1.0 - gammons) * get(a, b - 2) + gammons * get(a, b - 4)
+            E[a][b] = float(_window(0.5, w1, l1, w2, l2, get(a - 1, b), get(a, b - 1),
+                                    True, True, CUBE_LIFE))
+    return tuple(tuple(row) for row in E), tuple(post)
 
 
 def _mwc(table: Sequence[Sequence[float]], away_me: int, away_opp: int) -> float:
@@ -184,30 +242,16 @@ def _averages(Y: np.ndarray, levels: Sequence[int], state: dict,
     return win / p, lose / (1.0 - p)
 
 
-def match_cubeful(Y: np.ndarray, levels: Sequence[int], state: dict, cube: int,
-                  x: float = CUBE_LIFE) -> np.ndarray:
-    """The match-winning chance with the cube in play, in the manner of Janowski's money model
-    (`cubeful`) carried to match equities: the dead cube's chance mixed, by the cube's
-    efficiency x, with a fully live cube's, which is linear in the chance of winning between
-    the points where a double is passed. The opponent passes a double at cube 2c when his
-    chance of winning the match taking (a dead cube at 2c) is below passing's, at my chance of
-    winning the game CP (my cash point); I pass his below TP (my take point). With the cube
-    mine or centred I cash at CP; with the cube his or centred he cashes at TP. A side whose
-    doubling cannot change the match (the cube already wins it for him) has no cash point."""
-    Y = np.atleast_2d(np.asarray(Y, dtype=np.float64))
-    a, b = int(state["away"]["me"]), int(state["away"]["opponent"])
-    p = np.clip(Y[..., 0], 1e-9, 1.0 - 1e-9)
-    win, lose = _averages(Y, levels, state, cube)
+def _window(p: Any, win: Any, lose: Any, win2: Any, lose2: Any, cash: float, dropped: float,
+            mine: bool, his: bool, x: float) -> Any:
+    """The match-winning chance of a game I win with chance p, the cube in play (see
+    `match_cubeful`): `win` and `lose` the chances after a win and a loss at the cube's level,
+    `win2` and `lose2` at twice the level, `cash` after my double passed and `dropped` after
+    his; `mine`, `his`: whether each side may double to a level that can change the match."""
     dead = p * win + (1.0 - p) * lose
-    owner = state.get("owner")
-    mine = owner in ("me", None) and a > cube
-    his = owner in ("opponent", None) and b > cube
     if not (mine or his):
         return dead
-    win2, lose2 = _averages(Y, levels, state, 2 * cube)
     span = np.maximum(win2 - lose2, 1e-9)
-    cash = _after_game(state, True, cube)         # my double passed
-    dropped = _after_game(state, False, cube)     # his double passed
     cp = np.clip((cash - lose2) / span, 1e-6, 1.0 - 1e-6)
     tp = np.clip((dropped - lose2) / span, 1e-6, 1.0 - 1e-6)
     top = cash + (win - cash) * (p - cp) / (1.0 - cp)        # above my cash point
@@ -224,6 +268,30 @@ def match_cubeful(Y: np.ndarray, levels: Sequence[int], state: dict, cube: int,
     return x * live + (1.0 - x) * dead
 
 
+def match_cubeful(Y: np.ndarray, levels: Sequence[int], state: dict, cube: int,
+                  x: float = CUBE_LIFE) -> np.ndarray:
+    """The match-winning chance with the cube in play, in the manner of Janowski's money model
+    (`cubeful`) carried to match equities: the dead cube's chance mixed, by the cube's
+    efficiency x, with a fully live cube's, which is linear in the chance of winning between
+    the points where a double is passed. The opponent passes a double at cube 2c when his
+    chance of winning the match taking (a dead cube at 2c) is below passing's, at my chance of
+    winning the game CP (my cash point); I pass his below TP (my take point). With the cube
+    mine or centred I cash at CP; with the cube his or centred he cashes at TP. A side whose
+    doubling cannot change the match (the cube already wins it for him) has no cash point."""
+    Y = np.atleast_2d(np.asarray(Y, dtype=np.float64))
+    a, b = int(state["away"]["me"]), int(state["away"]["opponent"])
+    p = np.clip(Y[..., 0], 1e-9, 1.0 - 1e-9)
+    win, lose = _averages(Y, levels, state, cube)
+    owner = state.get("owner")
+    mine = owner in ("me", None) and a > cube
+    his = owner in ("opponent", None) and b > cube
+    if not (mine or his):
+        return cast("np.ndarray", p * win + (1.0 - p) * lose)
+    win2, lose2 = _averages(Y, levels, state, 2 * cube)
+    return cast("np.ndarray", _window(p, win, lose, win2, lose2, _after_game(state, True, cube),
+                                      _after_game(state, False, cube), mine, his, x))
+
+
 def _equity(Y: np.ndarray, levels: Sequence[int]) -> np.ndarray:
     return cast("np.ndarray", sum(v * p for v, p in outcome_split(Y, levels)))
 
@@ -235,10 +303,20 @@ def _match_chance(Y: np.ndarray, levels: Sequence[int], state: dict, cube: int) 
 
 def _after_game(state: dict, won: bool, pts: int) -> float:
     """The match-winning chance after a game of `pts` points won (or lost) by me, `state` a
-    match's (its length and the points each side is away)."""
-    table = match_table(int(state["match_length"]))
+    match's (its length and the points each side is away). A match played with the cube is
+    valued by `cube_match_table`: once the Crawford game is reached (or in a match without
+    the rule), a side one point away stands as after the Crawford game. A match without the
+    cube (a rotation's, or doubling turned off) is valued by `match_table`."""
+    length = int(state["match_length"])
     a, b = int(state["away"]["me"]), int(state["away"]["opponent"])
-    return _mwc(table, a - pts, b) if won else _mwc(table, a, b - pts)
+    a2, b2 = (a - pts, b) if won else (a, b - pts)
+    if state.get("kind") != "cube" or not state.get("cube_in_use", True):
+        return _mwc(match_table(length), a2, b2)
+    table, post = cube_match_table(length)
+    if (min(a2, b2) == 1 and max(a2, b2) <= length
+            and (min(a, b) == 1 or not state.get("crawford_rule", True))):
+        return 0.5 if a2 == b2 else post[b2] if a2 == 1 else 1.0 - post[a2]
+    return _mwc(table, a2, b2)
 
 
 def of_game_end(won: bool, k: int, state: dict) -> float:

@@ -572,6 +572,9 @@ def cube_state(m: Match, c: Cube, player: int) -> dict:
         "away": {"me": m.away(player), "opponent": m.away(1 - player)} if m.length else None,
         "cube": c.value, "owner": _who(c.owner, player), "enabled": c.enabled,
         "crawford": c.crawford, "taken": c.taken,
+        # whether the match is played with the cube, and with the Crawford rule
+        "cube_in_use": m.ladder.cube_in_use,
+        "crawford_rule": bool(m.ladder.crawford and m.length > 1),
         "may_double": c.may_double(player),
         "may_redouble_instantly": c.may_redouble_instantly(player),
         "pending": None if p is None else {
