@@ -304,13 +304,14 @@ def _match_chance(Y: np.ndarray, levels: Sequence[int], state: dict, cube: int) 
 def _after_game(state: dict, won: bool, pts: int) -> float:
     """The match-winning chance after a game of `pts` points won (or lost) by me, `state` a
     match's (its length and the points each side is away). A match played with the cube is
-    valued by `cube_match_table`: once the Crawford game is reached (or in a match without
-    the rule), a side one point away stands as after the Crawford game. A match without the
-    cube (a rotation's, or doubling turned off) is valued by `match_table`."""
+    valued by `cube_match_table` (its state says `cube_in_use`, as the cube ladder's does):
+    once the Crawford game is reached (or in a match without the rule), a side one point away
+    stands as after the Crawford game. A match without the cube (a rotation's, or doubling
+    turned off) is valued by `match_table`."""
     length = int(state["match_length"])
     a, b = int(state["away"]["me"]), int(state["away"]["opponent"])
     a2, b2 = (a - pts, b) if won else (a, b - pts)
-    if state.get("kind") != "cube" or not state.get("cube_in_use", True):
+    if not state.get("cube_in_use"):
         return _mwc(match_table(length), a2, b2)
     table, post = cube_match_table(length)
     if (min(a2, b2) == 1 and max(a2, b2) <= length
