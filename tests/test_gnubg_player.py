@@ -16,6 +16,7 @@ from interpreter.io.gnubg import encode_position_id  # noqa: E402
 from interpreter.players.bots import GreedyBot  # noqa: E402
 from interpreter.players.kinds import make_player  # noqa: E402
 from interpreter.players.gnubg_player import _move_text  # noqa: E402
+from interpreter.players.utility import cube_match_table, match_table  # noqa: E402
 from interpreter.variant.build import load_variant  # noqa: E402
 
 
@@ -193,7 +194,6 @@ def test_grade_gives_the_mean_error_with_its_interval_taken_over_the_matches():
 
 
 def test_the_match_table_with_the_cube_is_near_gnubgs_and_the_cubeless_one_is_not():
-    from interpreter.players.utility import cube_match_table, match_table
     M = gnubg.met()
     E, post = cube_match_table(7)
     flat = match_table(7)

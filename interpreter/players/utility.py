@@ -90,24 +90,25 @@ def cube_match_table(length: int, gammons: float = CUBE_GAMMON_SHARE
     efficiency, of the dead cube and a live one whose points of passing come from the table's
     own smaller scores), gammons at the share `gammons` of wins."""
     n = length + 1
+    g = gammons
+
+    def mix(single: float, gammon: float) -> float:
+        return (1.0 - g) * single + g * gammon
     post = [0.0] * (n + 1)
 
     def leader(k: int) -> float:
         return 0.0 if k <= 0 else post[k]
-    if n > 1:
-        post[1] = 0.5
+    post[1] = 0.5
     for k in range(2, n + 1):
-        take = 0.5 + 0.5 * ((1.0 - gammons) * leader(k - 2) + gammons * leader(k - 4))
-        post[k] = max(take, leader(k - 1))
+        post[k] = max(0.5 + 0.5 * mix(leader(k - 2), leader(k - 4)), leader(k - 1))
     E = [[0.0] * (n + 1) for _ in range(n + 1)]
+    E[0] = [1.0] * (n + 1)
 
     def get(a: int, b: int) -> float:
         return 1.0 if a <= 0 else 0.0 if b <= 0 else E[a][b]
 
     def crawford(k: int) -> float:
-        return 0.5 + 0.5 * ((1.0 - gammons) * leader(k - 1) + gammons * leader(k - 2))
-    for a in range(n + 1):
-        E[0][a] = 1.0
+        return 0.5 + 0.5 * mix(leader(k - 1), leader(k - 2))
     for total in range(2, 2 * n + 1):
         for a in range(1, n + 1):
             b = total - a
@@ -116,12 +117,11 @@ def cube_match_table(length: int, gammons: float = CUBE_GAMMON_SHARE
             if a == 1 or b == 1:
                 E[a][b] = 0.5 if a == b else crawford(b) if a == 1 else 1.0 - crawford(a)
                 continue
-            w1 = (1.0 - gammons) * get(a - 1, b) + gammons * get(a - 2, b)
-            l1 = (1.0 - gammons) * get(a, b - 1) + gammons * get(a, b - 2)
-            w2 = (1.0 - gammons) * get(a - 2, b) + gammons * get(a - 4, b)
-            l2 = (1.0 - gammons) * get(a, b - 2) + gammons * get(a, b - 4)
-            E[a][b] = float(_window(0.5, w1, l1, w2, l2, get(a - 1, b), get(a, b - 1),
-                                    True, True, CUBE_LIFE))
+            E[a][b] = float(_window(0.5, mix(get(a - 1, b), get(a - 2, b)),
+                                    mix(get(a, b - 1), get(a, b - 2)),
+                                    mix(get(a - 2, b), get(a - 4, b)),
+                                    mix(get(a, b - 2), get(a, b - 4)),
+                                    get(a - 1, b), get(a, b - 1), True, True, CUBE_LIFE))
     return tuple(tuple(row) for row in E), tuple(post)
 
 
@@ -314,8 +314,7 @@ def _after_game(state: dict, won: bool, pts: int) -> float:
     if not state.get("cube_in_use"):
         return _mwc(match_table(length), a2, b2)
     table, post = cube_match_table(length)
-    if (min(a2, b2) == 1 and max(a2, b2) <= length
-            and (min(a, b) == 1 or not state.get("crawford_rule", True))):
+    if min(a2, b2) == 1 and (min(a, b) == 1 or not state.get("crawford_rule", True)):
         return 0.5 if a2 == b2 else post[b2] if a2 == 1 else 1.0 - post[a2]
     return _mwc(table, a2, b2)
 

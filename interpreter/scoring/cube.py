@@ -113,6 +113,11 @@ class CubeLadder(BaseModel):
         return self.jacoby and not self.is_match
 
     @property
+    def crawford_in_use(self) -> bool:
+        """Whether the match has a Crawford game (a match longer than one point)."""
+        return self.crawford and self.match_length > 1
+
+    @property
     def beavers_in_use(self) -> bool:
         return self.beavers and not self.is_match and self.cube_in_use
 
@@ -338,7 +343,7 @@ class Match:
         if crawford is None:
             crawford = self._crawford_next
         else:
-            crawford = crawford and self.ladder.crawford and self.length > 1
+            crawford = crawford and self.ladder.crawford_in_use
             self._crawford_seen = self._crawford_seen or crawford
         self._crawford_next = False
         if crawford:
@@ -359,10 +364,9 @@ class Match:
     def _check_crawford(self) -> None:
         """The first time a player is at N − 1 (and nobody has won), the next game is the
         Crawford game; there is only one per match."""
-        n = self.length
-        if not (self.ladder.crawford and n > 1) or self._crawford_seen or self.finished:
+        if not self.ladder.crawford_in_use or self._crawford_seen or self.finished:
             return
-        if n - 1 in self.score:
+        if self.length - 1 in self.score:
             self._crawford_seen = True
             self._crawford_next = True
 
@@ -574,7 +578,7 @@ def cube_state(m: Match, c: Cube, player: int) -> dict:
         "crawford": c.crawford, "taken": c.taken,
         # whether the match is played with the cube, and with the Crawford rule
         "cube_in_use": m.ladder.cube_in_use,
-        "crawford_rule": bool(m.ladder.crawford and m.length > 1),
+        "crawford_rule": m.ladder.crawford_in_use,
         "may_double": c.may_double(player),
         "may_redouble_instantly": c.may_redouble_instantly(player),
         "pending": None if p is None else {
@@ -600,6 +604,6 @@ def summary(match: Match, names: tuple[str, str]) -> dict:
         })
     out: dict = {"match_length": ladder.match_length, "games": games}
     if ladder.match_length:
-        out["crawford_rule"] = ladder.crawford and ladder.match_length > 1
+        out["crawford_rule"] = ladder.crawford_in_use
         out["crawford_game"] = match.crawford_game
     return out
