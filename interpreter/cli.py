@@ -219,7 +219,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--alpha", type=_fraction, default=0.1,
                    help="the step size, from 0 to 1 (default 0.1)")
     p.add_argument("--resume", action="store_true",
-                   help="go on training the weights in --out (same seed and hidden units)")
+                   help="go on training the weights in --out (the same seed; a larger --hidden "
+                   "grows the network without changing what it says)")
     p.add_argument("--checkpoint-every", type=GAMES, default=1000, metavar="N",
                    help="write --out every N plays (default 1000)")
     p.add_argument("--snapshots", metavar="DIR", default=None,

@@ -13,6 +13,7 @@ np = pytest.importorskip("numpy")
 
 from interpreter.cli import main  # noqa: E402
 from interpreter.engine.game import Game  # noqa: E402
+from interpreter.errors import TablierError  # noqa: E402
 from interpreter.kernel.board import OFF  # noqa: E402
 from interpreter.players import kinds  # noqa: E402
 from interpreter.players.base import capabilities_of  # noqa: E402
@@ -230,6 +231,35 @@ def test_train_reproduces_its_weights_from_the_seed(tmp_path):
     assert all(np.array_equal(x, y) for x, y in zip(a, c))
     other = _arrays(_train(tmp_path, "d.npz", 4, "--lambda", "0.2"))
     assert not all(np.array_equal(x, y) for x, y in zip(a, other))
+
+
+def test_a_widened_network_says_what_it_said():
+    net = ValueNet(20, 5, (2, 3), seed=3)
+    X = np.random.default_rng(1).uniform(0, 1, (50, 20))
+    wide = net.widened(9, seed=4)
+    assert wide.hidden == 9 and wide.levels == net.levels
+    assert np.allclose(wide.outputs_of(X), net.outputs_of(X), atol=1e-12)
+    # the new units are drawn, not copies: training can tell them apart
+    assert len({tuple(np.round(wide.W1[:, j], 12)) for j in range(9)}) == 9
+    with pytest.raises(TablierError, match="cannot shrink"):
+        net.widened(4)
+
+
+def test_train_resumed_with_more_hidden_units_grows_the_network(tmp_path, capsys):
+    runs = []
+    for name in ("a.npz", "b.npz"):
+        _train(tmp_path, name, 4)
+        runs.append(_train(tmp_path, name, 8, "--resume", "--hidden", "9"))
+    net = ValueNet.load(runs[0])
+    assert net.hidden == 9 and net.meta["hidden"] == 9
+    assert net.meta["widened"] == [[4, 6, 9]] and net.meta["games"] == 8
+    # the same commands give the same weights
+    assert all(np.array_equal(x, y) for x, y in zip(_arrays(runs[0]), _arrays(runs[1])))
+    capsys.readouterr()
+    assert main(["train", "hypergammon", "--games", "10", "--out", str(runs[0]), "--seed",
+                 "5", "--hidden", "6", "--resume"]) == 1
+    assert "at least as many hidden units" in capsys.readouterr().err
+    assert ValueNet.load(runs[0]).meta["games"] == 8
 
 
 def test_trained_weights_play_and_refuse_another_variant(tmp_path):

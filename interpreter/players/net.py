@@ -139,6 +139,26 @@ class ValueNet:
         E[idx, c + idx] += gy
         return y
 
+    def widened(self, hidden: int, *, seed: int = 0, scale: float = 0.1) -> "ValueNet":
+        """A copy with `hidden` hidden units that gives the same outputs: the new units' input
+        weights are drawn small (uniform in ±`scale`, from `seed`), their weights to the
+        outputs are zero, so training grows them from where this network stands."""
+        if hidden < self.hidden:
+            raise TablierError(f"a network of {self.hidden} hidden units cannot shrink to "
+                               f"{hidden}")
+        out = ValueNet(self.inputs, hidden, self.levels)
+        rng = np.random.default_rng(seed)
+        h = self.hidden
+        out.W1[:, :h] = self.W1
+        out.W1[:, h:] = rng.uniform(-scale, scale, (self.inputs, hidden - h))
+        out.b1[:h] = self.b1
+        out.b1[h:] = 0.0
+        out.W2[:h] = self.W2
+        out.W2[h:] = 0.0
+        out.b2[:] = self.b2
+        out.meta = dict(self.meta)
+        return out
+
     @property
     def params(self) -> list[np.ndarray]:
         return [self.W1, self.b1, self.W2, self.b2]

@@ -292,15 +292,24 @@ def train(variant: Any, variant_ref: str, games: int, out: str | Path, *, seed: 
         enc = Encoder.of_net(variant, net)     # a network goes on with the inputs it has
         net.check_features(enc.names, variant.id, str(out))
         m = net.meta
-        if (m.get("seed"), m.get("hidden")) != (seed, hidden):
+        if m.get("seed") != seed or net.hidden > hidden:
             raise TablierError(f"--resume: {str(out)!r} was trained with seed {m.get('seed')} "
-                               f"and {m.get('hidden')} hidden units; give the same")
+                               f"and {m.get('hidden')} hidden units; give the same seed and "
+                               f"at least as many hidden units")
         done = int(m.get("games", 0))
         cpu = float(m.get("cpu_seconds", 0.0))
         schedule = [list(x) for x in m.get("schedule", [])]
+        widened: list[list[int]] = [list(x) for x in m.get("widened", [])]
+        if hidden > net.hidden:
+            # more hidden units: the network grows without changing what it says (the new
+            # units' draw seeded by the seed and the plays done, so the same commands give
+            # the same weights)
+            widened.append([done, net.hidden, hidden])
+            net = net.widened(hidden, seed=seed * 1_000_003 + done)
     else:
         net = ValueNet(enc.size, hidden, levels, seed=seed)
         schedule = []
+        widened = []
     # the step size and λ of each stretch of plays (a resumed run may change them)
     if not schedule or schedule[-1][1:] != [alpha, lam]:
         schedule.append([done, alpha, lam])
@@ -318,7 +327,8 @@ def train(variant: Any, variant_ref: str, games: int, out: str | Path, *, seed: 
         return {"variant": variant.id, "variant_ref": variant_ref, "features": enc.names,
                 "hidden": hidden, "lambda": lam, "alpha": alpha, "seed": seed, "games": done,
                 "cpu_seconds": round(cpu, 1), "method": METHOD, "schedule": schedule,
-                "overrides": list(overrides), "files": [list(f) for f in variant.files]}
+                "overrides": list(overrides), "files": [list(f) for f in variant.files],
+                **({"widened": widened} if widened else {})}
 
     t0 = time.process_time()
     while done < games:
