@@ -384,3 +384,58 @@ def test_the_learned_player_plays_the_same_cube_games_on_both_paths():
     assert any("Cubed" in line for g in fast for line in g[3])
     assert fast == _games("learned", None, False, 2, opponent="learned", cube=True,
                           max_turns=60)
+
+
+def test_three_throws_ahead_the_search_narrows_the_same_on_both_paths():
+    """search:3:learned in a 7-point match: the look two throws ahead ranks the plays, the best
+    few within NEAR of the best are looked at a throw further and come first, the others keep
+    their two-throw values and order; compiled and in Python the ranking and values agree."""
+    from interpreter import native
+    from interpreter.engine.game import Game
+    from interpreter.players import kinds, search
+    from interpreter.players.learned import NetJudge
+    from interpreter.players.search import SearchPlayer
+
+    v = load_variant("backgammon", ["ladder.match_length=7"])
+    native.accelerate_net(v)
+    kinds._JUDGES.clear()
+    try:
+        fast = kinds.judge_for(v, True, None)
+        assert fast.fast is not None
+        slow = NetJudge(v, fast.net)
+        slow._fast = None
+        three = SearchPlayer(v, fast, depth=3)
+        three_py = SearchPlayer(v, slow, depth=3)
+        two = SearchPlayer(v, fast, depth=2)
+        seen: list = []
+
+        class Probe:
+            kind = "probe"
+            capabilities = frozenset({"branching", "doubles"})
+
+            def answer(self, d):
+                if d.kind == "play" and len(set(d.choices)) > 4 and len(seen) < 2:
+                    seen.append((three.rank(d), three_py.rank(d), two.rank(d)))
+                return two.answer(d)
+
+            def replayed(self, d, i):
+                pass
+
+        Game(v, "narrow/2", keep_record=False, max_turns=12,
+             doubles=(False, False)).run((Probe(), Probe()))
+        assert len(seen) == 2
+        deeper = 0
+        for got, py, ranked2 in seen:
+            assert [i for i, _ in got] == [i for i, _ in py]
+            assert [x for _, x in got] == pytest.approx([x for _, x in py], abs=1e-9)
+            best = ranked2[0][1]
+            near = [i for i, x in ranked2[:search.NARROW] if best - x <= search.NEAR]
+            k = len(near) if len(near) > 1 else 0
+            deeper += k
+            assert {i for i, _ in got[:k]} == set(near)
+            rest = [(i, x) for i, x in ranked2 if i not in near[:k]]
+            assert [i for i, _ in got[k:]] == [i for i, _ in rest]
+            assert [x for _, x in got[k:]] == pytest.approx([x for _, x in rest], abs=1e-12)
+        assert deeper, "no play was close enough to be looked at further"
+    finally:
+        kinds._JUDGES.clear()

@@ -20,7 +20,9 @@ the judge (exactly when the play is over); all answers are played out with the s
 
 Where the variant's throws need nothing but end positions (the backgammon family), the
 opponent's replies of a depth-2 search are read from the move generator directly, without
-copies: the ladder does not change during such a throw.
+copies: the ladder does not change during such a throw. There a play looked at three throws
+ahead narrows as it goes (`NARROW`, `NEAR`, `REPLY_WIDTH`), and the cube's questions, whose
+answers are played on copies, are looked at two throws ahead at most.
 """
 from __future__ import annotations
 
@@ -36,6 +38,13 @@ from interpreter.players.leaves import Leaf, follow, leaf_of, leaves, quick
 
 #: the widest search a player kind may ask for
 MAX_DEPTH = 4
+#: a play looked at three throws ahead or more: of the answers the look two throws ahead ranks
+#: best, at most `NARROW` within `NEAR` of the best (in the unit of the judge's values) are
+#: looked at further, and at the second throw of the look the side throwing has his best
+#: `REPLY_WIDTH` answers by the first pass looked at one throw further
+NARROW = 3
+NEAR = 0.05
+REPLY_WIDTH = 3
 
 
 class SearchPlayer:
@@ -117,16 +126,39 @@ class SearchPlayer:
             top = sorted(keep, key=lambda i: -rolled[i])
             return [(i, rolled[i]) for i in top] + \
                 [(i, float(values[i])) for i in order if i not in rolled]
-        if self.depth <= 1:
+        depth = self.depth
+        if self.quick and not self.quick_play(decision):
+            # the cube's questions of a quick variant: two throws ahead at most (each answer
+            # is played on a copy, and a third throw there costs seconds a question)
+            depth = min(depth, 2)
+        if depth <= 1:
             return [(i, float(values[i])) for i in order]
         keep = order[:self.width]
-        deep = self._replies(ls, keep, me) if self.depth == 2 and self.quick_play(decision) \
-            else None
-        if deep is None:
-            deep = {i: self.expect(ls[i], me, self.depth - 1) for i in keep}
-        top = sorted(keep, key=lambda i: -deep[i])
-        return [(i, deep[i]) for i in top] + [(i, float(values[i])) for i in order
-                                               if i not in deep]
+        narrowed: list[tuple[int, float]] = []
+        if self.quick_play(decision):
+            # two throws ahead in one call of the judge where it can; a deeper look narrows
+            deep = self._replies(ls, keep, me) or {i: self.expect(ls[i], me, 1) for i in keep}
+            if depth >= 3:
+                narrowed = self._narrowed(ls, keep, deep, me, depth)
+        else:
+            deep = {i: self.expect(ls[i], me, depth - 1) for i in keep}
+        seen = {i for i, _v in narrowed}
+        top = sorted((i for i in keep if i not in seen), key=lambda i: -deep[i])
+        return narrowed + [(i, deep[i]) for i in top] + \
+            [(i, float(values[i])) for i in order if i not in deep]
+
+    def _narrowed(self, ls: Sequence[Leaf], keep: Sequence[int], two: dict[int, float],
+                  me: int, depth: int) -> list[tuple[int, float]]:
+        """Of the kept answers valued two throws ahead (`two`), the best `NARROW` within `NEAR`
+        of the best, valued `depth` throws ahead and ranked by that, best first (they come
+        before the others: the deeper look decides between them); none where only one is
+        that near."""
+        ranked = sorted(keep, key=lambda i: -two[i])
+        near = [i for i in ranked[:NARROW] if two[ranked[0]] - two[i] <= NEAR]
+        if len(near) < 2:
+            return []
+        deeper = {i: self.expect(ls[i], me, depth - 1) for i in near}
+        return [(i, deeper[i]) for i in sorted(near, key=lambda i: -deeper[i])]
 
     def _replies(self, ls: Sequence[Leaf], keep: Sequence[int], me: int
                  ) -> dict[int, float] | None:
@@ -239,6 +271,14 @@ class SearchPlayer:
         values, _x, _o = self.judge.values(ls, roller)
         if throws <= 1:
             return float(np.max(values))
+        if throws == 2:
+            # the second throw of a look three throws ahead: the roller's best few answers
+            # one throw further, in one call of the judge where it can
+            keep = [int(i) for i in np.argsort(-values, kind="stable")[:REPLY_WIDTH]]
+            looked = self._replies(ls, keep, roller)
+            if looked is None:
+                looked = {i: self.expect(ls[i], roller, 1) for i in keep}
+            return max(looked.values())
         order = np.argsort(-values)[:self.width]
         return max(self.expect(ls[int(i)], roller, throws - 1) for i in order)
 
