@@ -24,6 +24,26 @@ numba = pytest.importorskip("numba")
 
 
 @contextmanager
+def _both_paths(variant):
+    """The learned judge of `variant` on the compiled path and a copy on the Python path
+    (fast, slow), the judges made afresh."""
+    from interpreter import native
+    from interpreter.players import kinds
+    from interpreter.players.learned import NetJudge
+
+    native.accelerate_net(variant)
+    kinds._JUDGES.clear()
+    try:
+        fast = kinds.judge_for(variant, True, None)
+        assert fast.fast is not None
+        slow = NetJudge(variant, fast.net)
+        slow._fast = None
+        yield fast, slow
+    finally:
+        kinds._JUDGES.clear()
+
+
+@contextmanager
 def _path(compiled: bool):
     """The compiled path or the Python path (TABLIER_NATIVE), the judges made afresh."""
     from interpreter.players import kinds
@@ -348,20 +368,11 @@ def test_a_man_shut_out_is_no_double_and_a_state_before_the_dice_is_valued_a_thr
     which learns end positions only, is not asked about such a state (it read this one, the
     asker on the bar, as better than even); it is valued one throw ahead, the same on the
     compiled path and the Python path, whoever throws."""
-    from interpreter import native
     from interpreter.engine.game import Game
-    from interpreter.players import kinds
-    from interpreter.players.learned import NetJudge
     from interpreter.players.leaves import Leaf
 
     v = load_variant("backgammon", overrides)
-    native.accelerate_net(v)
-    kinds._JUDGES.clear()
-    try:
-        fast = kinds.judge_for(v, True, None)
-        assert fast.fast is not None
-        slow = NetJudge(v, fast.net)
-        slow._fast = None
+    with _both_paths(v) as (fast, slow):
         ladder = Game(v, "c").ladder
         ladder.start()
         state = ladder.state(0)
@@ -373,8 +384,6 @@ def test_a_man_shut_out_is_no_double_and_a_state_before_the_dice_is_valued_a_thr
             assert a == pytest.approx(b, abs=1e-12)
             # money: about a game lost; a match of 7 at 0-0: his chance of the match well down
             assert a < (-0.5 if not overrides else -0.1)
-    finally:
-        kinds._JUDGES.clear()
 
 
 def test_the_learned_player_plays_the_same_cube_games_on_both_paths():
@@ -390,20 +399,12 @@ def test_three_throws_ahead_the_search_narrows_the_same_on_both_paths():
     """search:3:learned in a 7-point match: the look two throws ahead ranks the plays, the best
     few within NEAR of the best are looked at a throw further and come first, the others keep
     their two-throw values and order; compiled and in Python the ranking and values agree."""
-    from interpreter import native
     from interpreter.engine.game import Game
-    from interpreter.players import kinds, search
-    from interpreter.players.learned import NetJudge
+    from interpreter.players import search
     from interpreter.players.search import SearchPlayer
 
     v = load_variant("backgammon", ["ladder.match_length=7"])
-    native.accelerate_net(v)
-    kinds._JUDGES.clear()
-    try:
-        fast = kinds.judge_for(v, True, None)
-        assert fast.fast is not None
-        slow = NetJudge(v, fast.net)
-        slow._fast = None
+    with _both_paths(v) as (fast, slow):
         three = SearchPlayer(v, fast, depth=3)
         three_py = SearchPlayer(v, slow, depth=3)
         two = SearchPlayer(v, fast, depth=2)
@@ -437,5 +438,3 @@ def test_three_throws_ahead_the_search_narrows_the_same_on_both_paths():
             assert [i for i, _ in got[k:]] == [i for i, _ in rest]
             assert [x for _, x in got[k:]] == pytest.approx([x for _, x in rest], abs=1e-12)
         assert deeper, "no play was close enough to be looked at further"
-    finally:
-        kinds._JUDGES.clear()

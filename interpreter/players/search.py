@@ -137,7 +137,7 @@ class SearchPlayer:
         narrowed: list[tuple[int, float]] = []
         if self.quick_play(decision):
             # two throws ahead in one call of the judge where it can; a deeper look narrows
-            deep = self._replies(ls, keep, me) or {i: self.expect(ls[i], me, 1) for i in keep}
+            deep = self._replies(ls, keep, me)
             if depth >= 3:
                 narrowed = self._narrowed(ls, keep, deep, me, depth)
         else:
@@ -160,19 +160,14 @@ class SearchPlayer:
         deeper = {i: self.expect(ls[i], me, depth - 1) for i in near}
         return [(i, deeper[i]) for i in sorted(near, key=lambda i: -deeper[i])]
 
-    def _replies(self, ls: Sequence[Leaf], keep: Sequence[int], me: int
-                 ) -> dict[int, float] | None:
-        """`expect(leaf, me, 1)` of the kept leaves in one call of the judge, where it can
-        (a network in compiled code: players/learned.py `NetJudge.replies`); the leaves that
-        end the play are valued as `expect` values them."""
+    def _replies(self, ls: Sequence[Leaf], keep: Sequence[int], me: int) -> dict[int, float]:
+        """`expect(leaf, me, 1)` of the kept leaves: in one call of the judge where it can (a
+        network in compiled code: players/learned.py `NetJudge.replies`), else leaf by leaf;
+        the leaves that end the play are valued as `expect` values them."""
         replies = getattr(self.judge, "replies", None)
-        if replies is None:
-            return None
         open_ = [i for i in keep if not (ls[i].over or ls[i].game_end is not None)]
-        got = replies([ls[i] for i in open_], me) if open_ else []
-        if got is None:
-            return None
-        out = dict(zip(open_, got))
+        got = replies([ls[i] for i in open_], me) if replies is not None and open_ else None
+        out = dict(zip(open_, got)) if got is not None else {}
         for i in keep:
             if i not in out:
                 out[i] = self.expect(ls[i], me, 1)
@@ -275,10 +270,7 @@ class SearchPlayer:
             # the second throw of a look three throws ahead: the roller's best few answers
             # one throw further, in one call of the judge where it can
             keep = [int(i) for i in np.argsort(-values, kind="stable")[:REPLY_WIDTH]]
-            looked = self._replies(ls, keep, roller)
-            if looked is None:
-                looked = {i: self.expect(ls[i], roller, 1) for i in keep}
-            return max(looked.values())
+            return max(self._replies(ls, keep, roller).values())
         order = np.argsort(-values)[:self.width]
         return max(self.expect(ls[int(i)], roller, throws - 1) for i in order)
 
