@@ -9,10 +9,16 @@ played one's. The report: the plays graded, the mean error per play in millipoin
 of a point), gnubg's best play's share, the blunders (an error above `BLUNDER`, 0.08, gnubg's
 "very bad" mark) with their GNUbg ID, dice, played and better play, and gnubg's rating word for
 the mean error per play (the module's `error_rating`).
+
+The grading is bounded in time like every command on a file from a stranger: gnubg grades the
+plays for at most `--max-seconds` (`SECONDS`, 10, by default; about 30 ms a play at 0-ply, half a
+second and more at 3-ply), and then the report covers the plays graded so far, says so on its
+first line (`"partial"` in JSON), and the command exits 1 with a line naming where it stopped.
 """
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
@@ -21,6 +27,8 @@ from interpreter.errors import TablierError
 
 #: an error above this (in equity) is a blunder
 BLUNDER = 0.08
+#: how long `tablier analyse` grades plays by default, in seconds
+SECONDS = 10.0
 #: gnubg's rating words, by the number its `error_rating` gives
 RATINGS = ("awful", "beginner", "casual player", "intermediate", "advanced", "expert",
            "world class", "supernatural")
@@ -38,11 +46,32 @@ class Graded:
 
 
 @dataclass
+class Partial:
+    """Where the grading stopped when its time ran out: before the play of `move` of game
+    `game` (its number in the file), the file having `games` games; `seconds` the limit."""
+    game: int
+    move: int
+    games: int
+    seconds: float
+
+    def text(self) -> str:
+        return (f"partial report: the {self.seconds:g} s limit of the grading was reached at "
+                f"game {self.game} move {self.move} of a match of {self.games} games; the "
+                f"figures cover the plays graded before it (--max-seconds raises the limit)")
+
+
+class _OutOfTime(Exception):
+    """The grading's time is up (caught by `analyse_record`)."""
+
+
+@dataclass
 class Analysis:
     player: str
     ply: int
     plays: list[Graded] = field(default_factory=list)
     forced: int = 0
+    #: None when every play of the file was graded
+    partial: Partial | None = None
 
     @property
     def mean_error(self) -> float:
@@ -72,10 +101,14 @@ class Analysis:
                               "dice": list(g.dice), "played": g.played, "better": g.best,
                               "error_millipoints": round(1000 * g.error, 1)}
                              for g in self.blunders],
-                "rating": self.rating()}
+                "rating": self.rating(),
+                "partial": None if self.partial is None else {
+                    "game": self.partial.game, "move": self.partial.move,
+                    "games": self.partial.games, "seconds": self.partial.seconds}}
 
     def text(self) -> str:
-        lines = [f"{self.player}: {len(self.plays)} checker plays graded by gnubg at "
+        lines = [] if self.partial is None else [self.partial.text()]
+        lines += [f"{self.player}: {len(self.plays)} checker plays graded by gnubg at "
                  f"{self.ply}-ply ({self.forced} forced plays not counted)",
                  f"mean error: {1000 * self.mean_error:.1f} millipoints a play; gnubg's best "
                  f"play {100 * self.best_share:.0f} % of the time",
@@ -89,8 +122,9 @@ class Analysis:
 
 
 def analyse_record(record: Any, player: str, ply: int = 0,
-                   overrides: tuple[str, ...] = ()) -> Analysis:
-    """Grade the checker plays of `player` (a name of the record) in a read `.mat` record."""
+                   overrides: tuple[str, ...] = (), seconds: float | None = None) -> Analysis:
+    """Grade the checker plays of `player` (a name of the record) in a read `.mat` record; for
+    at most `seconds` (None: no limit), after which the analysis is `partial`."""
     from interpreter.io.gnubg import MatchInfo, encode_gnubg_id
     from interpreter.io.replay import replay, variant_ref
     from interpreter.kernel.notation import move_text
@@ -106,6 +140,7 @@ def analyse_record(record: Any, player: str, ply: int = 0,
     variant = load_variant(ref, [*extra, *overrides])
     gnubg = GnubgPlayer(variant, plies=ply)
     out = Analysis(player, ply)
+    deadline = None if seconds is None else time.monotonic() + seconds
 
     def observe(state: Any, who: int, b: tuple, dice: tuple[int, int], after: tuple,
                 plays: list) -> None:
@@ -115,6 +150,10 @@ def analyse_record(record: Any, player: str, ply: int = 0,
         if len(set(boards)) <= 1:
             out.forced += 1
             return
+        if deadline is not None and time.monotonic() > deadline:
+            out.partial = Partial(state.game.number, state.move, len(record.games),
+                                  float(seconds or 0))
+            raise _OutOfTime
         cube = state.cube
         match = state.match
         length = record.match_length
@@ -139,11 +178,15 @@ def analyse_record(record: Any, player: str, ply: int = 0,
         out.plays.append(Graded(state.game.number, state.move, gid, dice, played, best_text,
                                 err))
 
-    replay(record, variant, observe)
+    try:
+        replay(record, variant, observe)
+    except _OutOfTime:
+        pass
     return out
 
 
-def analyse_file(path: str | Path, player: str, ply: int = 0) -> Analysis:
+def analyse_file(path: str | Path, player: str, ply: int = 0,
+                 seconds: float | None = SECONDS) -> Analysis:
     from interpreter.bounded import read_bytes
     from interpreter.io.mat import read_mat
 
@@ -157,7 +200,7 @@ def analyse_file(path: str | Path, player: str, ply: int = 0) -> Analysis:
     except TablierError as exc:
         raise TablierError(f"{path}: {exc}") from None
     try:
-        return analyse_record(record, player, ply)
+        return analyse_record(record, player, ply, seconds=seconds)
     except TablierError as exc:
         raise TablierError(f"{path}: {exc}") from None
 

@@ -289,6 +289,9 @@ def _parser() -> argparse.ArgumentParser:
                    help="the player's name as the file writes it")
     p.add_argument("--ply", type=_integer(0, 3), default=0,
                    help="gnubg's search depth, 0 to 3 (default 0)")
+    p.add_argument("--max-seconds", type=_integer(1, 3600), default=10, metavar="S",
+                   help="grade plays for at most S seconds (default 10); then the report "
+                        "covers the plays graded so far, says so, and the command exits 1")
     p.add_argument("--json", action="store_true")
 
     p = sub.add_parser("bench", help="measure the speed of the kernel and the interpreter")
@@ -449,6 +452,8 @@ def _cmd_play(args: argparse.Namespace) -> int:
                                "save: give none of them")
         try:
             data, record = save.read_save(args.resume)
+            # the save's players as the person would name them: no weights file, no dear bot
+            save.check_saved_players(record, (args.white, args.black))
             variant = load_variant(save.variant_ref(record, args.resume), list(record.options))
         except TablierError as exc:
             raise TablierError(f"cannot resume {args.resume!r}: {exc}") from None
@@ -821,7 +826,11 @@ def _cmd_import(args: argparse.Namespace) -> int:
 def _cmd_analyse(args: argparse.Namespace) -> int:
     from interpreter.analyse import analyse_file, report
 
-    print(report(analyse_file(args.file, args.player, args.ply), args.json))
+    analysis = analyse_file(args.file, args.player, args.ply, float(args.max_seconds))
+    print(report(analysis, args.json))
+    if analysis.partial is not None:
+        print(f"tablier analyse: {args.file}: {analysis.partial.text()}", file=sys.stderr)
+        return 1
     return 0
 
 

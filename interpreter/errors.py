@@ -77,7 +77,7 @@ def quoted_line(text: str, col: int, length: int = 1) -> tuple[str, int, int]:
     at = max(0, col - 1)
     length = max(1, length)
     if len(text) <= QUOTE_CHARS:
-        return text, at, length
+        return text, at, max(1, min(length, len(text) - at))
     first = max(0, min(at - QUOTE_CHARS // 2, len(text) - QUOTE_CHARS))
     last = first + QUOTE_CHARS
     shown = (_CUT if first else "") + text[first:last] + (_CUT if last < len(text) else "")

@@ -173,6 +173,13 @@ def prepare(case: dict[str, Any], folder: Path) -> None:
         elif kind == "save":
             name, variant_file = rest.split(":", 1)
             (folder / name).write_text(_save_naming(variant_file), encoding="utf-8")
+        elif kind == "savekinds":
+            name, kinds = rest.split(":", 1)
+            white, black = kinds.split("|")
+            (folder / name).write_text(_save_naming(None, (white, black)), encoding="utf-8")
+        elif kind == "npz":
+            name, what = rest.split(":", 1)
+            (folder / name).write_bytes(weights_file(what))
         else:
             raise ValueError(f"unknown setup {item!r}")
 
@@ -200,19 +207,201 @@ def _generated(what: str, n: int) -> str:
     raise ValueError(f"unknown generated file {what!r}")
 
 
-def _save_naming(variant_file: str) -> str:
+def _save_naming(variant_file: str | None,
+                 players: tuple[str, str] = ("random", "random")) -> str:
     """A saved game of backgammon, its checksum right, whose `game.variant_file` is
-    `variant_file` (a stranger's save naming a file of the person's)."""
+    `variant_file` (a stranger's save naming a file of the person's) and whose players are
+    `players`."""
     import tomli_w
 
     from interpreter.io.save import _checksum
 
-    data = {"format": 1, "game": {"variant": "backgammon", "seed": 1, "options": [],
-                                  "players": ["random", "random"], "doubles": [False, False],
-                                  "turns": 0, "variant_file": variant_file},
-            "files": [], "record": {"moves": []}, "state": {}}
+    game: dict[str, Any] = {"variant": "backgammon", "seed": 1, "options": [],
+                            "players": list(players), "doubles": [False, False], "turns": 0}
+    if variant_file is not None:
+        game["variant_file"] = variant_file
+    data = {"format": 1, "game": game, "files": [], "record": {"moves": []}, "state": {}}
     data["checksum"] = _checksum(data)
     return tomli_w.dumps(data)
+
+
+# -- hostile weights files (`npz:NAME:WHAT`) ----------------------------------------------------
+
+_WEIGHTS: dict[str, bytes] = {}
+
+
+def _npy(array: Any) -> bytes:
+    import numpy as np
+
+    buf = io.BytesIO()
+    np.lib.format.write_array(buf, np.asanyarray(array), allow_pickle=True)
+    return buf.getvalue()
+
+
+def _zip(members: dict[str, bytes], method: int = 0) -> bytes:
+    import zipfile
+
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", method) as zf:
+        for name, body in members.items():
+            zf.writestr(name, body)
+    return buf.getvalue()
+
+
+def _shipped_members(meta: str | None = None, **arrays: Any) -> dict[str, bytes]:
+    """The members of the shipped backgammon weights, with `arrays` and the metadata's JSON
+    text `meta` replaced."""
+    import numpy as np
+
+    with np.load(_shipped()) as data:
+        got = {k: np.array(data[k]) for k in ("W1", "b1", "W2", "b2", "meta")}
+    if meta is not None:
+        got["meta"] = np.array(meta)
+    got.update(arrays)
+    return {f"{k}.npy": _npy(v) for k, v in got.items()}
+
+
+def _shipped_meta(**changes: Any) -> dict[str, Any]:
+    import json
+
+    import numpy as np
+
+    with np.load(_shipped()) as data:
+        meta = json.loads(str(data["meta"]))
+    meta.update(changes)
+    return meta
+
+
+def _with_meta(text: str) -> bytes:
+    return _zip(_shipped_members(meta=text))
+
+
+def _meta_text(**changes: Any) -> str:
+    import json
+
+    return json.dumps(_shipped_meta(**changes))
+
+
+def _declaring(body: bytes, name: str, size: int) -> bytes:
+    """A zip of one member `name` holding `body` whose directory and local header declare
+    `size` bytes uncompressed (a zip bomb, as the directory tells it)."""
+    import struct
+
+    data = bytearray(_zip({**_shipped_members(), name: body}))
+    raw = name.encode()
+    for signature, field in ((b"PK\x01\x02", 24), (b"PK\x03\x04", 22)):
+        at = 0
+        while True:
+            at = data.find(signature, at)
+            if at < 0:
+                break
+            name_at = at + (46 if signature == b"PK\x01\x02" else 30)
+            if data[name_at:name_at + len(raw)] == raw:
+                data[at + field:at + field + 4] = struct.pack("<I", size)
+            at += 4
+    return bytes(data)
+
+
+def weights_file(what: str) -> bytes:
+    """The bytes of a hostile weights file (`npz:NAME:WHAT` in a case's setup), built from
+    the shipped backgammon weights: `good` (as shipped), `shape` (W1 declares 10,000 x 10,000
+    numbers, zeros deflated to a few MB: np.load took 3 GB), `shape-short` (W1's header
+    declares 10,000 x 10,000, its data is the shipped), `bomb` (a member whose directory
+    declares 4 GB), `liar` (a member declaring fewer bytes than its deflated data holds),
+    `pickle` (W1 an object array, pickled), `members` (2,000 members), `header` (a .npy header
+    of 60,000 bytes), `nan` (a NaN among the weights), `truncated` (the first half),
+    `levels-digits` (`levels` a string of 5,000 digits), `levels-number` (a number of 5,000
+    digits), `levels-dict`, `levels-nan` (NaN in the JSON), `levels-huge` (a level of 10⁹),
+    `features-int`, `deep` (a field nested 100,000 deep), `inf` (1e999 in a field), `not-json`,
+    `games-dict` (a field `train --resume` reads, of the wrong type)."""
+    if what in _WEIGHTS:
+        return _WEIGHTS[what]
+    import numpy as np
+
+    out: bytes
+    if what == "good":
+        out = _zip(_shipped_members())
+    elif what == "shape":
+        import zipfile
+
+        buf = io.BytesIO()
+        header = io.BytesIO()
+        np.lib.format.write_array_header_1_0(
+            header, {"descr": "<f8", "fortran_order": False, "shape": (10000, 10000)})
+        with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as zf:
+            for name, body in _shipped_members().items():
+                if name != "W1.npy":
+                    zf.writestr(name, body)
+            with zf.open("W1.npy", "w", force_zip64=True) as fh:
+                fh.write(header.getvalue())
+                zeros = bytes(1 << 22)
+                for _ in range(10000 * 10000 * 8 // len(zeros)):
+                    fh.write(zeros)
+        out = buf.getvalue()
+    elif what == "shape-short":
+        header = io.BytesIO()
+        np.lib.format.write_array_header_1_0(
+            header, {"descr": "<f8", "fortran_order": False, "shape": (10000, 10000)})
+        members = _shipped_members()
+        members["W1.npy"] = header.getvalue() + members["W1.npy"][128:]
+        out = _zip(members)
+    elif what == "bomb":
+        out = _declaring(_npy(np.zeros(8)), "W1.npy", 0xFFFFFFF0)
+    elif what == "liar":
+        out = _declaring(_shipped_members()["b1.npy"], "b1.npy", 200)
+    elif what == "pickle":
+        out = _zip(_shipped_members(W1=np.array([{"a": 1}, None], dtype=object)))
+    elif what == "members":
+        members = _shipped_members()
+        members.update({f"x{i}.npy": b"" for i in range(2000)})
+        out = _zip(members)
+    elif what == "header":
+        members = _shipped_members()
+        members["W1.npy"] = b"\x93NUMPY\x02\x00" + (60000).to_bytes(4, "little") + \
+            b" " * 60000 + members["W1.npy"][128:]
+        out = _zip(members)
+    elif what == "nan":
+        with np.load(_shipped()) as data:
+            W1 = np.array(data["W1"])
+        W1[3, 4] = np.nan
+        out = _zip(_shipped_members(W1=W1))
+    elif what == "truncated":
+        good = weights_file("good")
+        out = good[:len(good) // 2]
+    elif what == "levels-digits":
+        out = _with_meta(_meta_text(levels="9" * 5000))
+    elif what == "levels-number":
+        out = _with_meta(_meta_text(levels=[2]).replace('"levels": [2]',
+                                                        '"levels": ' + "9" * 5000))
+    elif what == "levels-dict":
+        out = _with_meta(_meta_text(levels={"a": 2}))
+    elif what == "levels-nan":
+        out = _with_meta(_meta_text(levels=[2]).replace('"levels": [2]', '"levels": [NaN, 3]'))
+    elif what == "levels-huge":
+        out = _with_meta(_meta_text(levels=[2, 10**9]))
+    elif what == "features-int":
+        out = _with_meta(_meta_text(features=216))
+    elif what == "deep":
+        out = _with_meta(_meta_text(deep=0).replace('"deep": 0',
+                                                    '"deep": ' + "[" * 100000 + "]" * 100000))
+    elif what == "inf":
+        out = _with_meta(_meta_text(alpha=0).replace('"alpha": 0', '"alpha": 1e999'))
+    elif what == "not-json":
+        out = _with_meta("{" + "x" * 100)
+    elif what == "games-dict":
+        out = _with_meta(_meta_text(games={"a": 1}))
+    else:
+        raise ValueError(f"unknown weights file {what!r}")
+    _WEIGHTS[what] = out
+    return out
+
+
+def _shipped() -> Path:
+    from interpreter.players.learned import shipped_weights
+
+    found = shipped_weights("backgammon")
+    assert found is not None
+    return found
 
 
 def stdin_of(case: dict[str, Any], folder: Path) -> Path | None:

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import functools
 import json
+import os
+import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -395,3 +398,199 @@ def test_the_quick_reader_agrees_with_the_parser(parts):
     except SnippetError as err:
         raise AssertionError(f"the quick reader read {text!r}, which the parser refuses: {err}")
     assert shape(quick) == shape(slow), text
+
+
+# -- weights files ---------------------------------------------------------------------------------
+
+WEIGHTS = sorted((ROOT / "interpreter" / "players" / "weights").glob("*.npz"))
+#: byte patterns written over a weights file: zip and .npy signatures, sizes, header text
+WEIGHT_TOKENS = [b"\x00", b"\xff", b"\xff\xff\xff\xff", b"PK\x05\x06", b"PK\x01\x02",
+                 b"PK\x03\x04", b"PK\x06\x07", b"\x93NUMPY\x01\x00", b"\x93NUMPY\x02\x00",
+                 b"'shape': (", b"9999999", b"'descr': '|O'", b"'<U99999999'", b"NaN",
+                 b'"levels": ', b'"features": 7', b"[" * 40, b"\x7f\xf8\x00\x00"]
+
+
+@functools.cache
+def _weights_bytes(path: Path) -> bytes:
+    return path.read_bytes()
+
+
+@st.composite
+def weights_files(draw) -> bytes:
+    """A shipped weights file with bytes flipped, overwritten, inserted, cut or duplicated."""
+    data = bytearray(_weights_bytes(draw(st.sampled_from(WEIGHTS[:3] + WEIGHTS[-3:]))))
+    for _ in range(draw(st.integers(1, 4))):
+        op = draw(st.sampled_from(("flip", "flip", "write", "insert", "truncate", "duplicate")))
+        n = len(data)
+        # most edits where the structure is: the headers, the directory, the metadata
+        i = draw(st.one_of(st.integers(0, max(n - 1, 0)), st.integers(0, min(n, 400)),
+                           st.integers(max(n - 25_000, 0), n)))
+        if op == "flip" and n:
+            data[min(i, n - 1)] ^= draw(st.integers(1, 255))
+        elif op == "write":
+            token = draw(st.one_of(st.sampled_from(WEIGHT_TOKENS), st.binary(max_size=8)))
+            data[i:i + len(token)] = token
+        elif op == "insert":
+            data[i:i] = draw(st.one_of(st.sampled_from(WEIGHT_TOKENS), st.binary(max_size=8)))
+        elif op == "truncate":
+            del data[i:]
+        else:
+            j = draw(st.integers(i, min(n, i + 300)))
+            data[j:j] = data[i:j] * draw(st.integers(1, 20))
+    return bytes(data)
+
+
+@st.composite
+def weights_metadata(draw) -> bytes:
+    """A shipped weights file whose metadata's JSON text is mutated, the archive intact."""
+    import io
+    import zipfile
+
+    import numpy as np
+
+    path = draw(st.sampled_from(WEIGHTS[:3]))
+    with np.load(path, allow_pickle=False) as data:
+        arrays = {k: np.array(data[k]) for k in ("W1", "b1", "W2", "b2")}
+        text = str(data["meta"])
+    buf = io.BytesIO()
+    np.savez(buf, **arrays, meta=np.array(draw(mutated(text))))
+    out = buf.getvalue()
+    zipfile.ZipFile(io.BytesIO(out)).close()
+    return out
+
+
+def _weights_survive(data: bytes) -> None:
+    """Only a WeightsError escapes; what loads is a usable network of finite weights."""
+    import numpy as np
+
+    from interpreter.players.net import ValueNet, WeightsError
+
+    path = _write("weights.npz", data)
+    try:
+        net = ValueNet.load(path)
+    except WeightsError:
+        return
+    assert np.isfinite(net.theta).all()
+    X = np.zeros((2, net.inputs))
+    assert net.outputs_of(X).shape == (2, net.outputs)
+
+
+
+@FAST
+@given(weights_files())
+def test_mutated_weights_files(data):
+    _weights_survive(data)
+
+
+@settings(FAST, max_examples=30)
+@given(weights_metadata())
+def test_mutated_weights_metadata(data):
+    _weights_survive(data)
+
+
+@pytest.mark.slow
+@settings(SLOW, max_examples=2000)
+@given(weights_files())
+def test_mutated_weights_files_long(data):
+    _weights_survive(data)
+
+
+@pytest.mark.slow
+@settings(SLOW, max_examples=500)
+@given(weights_metadata())
+def test_mutated_weights_metadata_long(data):
+    _weights_survive(data)
+
+
+# -- caches --------------------------------------------------------------------------------------
+# What another user could leave in a cache folder (docs/security.md, "Caches"): random trees of
+# files, folders, links and FIFOs, with random modes (and owners, where the test may chown);
+# `trusted_folder` gives a folder all of whose entries are the user's own plain files and
+# folders closed to others' writes, or None, never follows a link out and never raises. And the
+# data caches read back (the parser's tables, the snippets' trees, the built variants) mutated
+# byte by byte: the commands still answer what they answer without them.
+
+_ENTRY = st.tuples(st.sampled_from(["file", "dir", "link", "fifo"]),
+                   st.lists(st.sampled_from("abc"), min_size=1, max_size=3),
+                   st.sampled_from([0o600, 0o644, 0o666, 0o700, 0o755, 0o777, 0o620]),
+                   st.booleans())
+
+
+def _plant_tree(root: Path, entries: list, outside: Path) -> None:
+    for kind, parts, mode, stranger in entries:
+        path = root.joinpath(*parts)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            if path.exists() or path.is_symlink():
+                continue
+            if kind == "file":
+                path.write_bytes(b"planted")
+            elif kind == "dir":
+                path.mkdir()
+            elif kind == "link":
+                path.symlink_to(outside)
+                continue
+            else:
+                os.mkfifo(path)
+            os.chmod(path, mode)
+            if stranger and os.geteuid() == 0:
+                os.chown(path, 4242, 4242)
+        except OSError:
+            continue
+
+
+@FAST
+@given(st.lists(_ENTRY, max_size=8), st.sampled_from(["native", "numba"]))
+def test_a_cache_tree_of_anything_is_trusted_whole_or_not_at_all(entries, name):
+    import stat
+    import tempfile
+
+    from interpreter import usercache
+
+    with tempfile.TemporaryDirectory() as tmp:
+        home, outside = Path(tmp) / "home", Path(tmp) / "outside"
+        outside.mkdir()
+        (outside / "keep").write_text("mine")
+        os.environ["XDG_CACHE_HOME"] = str(home)
+        try:
+            usercache._VERIFIED.clear()
+            base = Path(usercache.cache_dir() or "")
+            _plant_tree(base / name, entries, outside)
+            usercache._VERIFIED.clear()
+            got = usercache.trusted_folder(name)
+            if got is not None:
+                for folder, dirs, files in os.walk(got):
+                    for entry in dirs + files:
+                        st_ = os.lstat(os.path.join(folder, entry))
+                        assert st_.st_uid == os.getuid() and not st_.st_mode & 0o022
+                        assert stat.S_ISDIR(st_.st_mode) or stat.S_ISREG(st_.st_mode)
+            assert (outside / "keep").read_text() == "mine"
+        finally:
+            os.environ.pop("XDG_CACHE_HOME", None)
+            usercache._VERIFIED.clear()
+
+
+@settings(max_examples=5, deadline=None, derandomize=True,
+          suppress_health_check=list(HealthCheck))
+@given(st.data())
+def test_mutated_data_caches_are_rebuilt_not_trusted(data):
+    import tempfile
+
+    position = ('{"points":[-2,0,0,0,0,5,0,3,0,0,0,-5,5,0,0,0,-3,0,-5,0,0,0,0,2],'
+                '"bar":[0,0],"off":[0,0],"dice":[3,1]}\n')
+    with tempfile.TemporaryDirectory() as tmp:
+        env = {**os.environ, "XDG_CACHE_HOME": tmp, "TABLIER_NATIVE": "0"}
+        env.pop("TABLIER_NO_CACHE", None)
+        args = [sys.executable, "-m", "interpreter", "moves", "backgammon"]
+        first = subprocess.run(args, input=position, capture_output=True, text=True, env=env,
+                               timeout=60)
+        assert first.returncode == 0, first.stderr
+        cached = sorted(p for p in (Path(tmp) / "tablier").iterdir() if p.is_file())
+        assert cached
+        victim = data.draw(st.sampled_from(cached))
+        victim.write_bytes(data.draw(mutated_bytes(victim.read_text(encoding="utf-8",
+                                                                    errors="replace")[:4000])))
+        again = subprocess.run(args, input=position, capture_output=True, text=True, env=env,
+                               timeout=60)
+        assert again.returncode == 0 and "Traceback" not in again.stderr, again.stderr
+        assert again.stdout == first.stdout

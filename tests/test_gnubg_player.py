@@ -4,10 +4,12 @@ plays are its own move finder's best, it refuses the variants it does not play, 
 from __future__ import annotations
 
 import json
+from importlib.util import find_spec
 
 import pytest
 
-gnubg = pytest.importorskip("gnubg")
+if find_spec("gnubg") is None:
+    pytest.skip("the gnubg module is not installed", allow_module_level=True)
 
 from interpreter.cli import main  # noqa: E402
 from interpreter.engine.game import Game  # noqa: E402
@@ -15,7 +17,10 @@ from interpreter.errors import TablierError  # noqa: E402
 from interpreter.io.gnubg import encode_position_id  # noqa: E402
 from interpreter.players.bots import GreedyBot  # noqa: E402
 from interpreter.players.kinds import make_player  # noqa: E402
-from interpreter.players.gnubg_player import _move_text  # noqa: E402
+from interpreter.players.gnubg_player import _move_text, module  # noqa: E402
+
+#: gnubg's functions, run in the thread that imported the module (gnubg_player._Home)
+gnubg = module()
 from interpreter.players.utility import cube_match_table, match_table  # noqa: E402
 from interpreter.variant.build import load_variant  # noqa: E402
 

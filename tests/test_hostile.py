@@ -44,7 +44,7 @@ def _run(case: dict, mode: str, tmp_path) -> None:
 
 #: the classes every case of which the default suite runs (code from the input, unbounded work);
 #: of the others it runs the first few of each class, and `-m slow` all of them
-EVERY = ("injection", "bomb", "endless")
+EVERY = ("injection", "bomb", "endless", "weights")
 FIRST = 5
 
 
@@ -67,7 +67,7 @@ def test_hostile_input(case, mode, tmp_path):
 
 
 #: the classes whose first case also runs in a fresh interpreter in the default suite
-FRESH = ("injection", "endless", "position", "record")
+FRESH = ("injection", "endless", "position", "record", "weights")
 
 
 def _first_of_each_class() -> list:
@@ -94,7 +94,7 @@ def test_every_hostile_input_in_a_fresh_interpreter(case, mode, tmp_path):
 def test_the_catalogue_covers_every_class():
     classes = {c["class"] for c in CASES}
     assert {"injection", "bomb", "endless", "broken", "position", "record", "mat", "id", "cli",
-            "unplayable"} <= classes
+            "unplayable", "weights"} <= classes
     assert len(CASES) >= 100
     assert all(c["exit"] in (0, 1, 2) for c in CASES)
     names = [c["id"] for c in CASES]

@@ -130,7 +130,7 @@ def test_no_import_cycle_in_the_package():
 #: the layers, lowest first: a module may import its own layer's and those below
 LAYERS = (
     ("interpreter.errors", "interpreter.resources", "interpreter.usercache",
-     "interpreter.bounded"),
+     "interpreter.bounded", "interpreter.threadsafe"),
     ("interpreter.kernel", "interpreter.dsl"),
     ("interpreter.engine",),
     ("interpreter.scoring",),

@@ -133,7 +133,11 @@ def test_generated_boards_plays_and_points_agree(b: tuple, d1: int, d2: int, rol
 def test_search_plays_the_same_game_with_the_compiled_throws(monkeypatch: pytest.MonkeyPatch
                                                                ) -> None:
     """search:1 against itself, 80 turns of a triktrak partie: the same record either way."""
+    from interpreter.native import accelerate_throws
+
     fast, _nt = compiled("triktrak")
+    # compiled here, not left to whatever an earlier test put in the cache
+    assert accelerate_throws(fast, quiet=True)
     fast_rec = play_game(fast, 5, 0, "search:1", "search:1", max_turns=80)
     assert fast.__dict__.get("native_throws") is not None
     monkeypatch.setenv("TABLIER_NATIVE", "0")

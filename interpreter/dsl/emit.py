@@ -28,6 +28,7 @@ from interpreter.dsl import core as C
 from interpreter.dsl.core import INT, SET, Expr
 from interpreter.dsl.safety import check_module
 from interpreter.dsl.vocabulary import FUNCTIONS
+from interpreter.threadsafe import compile_tree
 
 
 _MIRROR = {"==": "==", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
@@ -431,7 +432,7 @@ def run(module: ast.Module, name: str, namespace: dict[str, Any]) -> str:
     made-up file name it is compiled under."""
     check_module(module, namespace)
     filename = f"/<tablier>/{name}.py"     # no such file: linecache asks the entry below
-    code = compile(module, filename, "exec")
+    code = compile_tree(module, filename, "exec")
     linecache.cache[filename] = (lambda: ast.unparse(module) + "\n",)
     exec(code, namespace)  # noqa: S102 - a whitelisted tree the compiler built
     return filename

@@ -167,6 +167,59 @@ def save_record(data: dict[str, Any]) -> tuple[dict[str, Any], Record]:
     return data, record
 
 
+#: what a saved game may ask of its bots by itself: a search this many throws ahead, this many
+#: playouts, gnubg at this many plies (each about a second a move at most). A save is a
+#: stranger's file as much as a variant is: `search:4` or `rollout:10000` work over a minute a
+#: move, and a weights file is a file of the person's the save would have opened
+SAVED_DEPTH = 2
+SAVED_ROLLOUTS = 64
+SAVED_PLIES = 2
+
+
+def saved_player_fault(kind: str) -> str | None:
+    """Why a player kind read from a save is not made unless the person names it on the
+    command line; None when it may be. The kind is checked as the command line checks
+    `--white` (players/kinds.py `parse`: the same bounds), then for what only a person may
+    ask: a weights file (`learned:FILE`), a search deeper than SAVED_DEPTH, more than
+    SAVED_ROLLOUTS playouts, gnubg beyond SAVED_PLIES plies."""
+    from interpreter.players.kinds import HUMAN, PlayerKindError, parse
+
+    if kind == HUMAN:
+        return None
+    try:
+        family, params = parse(kind)
+    except PlayerKindError:
+        return "is no player kind tablier knows"
+    if params.get("weights"):
+        return "names a weights file, which a save does not choose"
+    if family == "search" and params["depth"] > SAVED_DEPTH:
+        return (f"searches {params['depth']} throws ahead (a save asks for {SAVED_DEPTH} at "
+                f"most)")
+    if family == "rollout" and params["rollouts"] > SAVED_ROLLOUTS:
+        return (f"plays {params['rollouts']:,} playouts a decision (a save asks for "
+                f"{SAVED_ROLLOUTS} at most)")
+    if family == "gnubg" and params["plies"] > SAVED_PLIES:
+        return f"asks gnubg for {params['plies']} plies (a save asks for {SAVED_PLIES} at most)"
+    return None
+
+
+def check_saved_players(record: Record, given: tuple[str | None, str | None]) -> None:
+    """Refuse a save whose players, where `given` names none (`--white`, `--black`), may not
+    be made from the save alone (`saved_player_fault`): SaveError saying to name the player on
+    the command line."""
+    from interpreter.bounded import shown, shown_name
+
+    for side, (kind, mine) in enumerate(zip(record.players, given)):
+        if mine is not None:
+            continue
+        fault = saved_player_fault(kind)
+        if fault is not None:
+            name = SIDE_NAMES[side]
+            raise SaveError(f"the save's {name} player {shown(kind)} {fault}; to play it, "
+                            f"pass it on the command line yourself: --{name} "
+                            f"{shown_name(kind, 60)}")
+
+
 def notation_of(data: dict[str, Any]) -> str | None:
     """The notation a save was played in (`game.notation`), None when it names none."""
     name = (data.get("game") or {}).get("notation")
@@ -254,4 +307,4 @@ def checked_replay(data: dict[str, Any], record: Record, variant: Any,
 
 __all__ = ["SaveError", "write_save", "read_save", "variant_ref", "check_files", "check_state",
            "check_checksum", "checked_replay", "read_save_text", "save_record", "state_of",
-           "entry_text", "FORMAT"]
+           "entry_text", "check_saved_players", "saved_player_fault", "FORMAT"]

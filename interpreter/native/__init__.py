@@ -24,6 +24,10 @@ import os
 import sys
 from typing import Any
 
+from interpreter.native.numba_cache import index_folder, prepare_numba, private_folder
+
+__all__ = ["index_folder", "prepare_numba", "private_folder"]
+
 _STATE: dict[str, Any] = {}
 
 
@@ -38,6 +42,7 @@ def available() -> bool:
         return False
     ok = _STATE.get("numba")
     if ok is None:
+        prepare_numba()
         try:
             import numba  # noqa: F401
             ok = True

@@ -24,12 +24,16 @@ import time
 from typing import Any, Callable
 
 import numpy as np
-from numba import njit
+
 
 from interpreter.bench import _sample_positions
 from interpreter.dsl import RollContext
+from interpreter.native.numba_cache import prepare_numba
 from interpreter.native.rules_emit import emit_rules, load_native_rules, pack_plays
 from interpreter.variant.build import load_variant
+
+prepare_numba()     # numba's cache in the checked folder, before numba is imported
+from numba import njit  # noqa: E402
 
 
 #: how many times the compiled loop of measure 3 calls the scoring on each position

@@ -3,52 +3,90 @@ by numba with `cache=True` so that a second process loads machine code instead o
 
 A module's file name is the sha256 of its source, the numba version and `CODE_VERSION`, so
 trees with other generators, or other numba versions, never read each other's files; numba keeps
-its compiled code beside the file (`__pycache__`), checked against the file's time stamp. The
-files live in `<cache>/native/kernel/` (`interpreter.usercache.cache_dir`); with no usable cache (or
-`TABLIER_NO_CACHE=1`) they go to a private temporary directory of the process, and every process
-compiles again.
+its compiled code in the cache's `numba/` folder (`native.prepare_numba`), checked against the
+file's time stamp. The files live in `<cache>/native/kernel/` (checked whole before use:
+`interpreter.usercache.trusted_folder`); with no usable cache (or `TABLIER_NO_CACHE=1`) they go
+to a private temporary directory of the process, and every process compiles again. A module is
+imported from its text, read back and compared with what it must be, never from a `.pyc`.
 
 Importing this module does not import numba: `load(source)` does, on the first call.
 """
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import os
 import sys
 import tempfile
 from types import ModuleType
-from typing import Any
 
 #: bumped whenever the generated code changes in a way its text does not show (the helpers'
 #: semantics, the work space layout read by the Python side)
 CODE_VERSION = "1"
 
 _LOADED: dict[str, ModuleType] = {}
-_TMP: list[Any] = []
 
 HEADER = "import numpy as np\nfrom numba import njit\n\n"
 
 
-def _dir() -> str:
-    from interpreter.usercache import cache_dir
+def native_folder(name: str) -> str:
+    """The folder `native/<name>` of the checked cache (`usercache.trusted_folder`), made with
+    mode 0700, else the same under this process's private folder."""
+    from interpreter.native.numba_cache import private_folder
+    from interpreter.usercache import trusted_folder
 
-    base = cache_dir()
-    if base is not None:
-        path = os.path.join(base, "native", "kernel")
+    base = trusted_folder("native")
+    for root in ((base,) if base is not None else ()) + (os.path.join(private_folder(),
+                                                                       "native"),):
+        path = os.path.join(root, name)
         try:
             os.makedirs(path, mode=0o700, exist_ok=True)
             return path
         except OSError:
-            pass
-    if not _TMP:
-        _TMP.append(tempfile.TemporaryDirectory(prefix="tablier-native-"))
-    return str(_TMP[0].name)
+            continue
+    raise OSError(f"no folder for compiled code ({name})")
+
+
+def _dir() -> str:
+    return native_folder("kernel")
+
+
+def import_text(name: str, path: str, text: str) -> ModuleType:
+    """The module `name` of `text`, kept at `path` (written there whole when the file is
+    missing or says anything else) and executed from `text` itself: no `.pyc` is read or
+    written, and numba finds its source file for its cache."""
+    from interpreter.native.numba_cache import prepare_numba
+    from interpreter.usercache import read_private
+
+    prepare_numba()
+    data = text.encode()
+    if read_private(path) != data:
+        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), suffix=".tmp")
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
+            os.replace(tmp, path)
+        except BaseException:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+            raise
+    code = compile(text, path, "exec", dont_inherit=True)
+    mod = ModuleType(name)
+    mod.__file__ = path
+    sys.modules[name] = mod
+    try:
+        exec(code, mod.__dict__)
+    except BaseException:
+        sys.modules.pop(name, None)
+        raise
+    return mod
 
 
 def digest(source: str, salt: str = "") -> str:
     """The name of a module's file: the hash of its source and of what its code depends on
     beside it (`salt`: the text of the helpers it imports, which numba's cache does not see)."""
+    from interpreter.native.numba_cache import prepare_numba
+
+    prepare_numba()
     import numba
 
     h = hashlib.sha256()
@@ -67,8 +105,10 @@ def _path(source: str, salt: str = "") -> tuple[str, str]:
 def is_cached(source: str, functions: tuple[str, ...], salt: str = "") -> bool:
     """Whether numba has machine code of `functions` of the module of `source` in the cache
     (its index files beside the module: loading them costs no compile)."""
+    from interpreter.native.numba_cache import index_folder
+
     name, path = _path(source, salt)
-    folder = os.path.join(os.path.dirname(path), "__pycache__")
+    folder = index_folder(path)
     try:
         found = os.listdir(folder)
     except OSError:
@@ -86,8 +126,10 @@ def plain_source(module: ModuleType) -> str:
     import ast
     import inspect
 
+    from interpreter.threadsafe import parse_python
+
     text = inspect.getsource(module)
-    tree = ast.parse(text)
+    tree = parse_python(text)
     lines = text.splitlines()
     out: list[str] = []
     for node in tree.body:
@@ -110,21 +152,6 @@ def load(source: str, salt: str = "") -> ModuleType:
     mod = _LOADED.get(key)
     if mod is not None:
         return mod
-    text = HEADER + source
-    try:
-        with open(path, encoding="utf-8") as fh:
-            fresh = fh.read() != text
-    except OSError:
-        fresh = True
-    if fresh:
-        tmp = f"{path}.{os.getpid()}.tmp"
-        with open(tmp, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[name] = mod
-    spec.loader.exec_module(mod)
+    mod = import_text(name, path, HEADER + source)
     _LOADED[key] = mod
     return mod

@@ -11,12 +11,13 @@ uses one only where the compiler's bounds put every number of the set in that sp
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 # the plays of a throw under the trictrac family's switches, which `throws_emit.py` calls as
 # `rt.corner_full` and so on
+# (rt_corner points numba's cache at the checked folder before it imports numba)
 from interpreter.native.rt_corner import (  # noqa: F401
     corner_full, corner_single, drop_marked, group_plays, prefer_higher)
+from numba import njit
 
 #: the highest number a bit mask holds
 MAX_BIT = 62

@@ -19,7 +19,11 @@ plays a roll's scoring rules read: `pb`, `ps`, `pp`, `pn` as `rules_emit.py` des
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from interpreter.native.numba_cache import prepare_numba
+
+prepare_numba()     # numba's cache in the checked folder, before numba is imported
+from numba import njit  # noqa: E402
 
 #: the flags of a step (kernel/movegen.py)
 EXCEDANT = 1

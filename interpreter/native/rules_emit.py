@@ -67,12 +67,9 @@ from __future__ import annotations
 import ast
 import functools
 import hashlib
-import importlib.util
 import itertools
 import os
 import re
-import sys
-import tempfile
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
@@ -83,7 +80,7 @@ from interpreter.dsl.core import (BOOL, CHOICE, END, FORBID, INT, LIST_INT, MOVE
                                   ROLL, SET, Expr)
 from interpreter.dsl.optimize import hoist
 from interpreter.dsl.vocabulary import UNENTERED
-from interpreter.usercache import cache_dir, read_private
+from interpreter.native.modules import import_text, native_folder
 
 #: bumped whenever what this module emits, or interpreter/native/rt.py, changes
 CODE_VERSION = "1"
@@ -1034,7 +1031,9 @@ def check_source(source: str) -> None:
     """Raise UnsafeSource unless the module is made only of what this back end writes: the
     three imports, `@njit(cache=True)` functions of made-up names over the fixed arguments,
     integer and boolean constants, names of the whitelist, loops over ranges and fixed tuples."""
-    tree = ast.parse(source)
+    from interpreter.threadsafe import parse_python
+
+    tree = parse_python(source)
     imports = [n for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom))]
     shown = [ast.unparse(n) for n in imports]
     if shown != ["import numpy as np", "from numba import njit",
@@ -1076,48 +1075,21 @@ _loaded: dict[str, Any] = {}
 
 
 def _folder(digest: str) -> str:
-    base = cache_dir()
-    if base is None:
-        # no private cache: a folder of this process's own (numba then compiles every run)
-        base = _private_tmp()
-    path = os.path.join(base, "native", digest)
-    os.makedirs(path, mode=0o700, exist_ok=True)
-    return path
-
-
-_tmp: list[str] = []
-
-
-def _private_tmp() -> str:
-    if not _tmp:
-        _tmp.append(tempfile.mkdtemp(prefix="tablier-native-"))
-    return _tmp[0]
+    return native_folder(digest)
 
 
 def load_module(nr: NativeRules) -> Any:
     """The imported module of `nr.source`, written once under the cache folder named by its
-    hash; numba keeps each function's machine code beside it (`__pycache__`)."""
+    hash (`modules.native_folder`); numba keeps each function's machine code in its own cache
+    (`native.prepare_numba`)."""
     digest = nr.digest
     mod = _loaded.get(digest)
     if mod is not None:
         return mod
     check_source(nr.source)
-    folder = _folder(digest)
     name = f"tablier_rules_{digest}"
-    path = os.path.join(folder, name + ".py")
-    data = nr.source.encode()
-
-    if read_private(path) != data:
-        # missing, foreign or stale: written afresh, whole, then moved in place
-        fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[name] = mod
-    spec.loader.exec_module(mod)
+    path = os.path.join(_folder(digest), name + ".py")
+    mod = import_text(name, path, nr.source)
     _loaded[digest] = mod
     return mod
 

@@ -137,8 +137,10 @@ def emit_throws(variant: Any) -> tuple[NativeRules, tuple[str, ...]] | None:
 
 def is_cached(nr: NativeRules, functions: tuple[str, ...]) -> bool:
     """Whether numba's machine code of `functions` of this module is in the cache already."""
-    folder = os.path.join(_folder(nr.digest), "__pycache__")
+    from interpreter.native.numba_cache import index_folder
+
     name = f"tablier_rules_{nr.digest}"
+    folder = index_folder(os.path.join(_folder(nr.digest), name + ".py"))
     try:
         found = os.listdir(folder)
     except OSError:

@@ -21,6 +21,10 @@ databases and values those positions with backgammon's network.
 """
 from __future__ import annotations
 
+import _thread
+import queue
+import sys
+import threading
 from dataclasses import replace
 from functools import lru_cache
 from typing import Any, cast
@@ -41,12 +45,77 @@ class GnubgMissing(TablierError):
 
 
 def module() -> Any:
-    try:
-        import gnubg
-    except ImportError:
-        raise GnubgMissing("the gnubg player needs the gnubg module: pip install "
-                           "'tablier[gnubg]'") from None
-    return gnubg
+    """The gnubg module, its functions run in the one thread that imported it (`_Home`)."""
+    return _Home.get()
+
+
+class _Home:
+    """gnubg's functions, each run in one thread of its own.
+
+    The module keeps its evaluation state in the thread that imported it: called from another
+    thread, it crashes the process (a segmentation fault). The web board answers each request
+    in a thread of its own, so gnubg is imported in a daemon thread, and every call is handed
+    to it and waited for. The caller waits in short steps, so that a request whose time is up
+    can still be stopped (the call in progress ends in gnubg's thread, its answer dropped)."""
+
+    _made: _Home | None = None
+    _making = threading.Lock()
+
+    def __init__(self) -> None:
+        self._jobs: queue.SimpleQueue = queue.SimpleQueue()
+        loaded: queue.SimpleQueue = queue.SimpleQueue()
+        threading.Thread(target=self._serve, args=(loaded,), daemon=True,
+                         name="tablier-gnubg").start()
+        ok, value = loaded.get()
+        if not ok:
+            raise GnubgMissing("the gnubg player needs the gnubg module: pip install "
+                               "'tablier[gnubg]'")
+        self._names = frozenset(n for n in dir(value) if not n.startswith("_"))
+
+    @classmethod
+    def get(cls) -> Any:
+        """The functions of gnubg in their own thread; the module itself where something else
+        imported it first (its calls are then the caller's affair: the module's thread is not
+        known)."""
+        with cls._making:
+            if cls._made is None:
+                already = sys.modules.get("gnubg")
+                if already is not None:
+                    return already
+                cls._made = cls()
+            return cls._made
+
+    def _serve(self, loaded: queue.SimpleQueue) -> None:
+        try:
+            import gnubg
+        except ImportError as exc:
+            loaded.put((False, exc))
+            return
+        loaded.put((True, gnubg))
+        while True:
+            name, args, kwargs, done, box = self._jobs.get()
+            try:
+                box.append((True, getattr(gnubg, name)(*args, **kwargs)))
+            except Exception as exc:  # noqa: BLE001 - handed to the caller, as raised
+                box.append((False, exc))
+            done.release()
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_") or name not in self._names:
+            raise AttributeError(name)
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            done = _thread.allocate_lock()
+            done.acquire()
+            box: list[tuple[bool, Any]] = []
+            self._jobs.put((name, args, kwargs, done, box))
+            while not done.acquire(timeout=0.05):
+                pass
+            ok, value = box[0]
+            if not ok:
+                raise value
+            return value
+        return call
 
 
 @lru_cache(maxsize=1)

@@ -240,11 +240,38 @@ def _at_overriding_definition(doc: VariantDoc, origin: _Origin, line: int, col: 
     return definer.diagnostic(("define", key), "value", err.code, message)
 
 
+class NamedVariant(str):
+    """A variant file named by another file (a record's `variant`, a save's `variant_file`, a
+    file of the web board's folder named by a request), not by the person: the loader reads it
+    as a file that must prove to be a variant file before any of its lines is quoted (as the
+    files `extends` names). A built-in id or a path, as a `str`."""
+
+
+def named_variant(ref: str) -> str:
+    """`ref` marked as named by a record or a request (`NamedVariant`); a built-in id as is."""
+    if not _looks_like_path(ref) and builtin_variant_path(ref) is not None:
+        return ref
+    return NamedVariant(ref)
+
+
+#: a line that only a variant file writes: its `[variant]` table or its `extends`
+_VARIANT_LINE = re.compile(r"^[ \t]*(?:\[[ \t]*variant[ \t]*\]|extends[ \t]*=)", re.M)
+
+
+def is_variant_data(data: Any) -> bool:
+    """Whether a parsed TOML document is (a part of) a variant file: it has a `[variant]` table
+    or an `extends` string (a configuration file with a password has neither)."""
+    return isinstance(data, dict) and (isinstance(data.get("variant"), dict)
+                                       or isinstance(data.get("extends"), str))
+
+
 def record_variant(ref: Any) -> str:
     """The variant a record names (a score sheet, a saved game), checked before anything is
     opened: a built-in id, or a path whose name ends in `.toml` (then read within bounds as any
     variant file), as `extends` allows. A record from a stranger cannot make a command read
-    `/dev/zero` or print a line of `/etc/passwd`. Raises `RecordError` otherwise."""
+    `/dev/zero` or print a line of `/etc/passwd`, and a `.toml` file that is not a variant file
+    (no `[variant]` table) is refused without a line of it quoted (`NamedVariant`). Raises
+    `RecordError` otherwise."""
     if not isinstance(ref, str) or not ref:
         raise RecordError(f"the variant must be a built-in id or a `.toml` file; found "
                           f"{found_str(ref)}")
@@ -254,7 +281,7 @@ def record_variant(ref: Any) -> str:
         hint = f"; did you mean \"{match}\"?" if match else f" (built-in ids: {', '.join(ids)})"
         raise RecordError(f"no built-in variant {toml_repr(ref)}, and a variant file's name ends "
                           f"in `.toml`{hint}")
-    return ref
+    return named_variant(ref)
 
 
 def builtin_ids() -> list[str]:
@@ -408,16 +435,25 @@ class _Session:
 
     # -- sources ---------------------------------------------------------------------------------
 
-    def _read(self, path: Path, display: str,
-              cited: tuple[_Origin, KeyPath] | None) -> tuple[int, dict[str, Any]] | None:
+    def _read(self, path: Path, display: str, cited: tuple[_Origin, KeyPath] | None,
+              asked: bool = True) -> tuple[int, dict[str, Any]] | None:
         """Read and parse one file, within the bounds of `interpreter.bounded`; on failure
-        record a diagnostic (at the `extends` that named it, if any) and return None."""
+        record a diagnostic (at the `extends` that named it, if any) and return None. A file
+        the person did not name (`asked` false: an `extends`, a record's variant) must be a
+        variant file (`is_variant_data`) before any diagnostic quotes a line of it: else it is
+        refused as "not a variant file", its content unquoted."""
         try:
             text = read_toml_file(path, display=display)
         except InputError as error:
             message = f"no such file: {display}" if error.code == "file-not-found" else str(error)
             self._fail(cited, display, error.code, message)
             return None
+        if not asked:
+            if not self._variant_text(text):
+                self._fail(cited, display, "not-a-variant",
+                           f"{display} is not a variant file: no [variant] table (a file "
+                           f"named by another file is read only if it is a variant file)")
+                return None
         fault = toml_fault(text)
         if fault is not None:
             line, col, message = fault
@@ -438,6 +474,18 @@ class _Session:
                                                f"the file cannot be read: {str(error)[:80]}"))
             return None
         return len(self.origins) - 1, data
+
+    @staticmethod
+    def _variant_text(text: str) -> bool:
+        """Whether `text` is a variant file's (`is_variant_data`). Text that cannot be parsed
+        is when a line of it opens the `[variant]` table or writes `extends` (its diagnostics
+        then quote it as any variant file's)."""
+        if toml_fault(text) is None:
+            try:
+                return is_variant_data(tomllib.loads(text))
+            except (tomllib.TOMLDecodeError, ValueError, RecursionError):
+                pass
+        return _VARIANT_LINE.search(text) is not None
 
     def _fail(self, cited: tuple[_Origin, KeyPath] | None, display: str, code: str,
               message: str) -> None:
@@ -490,13 +538,15 @@ class _Session:
         return "extends-not-found", (f"`extends`: no built-in variant {shown}{hint} (a file is "
                                      f"written as a path, e.g. \"./{shown_name(value, 40)}.toml\")")
 
-    def _chain(self, path: Path, display: str) -> tuple[list[tuple[int, dict[str, Any]]], bool]:
-        """The files of the `extends` chain, most derived first, and whether it is complete."""
+    def _chain(self, path: Path, display: str, asked: bool = True
+               ) -> tuple[list[tuple[int, dict[str, Any]]], bool]:
+        """The files of the `extends` chain, most derived first, and whether it is complete;
+        the first one named by the person if `asked`, the others by `extends`."""
         files: list[tuple[int, dict[str, Any]]] = []
         seen: list[Path] = []
         cited: tuple[_Origin, KeyPath] | None = None
         while True:
-            got = self._read(path, display, cited)
+            got = self._read(path, display, cited, asked and cited is None)
             if got is None:
                 return files, False
             index, data = got
@@ -641,7 +691,7 @@ class _Session:
                 message = f"no such file: {display}"
             self.diagnostics.append(Diagnostic(display, 1, 1, "file-not-found", message))
             return None
-        files, complete = self._chain(path, display)
+        files, complete = self._chain(path, display, not isinstance(ref, NamedVariant))
         if not files:
             return None
         self.derived = files[0][0]

@@ -41,6 +41,7 @@ from interpreter.errors import CommandLineError
 from interpreter.kernel.rules import MoveRules
 from interpreter.kernel.throws import StageRule, ThrowRules
 from interpreter.resources import builtin_variant_path, grammar_dir
+from interpreter.threadsafe import compile_tree, parse_python
 from interpreter.usercache import cache_dir, read_private, write_private
 from interpreter.variant.build import Variant, load_variant
 
@@ -419,10 +420,10 @@ def _load_hooks(stored: dict[str, Any]) -> dict[str, Callable[..., Any]]:
             raise ValueError("a constant's name")
         namespace[name] = frozenset(_num(p) for p in pips)
     for number, text in enumerate(stored["modules"]):
-        tree = ast.parse(_str(text), mode="exec")
+        tree = parse_python(_str(text), "exec")
         check_module(tree, namespace)
         filename = f"/<tablier>/stored_{number}.py"
-        exec(compile(tree, filename, "exec"), namespace)  # noqa: S102 - whitelisted above
+        exec(compile_tree(tree, filename, "exec"), namespace)  # noqa: S102 - whitelisted above
     out: dict[str, Callable[..., Any]] = {}
     for name, about in stored["named"].items():
         fn = namespace.get(name)

@@ -24,14 +24,21 @@ own, no `Origin` of another site, POST bodies typed `application/json` and of at
 through the checks of `--resume` and `tablier sheet`; a variant named by a request, a save or
 a record is a built-in id or a file of the folder given at start (`interpreter.web.catalogue`),
 never a path. Bots play one turn a request (`bot_to_move` in the state: the page asks again).
-Bad input is a 400 (404 for an unknown game) with `{"error": ...}`.
+Bad input is a 400 (404 for an unknown game) with `{"error": ...}`; a fault of the server is a
+500 `{"error": "internal error"}`, its traceback on the server's standard error only. The
+modules the requests use (numpy, the players, the native code's compiler) are imported before
+the server listens (`preload`), so that a request stopped at its deadline never stops an import
+half-way.
 """
 from __future__ import annotations
 
 import contextlib
+import importlib
 import json
 import secrets
+import sys
 import time
+from importlib.util import find_spec
 from pathlib import Path
 import tomllib
 from typing import Any
@@ -45,6 +52,7 @@ from starlette.staticfiles import StaticFiles
 from interpreter.bounded import parse_json, shown, SEED_RANGE, parse_toml
 from interpreter.errors import TablierError, InputError, RecordError
 from interpreter.resources import variants_dir
+from interpreter.threadsafe import critical
 from interpreter.web import pages
 from interpreter.web.catalogue import Catalogue, check_settings
 from interpreter.web.doors import MAX_BODY, Busy, Doors, Works, server_hosts
@@ -104,6 +112,61 @@ def _handle(fn: Any) -> Any:
     return endpoint
 
 
+#: the modules a request may need, imported before the server listens (`preload`); those of an
+#: extra that is not installed are skipped
+PRELOAD = ("numpy", "numba", "tomli_w", "interpreter.variant.build", "interpreter.io.sheet",
+           "interpreter.io.save", "interpreter.engine.record", "interpreter.engine.branch",
+           "interpreter.render", "interpreter.terminal", "interpreter.svg",
+           "interpreter.rulebook", "interpreter.scoring.pools", "interpreter.dsl.quickparse",
+           "interpreter.players.base", "interpreter.players.bots",
+           "interpreter.players.heuristic", "interpreter.players.search",
+           "interpreter.players.learned", "interpreter.players.hint",
+           "interpreter.players.policy", "interpreter.native", "interpreter.native.modules",
+           "interpreter.native.rules_emit", "interpreter.native.throws_emit",
+           "interpreter.native.playout", "interpreter.native.generator")
+
+
+_PRELOADED: list[bool] = []
+
+
+def preload() -> None:
+    """Import the modules of `PRELOAD` (and numba's registries, which its compiler imports at
+    its first use), and start gnubg's own thread where gnubg is installed
+    (`interpreter.players.gnubg_player`): a request then finds them made. (A request stopped
+    in an import would leave the module half made: numpy, for one, cannot be imported twice in
+    a process.) Once a process."""
+    if _PRELOADED:
+        return
+    for name in PRELOAD:
+        top = name.split(".", 1)[0]
+        if top != "interpreter" and find_spec(top) is None:
+            continue
+        try:
+            importlib.import_module(name)
+        except ImportError:         # pragma: no cover - an extra's module that needs another
+            pass
+    if "numba" in sys.modules:
+        # numba's compiler imports its registries of types and functions at its first use
+        from numba.core.registry import cpu_target
+
+        cpu_target.target_context.refresh()
+    if find_spec("gnubg") is not None:
+        from interpreter.players.gnubg_player import module
+
+        try:
+            module()
+        except TablierError:        # pragma: no cover - found but not importable
+            pass
+    _PRELOADED.append(True)
+
+
+async def _internal_error(request: Request, exc: Exception) -> Response:
+    """A fault of the server: 500 `{"error": "internal error"}` and nothing of the fault (its
+    traceback would show the server's files and code). Starlette raises the exception on after
+    the answer, and the server (uvicorn) writes its traceback on its standard error."""
+    return JSONResponse({"error": "internal error"}, status_code=500)
+
+
 def _overrides(sets: Any) -> list[str]:
     """The `--set KEY=VALUE` arguments of a request's `"set"` object."""
     import tomli_w
@@ -142,6 +205,7 @@ def create_app(limit: int = 100, max_idle: float = 6 * 3600, *, host: str = "127
     `max_idle` seconds without a request; the variants of `tablier variants` and the `.toml`
     files of the folder `variants`; each request's work stopped after `request_seconds`.
     `max_games` is `limit` under the name of `serve --max-games`."""
+    preload()
     games = Sessions(max_games if max_games is not None else limit, max_idle)
     catalogue = Catalogue(variants)
     works = Works(request_seconds)
@@ -151,12 +215,15 @@ def create_app(limit: int = 100, max_idle: float = 6 * 3600, *, host: str = "127
         return time.monotonic() + request_seconds / 2
 
     @contextlib.contextmanager
+    @critical
     def locked(s: Session) -> Any:
         # a request waits for the game's other request no longer than its own time; the lock
-        # is released even when the request is stopped as it takes it
+        # is released even when the request is stopped as it takes it (a critical section: no
+        # request is stopped while it takes or gives back the lock, and so its wait ends with
+        # its time)
         held = False
         try:
-            held = s.lock.acquire(timeout=request_seconds)
+            held = s.lock.acquire(timeout=works.seconds)
             if not held:
                 raise WebError("the game is busy with another request: try again", 503)
             yield s
@@ -207,6 +274,15 @@ def create_app(limit: int = 100, max_idle: float = 6 * 3600, *, host: str = "127
         body = await _body(request)
         return JSONResponse(await works.run(lambda: new_game(body)))
 
+    def given_up(s: Session) -> Any:
+        # the game of a work that could not be stopped (Works.run's on_abandon): it may be in
+        # the middle of a turn
+        def stop() -> None:
+            if s.stopped is None:
+                s.stopped = "a request's work could not be stopped in time"
+            s.broken = True
+        return stop
+
     def _poll(s: Session) -> dict:
         with locked(s):
             s.bot_turn(until())
@@ -214,7 +290,7 @@ def create_app(limit: int = 100, max_idle: float = 6 * 3600, *, host: str = "127
 
     async def get_game(request: Request) -> Response:
         s = games.get(request.path_params["id"])
-        return JSONResponse(await works.run(lambda: _poll(s)))
+        return JSONResponse(await works.run(lambda: _poll(s), given_up(s)))
 
     def _answer(s: Session, answer: Any) -> dict:
         with locked(s):
@@ -227,7 +303,7 @@ def create_app(limit: int = 100, max_idle: float = 6 * 3600, *, host: str = "127
         body = await _body(request)
         if "answer" not in body:
             raise WebError("the body is {\"answer\": string}")
-        return JSONResponse(await works.run(lambda: _answer(s, body["answer"])))
+        return JSONResponse(await works.run(lambda: _answer(s, body["answer"]), given_up(s)))
 
     def _preview(s: Session, body: dict[str, Any]) -> dict:
         with locked(s):
@@ -248,7 +324,7 @@ def create_app(limit: int = 100, max_idle: float = 6 * 3600, *, host: str = "127
     async def preview(request: Request) -> Response:
         s = games.get(request.path_params["id"])
         body = await _body(request)
-        return JSONResponse(await works.run(lambda: _preview(s, body)))
+        return JSONResponse(await works.run(lambda: _preview(s, body), given_up(s)))
 
     async def hint(request: Request) -> Response:
         s = games.get(request.path_params["id"])
@@ -258,7 +334,7 @@ def create_app(limit: int = 100, max_idle: float = 6 * 3600, *, host: str = "127
             with locked(s):
                 s.ask_hint()
                 return s.state()
-        return JSONResponse(await works.run(run))
+        return JSONResponse(await works.run(run, given_up(s)))
 
     async def save(request: Request) -> Response:
         s = games.get(request.path_params["id"])
@@ -351,7 +427,9 @@ def create_app(limit: int = 100, max_idle: float = 6 * 3600, *, host: str = "127
         yield
         works.stop_all()          # the server is stopping: no work goes on
 
-    app = Starlette(routes=routes, exception_handlers={404: not_found_page}, lifespan=lifespan)
+    app = Starlette(routes=routes, exception_handlers={404: not_found_page,
+                                                       Exception: _internal_error},
+                    lifespan=lifespan)
     app.state.games = games
     app.state.catalogue = catalogue
     app.state.works = works

@@ -121,18 +121,22 @@ class Catalogue:
     # -- what a request names ----------------------------------------------------------------
 
     def resolve(self, name: Any) -> str:
-        """What the loader opens for the variant a request names (see the module docstring)."""
+        """What the loader opens for the variant a request names (see the module docstring):
+        a file of the folder as a `NamedVariant`, which must be a variant file before a line
+        of it is quoted."""
+        from interpreter.variant.loader import NamedVariant
+
         if isinstance(name, str) and builtin_variant_path(name) is not None:
             return name
         if isinstance(name, str) and self.folder is not None:
             for candidate in (name, f"{name}.toml"):
                 real = self._inside(candidate)
                 if real is not None:
-                    return real
+                    return NamedVariant(real)
             if 0 < len(name) <= 200:
                 for _, real in self.files():
                     if self.facts(real).get("id") == name:
-                        return real
+                        return NamedVariant(real)
         raise self.unknown(name)
 
     def for_save(self, record: Any) -> str:
@@ -149,7 +153,8 @@ class Catalogue:
                 if Path(real).name == name:
                     now = self.facts(real).get("sha256")
                     if now == digest:
-                        return real
+                        from interpreter.variant.loader import NamedVariant
+                        return NamedVariant(real)
                     changed = now or "unreadable"
             if changed is not None:
                 raise UnknownVariant(f"unknown variant {shown(record.source, 100)}: the "
