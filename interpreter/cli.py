@@ -6,14 +6,15 @@ Imports are deferred to the subcommand that needs them, so that `tablier variant
 from __future__ import annotations
 
 import argparse
-from contextlib import nullcontext
+from contextlib import contextmanager, nullcontext
 import json
 from functools import partial
+import os
 import re
 import sys
 from pathlib import Path
 import tomllib
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 from interpreter.bounded import SEED_RANGE, json_lines, read_bytes
 from interpreter.errors import CommandLineError, TablierError, render_all
@@ -96,6 +97,13 @@ def _add_runs(p: argparse.ArgumentParser) -> None:
                    help="worker processes (default: the number of cores)")
     p.add_argument("--dask", metavar="ADDRESS", default=None,
                    help="run the games on this Dask distributed scheduler (tcp://host:8786)")
+    _add_foreign(p)
+
+
+def _add_foreign(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--foreign-weights", action="store_true",
+                   help="play `learned:FILE` even where its network was trained for another "
+                        "game (another board, dice, movement or turn; docs/bots.md)")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -171,6 +179,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--mat", metavar="FILE", default=None,
                    help="also write the match (backgammon family, `cube` ladder) as a "
                         "Jellyfish .mat file, as gnubg writes them")
+    _add_foreign(p)
 
     p = sub.add_parser("simulate", help="play many bot games and summarise them")
     _add_variant(p)
@@ -261,6 +270,7 @@ def _parser() -> argparse.ArgumentParser:
                         "(requests name no path)")
     p.add_argument("--request-seconds", type=_seconds, default=10.0, metavar="S",
                    help="the most work a request may do, in seconds (default 10): then 503")
+    _add_foreign(p)
 
     p = sub.add_parser("id", help="backgammon identifiers: gnubg Position ID, Match ID, "
                        "GNUbg ID, XGID")
@@ -303,11 +313,35 @@ def _parser() -> argparse.ArgumentParser:
     return ap
 
 
+@contextmanager
+def _foreign_weights(allowed: bool) -> Iterator[None]:
+    """`--foreign-weights`: networks trained for another game are played, in this process and
+    in the worker processes it starts (an environment switch they inherit), for the command."""
+    if not allowed:
+        yield
+        return
+    # (imported only here: `moves` and the other short commands never load the players)
+    from interpreter.players.rules_seen import FOREIGN_ENV
+
+    before = os.environ.get(FOREIGN_ENV)
+    os.environ[FOREIGN_ENV] = "1"
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(FOREIGN_ENV, None)
+        else:
+            os.environ[FOREIGN_ENV] = before
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    # the command line as given (a weights file records the one that trained it)
+    args.argv = ["tablier", *(sys.argv[1:] if argv is None else argv)]
     handler: Callable[[argparse.Namespace], int] = globals()["_cmd_" + args.command]
     try:
-        return handler(args)
+        with _foreign_weights(bool(getattr(args, "foreign_weights", False))):
+            return handler(args)
     except CommandLineError as exc:
         print(f"tablier {args.command}: {exc}", file=sys.stderr)
         return 2
@@ -574,7 +608,18 @@ def _players(variant: Any, kinds: tuple[str, str], seed: Any, notation: Any,
             out.append(HumanPlayer(side, session))
         else:
             out.append(make_player(kind, f"{gs}:{('white', 'black')[side]}", variant))
+            _say_notes(kind, variant)
     return (out[0], out[1]), session
+
+
+def _say_notes(kind: str, variant: Any) -> None:
+    """What a player with a network says of the game in play, once, on stderr
+    (players/rules_seen.py)."""
+    from interpreter.players.kinds import notes_for
+    from interpreter.players.rules_seen import say_once
+
+    if variant is not None:
+        say_once(notes_for(kind, variant))
 
 
 def _notation(variant: Any, name: str | None) -> Any:
@@ -603,6 +648,7 @@ def _check_players(args: argparse.Namespace, variants: Sequence[Any] = (),
     for kind in kinds or (args.white, args.black):
         for variant in variants or (None,):
             make_player(kind, "0/0:check", variant)
+            _say_notes(kind, variant)
 
 
 def _jobs(args: argparse.Namespace) -> int:
@@ -715,6 +761,7 @@ def _cmd_train(args: argparse.Namespace) -> int:
         raise TablierError(f"{variant.id!r} is a rotation of {names}: train each of its games; "
                            f"`learned` plays each game with that game's weights")
     extra = td.training_overrides(variant)
+    given = variant
     if extra:
         variant = load_variant(args.variant, [*args.overrides, *extra])
 
@@ -724,7 +771,8 @@ def _cmd_train(args: argparse.Namespace) -> int:
     net = td.train(variant, args.variant, args.games, args.out, seed=args.seed,
                    hidden=args.hidden, lam=args.lam, alpha=args.alpha, resume=args.resume,
                    checkpoint_every=args.checkpoint_every, snapshots=args.snapshots,
-                   overrides=tuple(args.overrides), progress=progress)
+                   overrides=tuple(args.overrides), progress=progress, rules_of=given,
+                   command=args.argv)
     m = net.meta
     print(f"{args.out}: {m['games']} plays of {variant.id}, {net.inputs} inputs, "
           f"{net.hidden} hidden units, {net.outputs} outputs, {m['cpu_seconds']} s of CPU")

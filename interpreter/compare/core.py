@@ -355,6 +355,8 @@ def compare(specs: Sequence[ArmSpec], games: int, seed: int, white: str = "rando
         keep_figures[:] = figures
     arm_objs = [arm_json(s, v.id, t, f, games, p, pl)
                 for s, v, t, f, p, pl in zip(specs, variants, tallies, figures, paths, players)]
+    for obj, v, pl in zip(arm_objs, variants, players):
+        obj.update(networks_seen(v, pl))
     diffs = differences([s.label for s in specs], figures,
                         pairing.sums if pairing is not None else None)
     tests = adjust(arm_objs, diffs)
@@ -363,7 +365,8 @@ def compare(specs: Sequence[ArmSpec], games: int, seed: int, white: str = "rando
         "paired": paired, "jobs": None if dask else jobs,
         "seconds": round(seconds, 3), "confidence": 0.95, "z": stats.Z,
         "against": "the first arm", "tests": tests, "adjustment": "Holm",
-        "arms": arm_objs, "differences": diffs, "caveat": caveat(players),
+        "arms": arm_objs, "differences": diffs,
+        "caveat": caveat(players, [(s.label, a) for s, a in zip(specs, arm_objs)]),
     }
     if dask is not None:
         out["dask"] = dask
@@ -376,8 +379,37 @@ def compare(specs: Sequence[ArmSpec], games: int, seed: int, white: str = "rando
 WEAK = kinds.WEAK
 
 
-def caveat(players: Sequence[dict[str, str]]) -> str:
-    """What the report says of its players: every figure is of the game as they play it."""
+def networks_seen(variant: Any, players: dict[str, str]) -> dict[str, Any]:
+    """What an arm's players with a network were trained for (`trained_for`: the variant id of
+    each side's network, null for a player without one) and the keys the arm's rules differ in
+    from theirs (`differs`; players/rules_seen.py)."""
+    trained: dict[str, str | None] = {}
+    differs: list[str] = []
+    for side in ("white", "black"):
+        got = kinds.trained_for(players.get(side, "random"), variant)
+        trained[side] = None if got is None else got[0]
+        if got is not None:
+            differs += [k for k in got[1] if k not in differs]
+    return {"trained_for": trained, "differs": sorted(differs)}
+
+
+def caveat(players: Sequence[dict[str, str]],
+           arms: Sequence[tuple[str, dict[str, Any]]] = ()) -> str:
+    """What the report says of its players: every figure is of the game as they play it; and
+    of each arm whose rules differ from those its players' networks were trained under."""
+    text = _players_caveat(players)
+    for label, arm in arms:
+        if arm.get("differs"):
+            ids = ", ".join(dict.fromkeys(v for v in arm["trained_for"].values() if v))
+            keys = arm["differs"]
+            shown = ", ".join(keys[:6]) + (f" and {len(keys) - 6} more" if len(keys) > 6 else "")
+            text += (f" Arm {label}: its learned players' network was trained for "
+                     f"{ids or 'other rules'}; this arm differs in {shown} (the players value "
+                     f"outcomes by this arm's rules, with a network that never played them).")
+    return text
+
+
+def _players_caveat(players: Sequence[dict[str, str]]) -> str:
     weak = sorted({k for pl in players for k in pl.values() if k in WEAK})
     if weak:
         return (f"Weak players ({', '.join(weak)}) play some of these games: their figures "

@@ -91,7 +91,9 @@ _JUDGES: dict[tuple, Any] = {}
 
 def judge_for(variant: Any, learned: bool, weights: str | None) -> Any:
     """The judge of a variant (the heuristic, or a network), made once."""
-    key = (id(variant), learned, weights)
+    from interpreter.players.rules_seen import foreign_allowed
+
+    key = (id(variant), learned, weights, learned and foreign_allowed())
     got = _JUDGES.get(key)
     if got is None:
         games_of = tuple(getattr(variant, "games", ()) or ())
@@ -116,6 +118,45 @@ def judge_for(variant: Any, learned: bool, weights: str | None) -> Any:
         _JUDGES[key] = (variant, got)
         return got
     return got[1]
+
+
+def notes_for(kind: str, variant: Any) -> list[str]:
+    """What a player of `kind` says of the game in play, once (players/rules_seen.py): where
+    its network was trained under other rules than `variant`'s, the keys the game differs in;
+    where the game has outcomes the network does not know, which. Nothing for a player without
+    a network; the network is loaded (and cached) as `make` loads it."""
+    try:
+        _family, params = parse(kind)
+    except PlayerKindError:
+        return []
+    if not params.get("learned") or variant is None:
+        return []
+    games_of = tuple(getattr(variant, "games", ()) or ()) or (variant,)
+    out: list[str] = []
+    for game in games_of:
+        judge = judge_for(game, True, params["weights"])
+        out += [n for n in getattr(judge, "notes", ()) if n not in out]
+    return out
+
+
+def trained_for(kind: str, variant: Any) -> tuple[str | None, list[str]] | None:
+    """(the variant id the network of a player of `kind` was trained for, the keys the game in
+    play differs in from its rules), or None for a player without a network."""
+    try:
+        _family, params = parse(kind)
+    except PlayerKindError:
+        return None
+    if not params.get("learned") or variant is None:
+        return None
+    games_of = tuple(getattr(variant, "games", ()) or ()) or (variant,)
+    ids: list[str] = []
+    keys: list[str] = []
+    for game in games_of:
+        seen = judge_for(game, True, params["weights"]).seen
+        if seen.trained_for and seen.trained_for not in ids:
+            ids.append(seen.trained_for)
+        keys += [k for k in seen.differs if k not in keys]
+    return (", ".join(ids) or None), keys
 
 
 def reads_throws(kind: str) -> bool:

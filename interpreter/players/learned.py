@@ -4,6 +4,12 @@ search (`search:2:learned`) it values the search's leaves.
 
 Player kinds: `learned` (the weights shipped for the variant, `interpreter/players/weights/`)
 or `learned:FILE` (a weights file).
+
+The value the player maximises is the game in play's (players/rules_seen.py): what each of the
+network's outcome classes is worth is read from the variant being played, once, when the
+player is made; a network trained for another game (another board, dice, movement or turn) is
+refused unless `--foreign-weights` is given, and one trained under other value or ladder rules
+is played with a note naming the keys the game differs in.
 """
 from __future__ import annotations
 
@@ -16,16 +22,23 @@ from interpreter.players._numpy import np
 from interpreter import native
 from interpreter.engine.branch import DICE
 from interpreter.engine.game import Game, value_of
-from interpreter.errors import TablierError
+from interpreter.errors import CommandLineError, TablierError
 from interpreter.native.gen_emit import workspace_size
 from interpreter.native.modules import is_cached, load
 from interpreter.native.td_emit import play_source, trainer_source
 from interpreter.players.features import Encoder, compiled_layout
 from interpreter.players.leaves import Leaf, leaves, quick
 from interpreter.players.net import ValueNet, WeightsError
+from interpreter.players.rules_seen import RulesSeen, foreign_allowed, rule_values
 from interpreter.players.search import mirror
 from interpreter.players.utility import _equity, of_game_end, of_outcomes, of_result
 from interpreter.scoring.registry import ladder_class
+from interpreter.variant.fingerprint import check_rules_meta
+
+
+class ForeignWeightsError(WeightsError, CommandLineError):
+    """A network trained for another game than the one in play (another board, dice, movement
+    or turn), given without `--foreign-weights` (exit code 2)."""
 
 
 def shipped_weights(variant_id: str) -> Path | None:
@@ -38,8 +51,10 @@ def shipped_weights(variant_id: str) -> Path | None:
         return None
 
 
-def load_net(variant: Any, ref: str | None) -> ValueNet:
-    """The network of `learned[:FILE]` for `variant`, checked against its features."""
+def load_net(variant: Any, ref: str | None, foreign: bool | None = None) -> ValueNet:
+    """The network of `learned[:FILE]` for `variant`, checked against the rules it was trained
+    under (refused where it was trained for another game, unless `foreign`, by default
+    whether `--foreign-weights` was given) and against its features."""
     if ref:
         path = Path(ref)
     else:
@@ -50,17 +65,27 @@ def load_net(variant: Any, ref: str | None) -> ValueNet:
                                f"`learned:FILE`")
         path = found
     net = ValueNet.load(path)
+    problem = check_rules_meta(net.meta)
+    if problem is not None:
+        raise WeightsError(f"{str(path)!r}: {problem}")
     net.check_features(Encoder.of_net(variant, net).names, variant.id, str(path))
+    refusal = RulesSeen(variant, net.meta, net.levels).refusal(ref or str(path))
+    if refusal is not None and not (foreign_allowed() if foreign is None else foreign):
+        raise ForeignWeightsError(refusal)
     return net
 
 
-def money_worth(variant: Any, net: ValueNet, state: dict | None = None
-                ) -> tuple[float, list[float]] | None:
+def money_worth(variant: Any, net: ValueNet, state: dict | None = None,
+                worths: Sequence[int] | None = None
+                ) -> tuple[float, list[float], tuple[int, ...]] | None:
     """What a leaf is worth where the play is one game won by points and the cube is not in
     play (money play without the cube, training's games), as the compiled code needs it: the
-    factor on the outputs' equity, and the value of a game ended by the mover with each value
-    k (index k); None where a leaf's worth is not such a multiple (a partie, a match, a live
-    cube). `state` is the ladder's state (default: a new game's)."""
+    factor on the outputs' equity, the value of a game ended by the mover with each value k
+    (index k, up to the largest value the variant's rules give), and what each outcome class
+    above a single game counts in that equity (`worths`, the game in play's: default the
+    network's levels; all one where gammons count single); None where a leaf's worth is not
+    such a multiple (a partie, a match, a live cube). `state` is the ladder's state (default: a
+    new game's)."""
     if state is None:
         game = Game(variant, "probe", keep_record=False, doubles=(False, False))
         game.ladder.start()
@@ -68,11 +93,14 @@ def money_worth(variant: Any, net: ValueNet, state: dict | None = None
     w = ladder_class(state).worth(state)
     if w.chance or w.match is not None or w.cubeful or w.summed is not None:
         return None
+    values = tuple(int(v) for v in (net.levels if worths is None else worths))
+    counted = (1,) * len(values) if w.single else values
     probe = np.linspace(0.1, 0.9, net.outputs)[None, :]
-    eq = float(_equity(probe, net.levels)[0])
-    factor = float(of_outcomes(probe, net.levels, state)[0]) / eq if eq else 1.0
-    top = max((1, *net.levels))
-    return factor, [of_game_end(True, max(k, 1), state) for k in range(top + 1)]
+    eq = float(_equity(probe, counted)[0])
+    factor = float(of_outcomes(probe, values, state)[0]) / eq if eq else 1.0
+    ruled = [v for got in rule_values(variant).values() for v in got]
+    top = max((1, *values, *ruled))
+    return factor, [of_game_end(True, max(k, 1), state) for k in range(top + 1)], counted
 
 
 #: the weight of each of the 21 throws, in the order of engine.branch.DICE
@@ -93,23 +121,25 @@ class FastNet:
     and the network's inputs."""
 
     def __init__(self, variant: Any, net: ValueNet, module: Any, encoder: Encoder,
-                 counts: bool):
+                 counts: bool, worths: Sequence[int] | None = None):
         self.variant = variant
         self.net = net
         self.module = module
         self.counts = counts
         self.work = np.zeros(workspace_size(variant.geometry.size), dtype=np.int64)
-        self.levels = np.asarray(net.levels, dtype=np.int64)
+        #: what each outcome class above a single game is worth in the game in play
+        self.values = tuple(int(v) for v in (net.levels if worths is None else worths))
         self.dm = encoder.doublet_moves
         self.full = encoder.full
-        self._worth: dict[str, tuple[float, np.ndarray] | None] = {}
+        self._worth: dict[str, tuple[float, np.ndarray, np.ndarray] | None] = {}
         self._answered: dict[bytes, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
 
     #: the module's functions it calls (their machine code cached: no compile)
     FUNCTIONS = ("leaf_outputs", "reply_values", "reply_outputs")
 
     @classmethod
-    def make(cls, variant: Any, net: ValueNet, encoder: Encoder) -> "FastNet | None":
+    def make(cls, variant: Any, net: ValueNet, encoder: Encoder,
+             worths: Sequence[int] | None = None) -> "FastNet | None":
         """The compiled network, where it serves and its code is in the cache or the run
         asked for it (`native.accelerate_net`: a compile costs some 15 s once per machine)."""
         counts = compiled_layout(encoder) if native.available() else None
@@ -122,7 +152,7 @@ class FastNet:
             return None
         if not variant.__dict__.get("native_net") and not is_cached(source, cls.FUNCTIONS):
             return None
-        return cls(variant, net, load(source), encoder, counts)
+        return cls(variant, net, load(source), encoder, counts, worths)
 
     def outputs(self, boards: Sequence[tuple]) -> np.ndarray:
         """The outputs for end positions seen by the player who just played (none to throw)."""
@@ -143,7 +173,7 @@ class FastNet:
         Y, K, G = got
 
         def flat(_i: int) -> float:
-            return float(of_outcomes(self.outputs([board]), self.net.levels, state)[0])
+            return float(of_outcomes(self.outputs([board]), self.values, state)[0])
         return float(_throw_means(self._best_answers(Y, K, G, 1, state, flat))[0])
 
     def _best_answers(self, Y: np.ndarray, K: np.ndarray, G: np.ndarray, n: int,
@@ -154,7 +184,7 @@ class FastNet:
         u = np.empty(Y.shape[0])
         open_ = K == 0
         if open_.any():
-            u[open_] = of_outcomes(Y[open_], self.net.levels, state)
+            u[open_] = of_outcomes(Y[open_], self.values, state)
         stand: dict[int, float] = {}
         for r in np.flatnonzero(~open_).tolist():
             k = int(K[r])
@@ -193,12 +223,15 @@ class FastNet:
         got = self._answered[key] = (Y[:rows], K[:rows], G[:rows])
         return got
 
-    def worth(self, state: dict | None) -> tuple[float, np.ndarray] | None:
-        """(factor, values of games ended with each value) for the ladder's state, or None."""
+    def worth(self, state: dict | None) -> tuple[float, np.ndarray, np.ndarray] | None:
+        """(factor, values of games ended with each value, what each class counts in the
+        equity) for the ladder's state, or None."""
         key = repr(sorted((state or {}).items()))
         if key not in self._worth:
-            got = money_worth(self.variant, self.net, state)
-            self._worth[key] = None if got is None else (got[0], np.asarray(got[1]))
+            got = money_worth(self.variant, self.net, state, self.values)
+            self._worth[key] = None if got is None else (
+                got[0], np.asarray(got[1], dtype=np.float64),
+                np.asarray(got[2], dtype=np.int64))
         return self._worth[key]
 
     def replies(self, boards: Sequence[tuple], state: dict | None,
@@ -214,10 +247,10 @@ class FastNet:
         worth = self.worth(state)
         if worth is not None:
             # a leaf is a multiple of the equity: the whole look in compiled code
-            factor, util_end = worth
+            factor, util_end, counted = worth
             out = np.zeros(B.shape[0])
             code = self.module.reply_values(B, self.work, net.theta, net.inputs, net.hidden,
-                                            net.outputs, self.levels, util_end, factor,
+                                            net.outputs, counted, util_end, factor,
                                             self.counts, self.dm, self.variant.checkers,
                                             self.full, out)
             return None if code < 0 else out
@@ -239,7 +272,14 @@ class NetJudge:
         self.variant = variant
         self.net = net
         self.encoder = encoder or Encoder.of_net(variant, net)
-        self.levels = net.levels
+        #: what the network knows of the game in play: what each of its outcome classes is
+        #: worth here (`worths`, a single game first), the keys the game differs in from the
+        #: rules it was trained under, what the player says of it (`notes`)
+        self.seen = RulesSeen(variant, net.meta, net.levels)
+        self.worths = self.seen.worths
+        self.notes = self.seen.notes()
+        #: the worths of the classes above a single game, as players/utility.py takes them
+        self.levels = self.worths[1:]
         #: the end position of a throw without a play is outside what the network learns
         #: (players/search.py `_quick_reply` looks one throw further there)
         self.values_no_play = False
@@ -252,7 +292,7 @@ class NetJudge:
     @property
     def fast(self) -> FastNet | None:
         if self._fast is False:
-            self._fast = FastNet.make(self.variant, self.net, self.encoder)
+            self._fast = FastNet.make(self.variant, self.net, self.encoder, self.levels)
         return cast("FastNet | None", self._fast)
 
     @property

@@ -29,9 +29,10 @@ trainer plays them through the turn loop.
 """
 from __future__ import annotations
 
+import hashlib
 import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from interpreter.players._numpy import np
 
@@ -46,6 +47,8 @@ from interpreter.native.td_emit import trainer_source
 from interpreter.players.features import Encoder, compiled_layout
 from interpreter.players.learned import LearnedPlayer, money_worth
 from interpreter.players.net import ValueNet
+from interpreter.players.rules_seen import rules_record
+from interpreter.variant.fingerprint import check_rules_meta
 from interpreter.scoring.registry import ladder_class
 
 #: the features and the training method, as recorded in every weights file
@@ -242,7 +245,7 @@ class CompiledTrainer:
         worth = None if source is None else money_worth(variant, net)
         if counts is None or source is None or worth is None:
             return None
-        factor, util_end = worth
+        factor, util_end, _counted = worth
         return cls(variant, net, load(source), encoder, counts, alpha=alpha, lam=lam,
                    factor=factor, util_end=util_end)
 
@@ -278,17 +281,33 @@ def train(variant: Any, variant_ref: str, games: int, out: str | Path, *, seed: 
           hidden: int = 40, lam: float = 0.7, alpha: float = 0.1, resume: bool = False,
           checkpoint_every: int = 1000, snapshots: str | Path | None = None,
           max_turns: int = 5000, overrides: tuple[str, ...] = (),
-          progress: Callable[[int, float], None] | None = None) -> ValueNet:
+          progress: Callable[[int, float], None] | None = None,
+          rules_of: Any = None, command: Sequence[str] = ()) -> ValueNet:
     """Train (or, with `resume`, go on training the network in `out`) to `games` plays in all;
     write `out` every `checkpoint_every` plays and at the end, and a copy in `snapshots` (a
     directory) at each checkpoint. A resumed run may change the step size and λ from there on
-    (the file's `schedule` lists them): the same commands give the same weights."""
+    (the file's `schedule` lists them): the same commands give the same weights.
+
+    The file records the rules the network is trained under (players/rules_seen.py
+    `rules_record`: those of `rules_of`, the variant as given before training's own `--set`s,
+    default `variant`), the weights it started from (`trained_from`: each resumed file's
+    fingerprint and sha256) and the command (`command`)."""
     enc = Encoder(variant)
     levels = value_levels(variant)
+    record = rules_record(rules_of if rules_of is not None else variant, levels)
+    trained_from: list[dict[str, Any]] = []
     done = 0
     cpu = 0.0
     if resume and Path(out).exists():
+        with open(out, "rb") as fh:
+            started = hashlib.file_digest(fh, "sha256").hexdigest()
         net = ValueNet.load(out)
+        problem = check_rules_meta(net.meta)
+        if problem is not None:
+            raise TablierError(f"--resume: {str(out)!r}: {problem}")
+        trained_from = [dict(t) for t in net.meta.get("trained_from", ())]
+        trained_from.append({"fingerprint": net.meta.get("rules_fingerprint"),
+                             "sha256": started})
         enc = Encoder.of_net(variant, net)     # a network goes on with the inputs it has
         net.check_features(enc.names, variant.id, str(out))
         m = net.meta
@@ -328,6 +347,7 @@ def train(variant: Any, variant_ref: str, games: int, out: str | Path, *, seed: 
                 "hidden": hidden, "lambda": lam, "alpha": alpha, "seed": seed, "games": done,
                 "cpu_seconds": round(cpu, 1), "method": METHOD, "schedule": schedule,
                 "overrides": list(overrides), "files": [list(f) for f in variant.files],
+                **record, "trained_from": trained_from, "command": list(command),
                 **({"widened": widened} if widened else {})}
 
     t0 = time.process_time()

@@ -136,14 +136,17 @@ def _mwc(table: Sequence[Sequence[float]], away_me: int, away_opp: int) -> float
     return table[a][b]
 
 
-def outcome_split(Y: np.ndarray, levels: Sequence[int]) -> list[tuple[int, np.ndarray]]:
+def outcome_split(Y: np.ndarray, worths: Sequence[int]) -> list[tuple[int, np.ndarray]]:
     """(signed value, probability) of each outcome of one game from network outputs: +v for a
-    win worth v, −v for a loss."""
-    k = len(levels)
+    win worth v, −v for a loss. `worths` are what the network's classes above a single game
+    (its value levels, in the order of its outputs) are worth in the game in play
+    (players/rules_seen.py `class_worths`): a class whose rule the file in play switches off
+    is worth what the class below it is."""
+    k = len(worths)
     win = Y[..., 0]
     out = []
     prev_w, prev_l = win, 1.0 - win
-    values = [1, *levels]
+    values = [1, *worths]
     nxt_w: Any        # an array of chances, or none left (0.0)
     nxt_l: Any
     for i, v in enumerate(values):
@@ -159,28 +162,33 @@ def outcome_split(Y: np.ndarray, levels: Sequence[int]) -> list[tuple[int, np.nd
     return out
 
 
-def of_outcomes(Y: np.ndarray, levels: Sequence[int], state: dict | None,
+def of_outcomes(Y: np.ndarray, worths: Sequence[int], state: dict | None,
                 cube: int | None = None) -> np.ndarray:
     """The utility, for the player they are for, of outcome probabilities `Y` (rows of
-    network outputs). For a cube ladder the game is worth `cube` (default: the cube's value
-    now) times its value; elsewhere the network's own outputs are the play's."""
+    network outputs), each class above a single game worth what `worths` says (the game in
+    play's values: `outcome_split`). For a cube ladder the game is worth `cube` (default: the
+    cube's value now) times its value; elsewhere the network's own outputs are the play's.
+    Where the ladder says gammons count single (`Worth.single`: the Jacoby rule while the
+    cube was not turned) every class counts one."""
     Y = np.asarray(Y, dtype=np.float64)
     w = ladder_class(state).worth(state or {})
     if w.summed is not None:
         if w.settled:
             return np.full(Y.shape[:-1], w.summed)
         chance = 2.0 * Y[..., 0] - 1.0
-        return w.summed + w.bonus * chance + (chance if w.single else _equity(Y, levels))
+        return w.summed + w.bonus * chance + (chance if w.single else _equity(Y, worths))
     if w.chance:
         return 2.0 * Y[..., 0] - 1.0
+    if w.single:
+        worths = (1,) * len(worths)
     c = cube if cube is not None and w.doubling else w.stake
     if w.match is not None:
         if w.cubeful:
-            return 2.0 * match_cubeful(Y, levels, w.match, c) - 1.0
-        return 2.0 * _match_chance(Y, levels, w.match, c) - 1.0
+            return 2.0 * match_cubeful(Y, worths, w.match, c) - 1.0
+        return 2.0 * _match_chance(Y, worths, w.match, c) - 1.0
     if w.cubeful:
-        return c * cubeful(Y, levels, w.owner)
-    return c * _equity(Y, levels) if w.doubling else _equity(Y, levels)
+        return c * cubeful(Y, worths, w.owner)
+    return c * _equity(Y, worths) if w.doubling else _equity(Y, worths)
 
 
 #: a rotation's state as a match's (scoring/rotation.py)
@@ -191,7 +199,7 @@ rotation_match = match_of
 CUBE_LIFE = 0.68
 
 
-def cubeful(Y: np.ndarray, levels: Sequence[int], owner: str | None,
+def cubeful(Y: np.ndarray, worths: Sequence[int], owner: str | None,
             x: float = CUBE_LIFE) -> np.ndarray:
     """Money play's equity per unit of cube with the cube in play (R. Janowski's model): the
     cubeless equity mixed, by the cube's efficiency x, with the equity of a fully live cube —
@@ -200,7 +208,7 @@ def cubeful(Y: np.ndarray, levels: Sequence[int], owner: str | None,
     (centred), from the side of the player the outputs are for."""
     Y = np.atleast_2d(np.asarray(Y, dtype=np.float64))
     p = np.clip(Y[..., 0], 1e-9, 1.0 - 1e-9)
-    parts = outcome_split(Y, levels)
+    parts = outcome_split(Y, worths)
     W = sum(v * q for v, q in parts if v > 0) / p
     L = sum(-v * q for v, q in parts if v < 0) / (1.0 - p)
     W = np.maximum(W, 1.0)
@@ -219,13 +227,13 @@ def cubeful(Y: np.ndarray, levels: Sequence[int], owner: str | None,
     return x * live + (1.0 - x) * dead
 
 
-def _match_sums(Y: np.ndarray, levels: Sequence[int], state: dict,
+def _match_sums(Y: np.ndarray, worths: Sequence[int], state: dict,
                 cube: int) -> tuple[np.ndarray, np.ndarray]:
     """The match-winning chance of the game's wins and of its losses at this cube, each
     outcome's chance times the chance after it (their sum is the dead cube's chance)."""
     win: Any = 0.0      # the sums of arrays
     lose: Any = 0.0
-    for v, q in outcome_split(Y, levels):
+    for v, q in outcome_split(Y, worths):
         if v > 0:
             win = win + q * _after_game(state, True, cube * v)
         else:
@@ -233,12 +241,12 @@ def _match_sums(Y: np.ndarray, levels: Sequence[int], state: dict,
     return win, lose
 
 
-def _averages(Y: np.ndarray, levels: Sequence[int], state: dict,
+def _averages(Y: np.ndarray, worths: Sequence[int], state: dict,
               cube: int) -> tuple[np.ndarray, np.ndarray]:
     """The match-winning chances of a win and of a loss at this cube, each averaged over the
     game's values as the outputs weigh them."""
     p = np.clip(Y[..., 0], 1e-9, 1.0 - 1e-9)
-    win, lose = _match_sums(Y, levels, state, cube)
+    win, lose = _match_sums(Y, worths, state, cube)
     return win / p, lose / (1.0 - p)
 
 
@@ -268,7 +276,7 @@ def _window(p: Any, win: Any, lose: Any, win2: Any, lose2: Any, cash: float, dro
     return x * live + (1.0 - x) * dead
 
 
-def match_cubeful(Y: np.ndarray, levels: Sequence[int], state: dict, cube: int,
+def match_cubeful(Y: np.ndarray, worths: Sequence[int], state: dict, cube: int,
                   x: float = CUBE_LIFE) -> np.ndarray:
     """The match-winning chance with the cube in play, in the manner of Janowski's money model
     (`cubeful`) carried to match equities: the dead cube's chance mixed, by the cube's
@@ -281,23 +289,23 @@ def match_cubeful(Y: np.ndarray, levels: Sequence[int], state: dict, cube: int,
     Y = np.atleast_2d(np.asarray(Y, dtype=np.float64))
     a, b = int(state["away"]["me"]), int(state["away"]["opponent"])
     p = np.clip(Y[..., 0], 1e-9, 1.0 - 1e-9)
-    win, lose = _averages(Y, levels, state, cube)
+    win, lose = _averages(Y, worths, state, cube)
     owner = state.get("owner")
     mine = owner in ("me", None) and a > cube
     his = owner in ("opponent", None) and b > cube
     if not (mine or his):
         return cast("np.ndarray", p * win + (1.0 - p) * lose)
-    win2, lose2 = _averages(Y, levels, state, 2 * cube)
+    win2, lose2 = _averages(Y, worths, state, 2 * cube)
     return cast("np.ndarray", _window(p, win, lose, win2, lose2, _after_game(state, True, cube),
                                       _after_game(state, False, cube), mine, his, x))
 
 
-def _equity(Y: np.ndarray, levels: Sequence[int]) -> np.ndarray:
-    return cast("np.ndarray", sum(v * p for v, p in outcome_split(Y, levels)))
+def _equity(Y: np.ndarray, worths: Sequence[int]) -> np.ndarray:
+    return cast("np.ndarray", sum(v * p for v, p in outcome_split(Y, worths)))
 
 
-def _match_chance(Y: np.ndarray, levels: Sequence[int], state: dict, cube: int) -> np.ndarray:
-    win, lose = _match_sums(Y, levels, state, cube)
+def _match_chance(Y: np.ndarray, worths: Sequence[int], state: dict, cube: int) -> np.ndarray:
+    win, lose = _match_sums(Y, worths, state, cube)
     return win + lose
 
 

@@ -37,6 +37,7 @@ from pydantic import BaseModel
 from interpreter.errors import TablierError
 from interpreter.rulebook.blocks import Block, Heading, Para, Table, code, to_html, to_markdown
 from interpreter.rulebook.words import effect, toml_value
+from interpreter.variant.fingerprint import flat_turn
 from interpreter.variant.schema import Rule, choice_key, choice_key as ck, Dice, Movement
 
 #: the tables of `[dice]`-like switches that are compared key by key
@@ -149,18 +150,6 @@ def diff_documents(a: Any, b: Any) -> dict[str, Any]:
         _compare_dicts(ma.bot.features, mb.bot.features, "features."),
         "turn": _compare_dicts(flat_turn(ma), flat_turn(mb)),
     }
-
-
-def flat_turn(model: Any) -> dict[str, Any]:
-    """The `[turn]` table's stage rules, named state and its updates, key by key
-    (`stages.ID.KEY`, `state.NAME`, `update.NAME.KEY`); its dice keys are the `dice` table's."""
-    turn = model.turn.model_dump()
-    out: dict[str, Any] = {f"stages.{sid}.{k}": v for sid, stage in turn["stages"].items()
-                           for k, v in stage.items()}
-    out.update({f"state.{name}": v for name, v in turn["state"].items()})
-    out.update({f"update.{name}.{k}": v for name, up in turn["update"].items()
-                for k, v in up.items()})
-    return out
 
 
 def split_overrides(sets: Sequence[str], a_ref: str, b_ref: str) -> tuple[list[str], list[str]]:

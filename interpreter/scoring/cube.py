@@ -576,6 +576,8 @@ def cube_state(m: Match, c: Cube, player: int) -> dict:
         "away": {"me": m.away(player), "opponent": m.away(1 - player)} if m.length else None,
         "cube": c.value, "owner": _who(c.owner, player), "enabled": c.enabled,
         "crawford": c.crawford, "taken": c.taken,
+        # the Jacoby rule holds in this game: gammons count single while no double was taken
+        "jacoby_single": m.ladder.jacoby_in_use and not c.taken,
         # whether the match is played with the cube, and with the Crawford rule
         "cube_in_use": m.ladder.cube_in_use,
         "crawford_rule": m.ladder.crawford_in_use,

@@ -11,7 +11,9 @@ holds the games, bounded in number (the oldest finished ones go first) and idle 
 STATE, the JSON the API returns (docs/play.md):
 
     variant, name, id     the variant (id, name) and the game's id
-    players               {"white": kind, "black": kind}
+    players               {"white": kind, "black": kind, "notes": [...]}: `notes` what a
+                          player with a network says of the game once (players/rules_seen.py:
+                          the keys the game's rules differ in from those it was trained under)
     position              the position JSON seen by the player on roll (points, bar, off, dice)
     on_roll, dice, turns  who is on roll, his dice, the throws so far
     question              null, or {"kind": "play" | "decision", "decision": the decision's own
@@ -57,7 +59,7 @@ from interpreter.errors import TablierError
 from interpreter.kernel.board import to_json
 from interpreter.web.doors import Overrun
 from interpreter.notation import PIPS, UNENTERED, Notation, notation_for, notations_of
-from interpreter.players.kinds import HUMAN, offered, make_player
+from interpreter.players.kinds import HUMAN, notes_for, offered, make_player
 
 #: the longest game a session plays (throws): `tablier play`'s default
 MAX_TURNS = 20000
@@ -114,6 +116,15 @@ def _player(kind: str, seed: str, variant: Any = None) -> Any:
     return make_player(kind, seed, variant)
 
 
+def _notes(kinds: Any, variant: Any) -> list[str]:
+    """What the players of `kinds` say of the game in play, each note once."""
+    out: list[str] = []
+    for kind in kinds:
+        if kind != HUMAN:
+            out += [n for n in notes_for(kind, variant) if n not in out]
+    return out
+
+
 def jsonable(x: Any) -> Any:
     """Plain JSON data: tuples as lists, keys as strings."""
     if isinstance(x, dict):
@@ -153,6 +164,8 @@ class Session:
         self.overruns = 0
         #: how the page names the points (`--notation`)
         self.notation: Notation = notation_for(variant)
+        #: what the players with a network say of the game, once (STATE's `players.notes`)
+        self.notes: list[str] = []
 
     @property
     def finished(self) -> bool:
@@ -192,6 +205,7 @@ class Session:
         s = cls(variant, seed, kinds, options, game, gen, None)
         s.notation = named
         s.players = players
+        s.notes = _notes(kinds, variant)
         try:
             s.pending = next(gen)
         except StopIteration as stop:
@@ -225,6 +239,7 @@ class Session:
                 run.pending, run.result)
         s.notation = notation_for(variant, save.notation_of(data))
         s.players = players
+        s.notes = _notes(record.players, variant)
         return s
 
     # -- answering -------------------------------------------------------------------------------
@@ -466,7 +481,8 @@ class Session:
         res = self.result
         out: dict[str, Any] = {
             "id": self.id, "variant": self.variant.id, "name": self.variant.name,
-            "players": {"white": self.kinds[0], "black": self.kinds[1]},
+            "players": {"white": self.kinds[0], "black": self.kinds[1],
+                        "notes": list(self.notes)},
             "position": position, "on_roll": SIDE_NAMES[g.mover],
             "dice": None if dice is None else list(dice), "turns": g.turns,
             "question": question,
