@@ -44,7 +44,7 @@ from typing import Any
 
 from interpreter.errors import TablierError, CommandLineError
 from interpreter.kernel.board import their_pip
-from interpreter.kernel.notation import Reading, read_steps
+from interpreter.kernel.notation import Reading, join_moves, read_steps
 
 #: every notation Tablier knows; `pips` is every variant's, the others a variant file declares
 SYSTEMS = ("pips", "guiton", "malfilatre", "magriel", "lepeintre")
@@ -228,42 +228,58 @@ class Notation:
     # -- writing plays ----------------------------------------------------------------------
 
     def play_text(self, before: Sequence[int], steps: Sequence[Any], side: int = 0) -> str:
-        """A play as backgammon players write it, in this notation: the steps of one checker
-        chained (`8/2*/1`), equal moves counted (`24/18(2)`), from the farthest back, a `*`
-        where a blot of the opponent stood at the start of the play; `-` for no move. `steps`
-        are (from, to) pairs (or kernel steps) in the order played; `before` is the board."""
-        pairs = [(int(s[0]), int(s[1])) for s in steps]
-        if not pairs:
-            return "-"
-        chains: list[list[int]] = []
-        for a, b in pairs:
-            for chain in chains:
-                # a checker that moves on from where one arrived: one chain
-                if chain[-1] == a and a != OFF:
-                    chain.append(b)
-                    break
-            else:
-                chains.append([a, b])
-        chains.sort(key=lambda c: (-c[0], -c[-1]))
+        """A play as backgammon players write it, in this notation: one checker's moves joined
+        (`24/15`, not `24/20 20/15`), a point on the way kept only where it hit (`13/7*/5*`),
+        equal moves counted (`24/20(2)`), from the farthest back, a `*` where a blot of the
+        opponent stood at the start of the play; `-` for no move. `steps` are (from, to) pairs
+        (or kernel steps) in the order played; `before` is the board."""
+        moves: list[tuple[int, int, bool]] = []
         hit_marked: set[int] = set()
+        for st in steps:
+            a, b = int(st[0]), int(st[1])
+            hit = 1 <= b <= 24 and before[b] < 0 and b not in hit_marked
+            if hit:
+                hit_marked.add(b)
+            moves.append((a, b, hit))
+        return self.written(moves, side)
+
+    def written(self, moves: Sequence[tuple[int, int, bool]], side: int = 0) -> str:
+        """The text of a play from its moves `(from, to, hit)` in the order played, as
+        `play_text` writes it."""
+        if not moves:
+            return "-"
+        # a checker that moves on from where one arrived: one chain
+        chains = join_moves(moves)
+        chains.sort(key=lambda c: (-c[0][0], -c[-1][0]))
         parts: list[str] = []
         for chain in chains:
-            text = self.label(chain[0], side)
-            for p in chain[1:]:
-                text += "/" + self.label(p, side)
-                if 1 <= p <= 24 and before[p] < 0 and p not in hit_marked:
-                    text += "*"
-                    hit_marked.add(p)
-            parts.append(text)
+            # the start, the points where it hit on the way, and where it stopped
+            kept = [chain[0]] + [pt for pt in chain[1:-1] if pt[1]] + [chain[-1]]
+            parts.append("/".join(self.label(pt, side) + ("*" if hit else "")
+                                  for pt, hit in kept))
+        # equal moves counted, a hit by either of them marked once (`24/18*(2)`)
         out: list[str] = []
         i = 0
         while i < len(parts):
             j = i
-            while j + 1 < len(parts) and parts[j + 1] == parts[i] and "*" not in parts[i]:
+            plain = parts[i].replace("*", "")
+            marked = parts[i]
+            while j + 1 < len(parts) and parts[j + 1].replace("*", "") == plain:
                 j += 1
-            out.append(parts[i] if j == i else f"{parts[i]}({j - i + 1})")
+                if parts[j].count("*") > marked.count("*"):
+                    marked = parts[j]
+            out.append(marked if j == i else f"{marked}({j - i + 1})")
             i = j + 1
         return " ".join(out)
+
+    def log_text(self, text: str, side: int = 0) -> str:
+        """A play as a record holds it (pips, one step a move in the order played, `*` on the
+        hits: `24/20 20/15`) written as `play_text` writes it, in this notation; any other
+        text (`-`, an answer of another kind) as `from_pips` gives it."""
+        moves = _record_moves(text)
+        if moves is None:
+            return self.from_pips(text, side)
+        return self.written(moves, side)
 
     def from_pips(self, text: str, side: int = 0) -> str:
         """A play written in pips (as records and logs hold it: `24/18 13/11*`) in this
@@ -310,6 +326,26 @@ def _token_pattern(source: str) -> re.Pattern[str]:
 
 
 PIPS = Notation("pips")
+
+
+_RECORD_STEP = re.compile(r"(in|bar|\d{1,2})/(off|\d{1,2})(\*?)$")
+
+
+def _record_moves(text: str) -> list[tuple[int, int, bool]] | None:
+    """The moves `(from, to, hit)` of a play written one step a move in pips, as records hold
+    it (`25/22* 6/0 in/20`); None for any other text."""
+    words = text.split()
+    if not words:
+        return None
+    out: list[tuple[int, int, bool]] = []
+    for w in words:
+        m = _RECORD_STEP.match(w)
+        if m is None:
+            return None
+        a = UNENTERED if m.group(1) == "in" else BAR if m.group(1) == "bar" else int(m.group(1))
+        b = OFF if m.group(2) == "off" else int(m.group(2))
+        out.append((a, b, bool(m.group(3))))
+    return out
 
 
 def notation_table(variant: Any) -> Any:

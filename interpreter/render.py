@@ -74,7 +74,8 @@ class LogWriter:
         self.cur, self.notes = None, []
 
     def _play(self, text: str) -> str:
-        return (self.notation or PIPS).from_pips(text, self.side)
+        # as players write it: one checker's moves joined, equal moves counted
+        return (self.notation or PIPS).log_text(text, self.side)
 
     def feed(self, events: Iterable[Event]) -> list[str]:
         for e in events:
@@ -235,7 +236,6 @@ def render_game(variant: Any, result: Any, summary: dict, marks_only: bool = Fal
         return render_partie(variant, result, summary, marks_only, notation)
     lines = [f"{variant.name} — seed {summary.get('seed')}, white {summary.get('white')} "
              f"vs black {summary.get('black')}"]
-    names = SIDES
     if not marks_only:
         lines += log_lines(variant, result.log, notation=notation)
     game = result.game
@@ -247,14 +247,25 @@ def render_game(variant: Any, result: Any, summary: dict, marks_only: bool = Fal
     score_line = ladder_class(variant.ladder).summary_line(summary)
     if score_line is not None:
         lines.append(score_line)
-    if result.finished and result.winner is None:
-        lines.append(f"a draw (after {result.turns} turns)")
-    elif result.finished:
-        lines.append(f"{names[result.winner]} wins, worth {result.value} "
-                     f"(after {result.turns} turns)")
-    else:
-        lines.append(f"stopped after {result.turns} turns, unfinished")
+    lines.append(result_line(variant, result, summary))
     return "\n".join(lines)
+
+
+def result_line(variant: Any, result: Any, summary: dict, turns: str = "turns") -> str:
+    """How a play ended, as its players say it: the value of a single game (`white wins, worth
+    2`), or who won the match or partie and its final score, the winner's first (`white wins
+    the match 5-2`); a draw; or where it stopped. `turns` names what is counted."""
+    if not result.finished:
+        return f"stopped after {result.turns} {turns}, unfinished"
+    if result.winner is None:
+        return f"a draw (after {result.turns} {turns})"
+    won = ladder_class(variant.ladder).contest_won(summary)
+    score = summary.get("score")
+    winner, loser = SIDES[result.winner], SIDES[1 - result.winner]
+    if won is not None and isinstance(score, dict):
+        return (f"{winner} wins the {won} {score.get(winner)}-{score.get(loser)} "
+                f"(after {result.turns} {turns})")
+    return f"{winner} wins, worth {result.value} (after {result.turns} {turns})"
 
 
 def render_partie(variant: Any, result: Any, summary: dict, marks_only: bool = False,

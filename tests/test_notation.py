@@ -53,6 +53,7 @@ def test_format_then_parse_gives_the_same_play(variant_id: str) -> None:
     v = load_variant(variant_id)
     notations = [notation_for(v, name) for name in notations_of(v)]
     rng = random.Random(variant_id)
+    pips_notation = Notation("pips")
     seen = 0
     for game_no in range(3):
         g = Game(v, f"{game_no}/0", max_turns=60)
@@ -63,9 +64,16 @@ def test_format_then_parse_gives_the_same_play(variant_id: str) -> None:
             while True:
                 if d.kind == "play":
                     base = g.choice_base
-                    for p in g.legal_plays(d):
+                    for k, p in enumerate(g.legal_plays(d)):
                         for path in p.paths[:2]:
-                            want = Counter((s.src, s.dst) for s in path)
+                            # written as players write it, read back by the engine: this play
+                            # (a sample of the plays of a throw: a doublet of three dice has
+                            # hundreds)
+                            if k < 3:
+                                written = pips_notation.play_text(base, path, d.player)
+                                assert d.index(written) == k, written
+                            want = Counter(pips_notation.parse(
+                                pips_notation.play_text(base, path, 0), 0))
                             for n in notations:
                                 for side in (0, 1):
                                     text = n.play_text(base, path, side)
@@ -95,3 +103,64 @@ def test_a_recorded_pip_play_is_written_in_each_notation() -> None:
 def test_an_unreadable_play_is_named_with_its_reason(text: str, why: str) -> None:
     with pytest.raises(Exception, match=why):
         Notation("pips").parse(text)
+
+
+@pytest.mark.parametrize("recorded,written", [
+    ("24/20 20/15", "24/15"),                       # one checker's moves joined
+    ("13/11 11/9 9/7* 7/5*", "13/7*/5*"),           # a point on the way kept where it hit
+    ("24/22 24/22 22/20 22/20", "24/20(2)"),        # equal moves counted
+    ("24/21 24/21 21/18* 21/18", "24/18*(2)"),      # two checkers, the hit marked once
+    ("25/22* 6/0 29/20", "in/20 bar/22* 6/off"),    # from the farthest back, words for 25/0/29
+    ("8/2 6/2", "8/2 6/2"),
+    ("-", "-"),
+    ("take", "take"),                               # not a play: as it is
+])
+def test_a_recorded_play_is_logged_as_players_write_it(recorded: str, written: str) -> None:
+    assert Notation("pips").log_text(recorded) == written
+
+
+def test_the_log_writes_plays_in_the_chosen_notation_joined() -> None:
+    # white's 6-6 from his talon (pip 24) to pip 12, in Guiton's numbering: T/11' not T/6 6/11'
+    assert Notation("guiton").log_text("24/18 18/12", 0) == "T/11'"
+    assert Notation("guiton").log_text("24/18 24/18", 0) == "T/6(2)"
+
+
+def test_a_play_written_as_players_write_it_reads_back_as_that_play() -> None:
+    """`24/15`, `13/7*/5*` and `13/5` (the hit left out, where only one play fits) name the
+    play of the engine's steps, however it ordered them."""
+    from interpreter.kernel.notation import read_play
+
+    v = load_variant("backgammon")
+    gen = v.generator
+    board = list(v.start)
+    board[7], board[5] = -1, -1                     # two blots of the opponent
+    board = tuple(board)
+    plays = gen.throw_plays(board, 2, 2)[0]
+    by_text = {Notation("pips").play_text(board, p.paths[0]): p for p in plays}
+    assert "13/7*/5*" in by_text
+    for text, play in by_text.items():
+        assert read_play(text, plays, board, (2, 2)) is play, text
+    assert read_play("13/5", plays, board, (2, 2)) is by_text["13/7*/5*"]
+    assert read_play("13/11/9/7/5", plays, board, (2, 2)) is by_text["13/7*/5*"]
+
+
+def test_the_end_of_a_match_or_partie_says_who_won_it_and_the_score() -> None:
+    import json
+    import subprocess
+    import sys
+
+    for args, word in ((["backgammon", "--set", "ladder.match_length=3", "--white", "greedy",
+                         "--black", "greedy"], "match"), (["triktrak"], "partie"),
+                       (["tavli"], "match")):
+        base = [sys.executable, "-m", "interpreter", "play", *args, "--seed", "3"]
+        summary = json.loads(subprocess.run(base + ["--json"], capture_output=True, text=True,
+                                            check=True).stdout)
+        last = subprocess.run(base, capture_output=True, text=True,
+                              check=True).stdout.rstrip().splitlines()[-1]
+        w = summary["winner"]
+        lose = "black" if w == "white" else "white"
+        assert last.startswith(f"{w} wins the {word} {summary['score'][w]}-"
+                               f"{summary['score'][lose]} (after "), last
+    one = subprocess.run([sys.executable, "-m", "interpreter", "play", "backgammon", "--seed",
+                          "3"], capture_output=True, text=True, check=True).stdout
+    assert ", worth " in one.rstrip().splitlines()[-1]       # a single game: its value

@@ -412,3 +412,16 @@ def test_the_sheet_page_draws_each_variant_by_its_ladders_sheet_form() -> None:
     script = (Path(__file__).resolve().parent.parent / "interpreter" / "web" / "static"
               / "sheet.js").read_text(encoding="utf-8")
     assert not any(f'"{kind}"' in script for kind in ("holes", "ecrire", "combine"))
+
+
+def test_the_state_of_a_finished_match_says_who_won_it_and_the_score() -> None:
+    from interpreter.variant.build import load_variant
+    from interpreter.web.session import Session
+
+    sets = ["ladder.match_length=3"]
+    s = Session.new(load_variant("backgammon", sets), 3, ("greedy", "greedy"), sets)
+    while s.bot_to_move:
+        s.bot_turn()
+    r = s.state()["result"]
+    w, lose = r["winner"], ("black" if r["winner"] == "white" else "white")
+    assert r["text"].startswith(f"{w} wins the match {r['score'][w]}-{r['score'][lose]} ")

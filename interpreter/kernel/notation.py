@@ -295,6 +295,42 @@ def write_play(plays: Sequence[Any], before: Sequence[int], after: Sequence[int]
     raise RecordError("no legal play reaches the position to write")
 
 
+def join_moves(moves: Sequence[tuple[int, int, bool]]) -> list[list[tuple[int, bool]]]:
+    """The moves `(from, to, hit)` of a play joined checker by checker: a move that starts
+    where another ended (not off the board) continues it, in whatever order they were played.
+    Each chain is `[(start, False), (point, hit), ...]`."""
+    chains = [[(a, False), (b, hit)] for a, b, hit in moves]
+    joined = True
+    while joined:
+        joined = False
+        for i, x in enumerate(chains):
+            end = x[-1][0]
+            if end == 0:
+                continue
+            j = next((j for j, y in enumerate(chains) if j != i and y[0][0] == end), None)
+            if j is not None:
+                x.extend(chains[j][1:])
+                del chains[j]
+                joined = True
+                break
+    return chains
+
+
+def checker_moves(pairs: Iterable[tuple[int, int]], before: Sequence[int],
+                  exact: bool = True) -> tuple:
+    """What a play does to the board, however it is written (`24/15` or `24/18 18/15`, whichever
+    checker is taken to move on): the points checkers leave and reach, net of those a checker
+    passes through, and (with `exact`) the points where it hit, an opponent's checker standing
+    there at the start of the play."""
+    pairs = [(int(a), int(b)) for a, b in pairs]
+    left = Counter(a for a, _ in pairs)
+    reached = Counter(b for _, b in pairs)
+    through = left & reached
+    hits = sorted({b for _, b in pairs if 1 <= b <= 24 and before[b] < 0}) if exact else []
+    return (tuple(sorted((left - through).elements())),
+            tuple(sorted((reached - through).elements())), tuple(hits))
+
+
 def read_play(text: str, plays: Sequence[Any], before: Sequence[int],
               dice: tuple[int, ...]) -> Any:
     """The one legal play (of `plays`) that the text names, as gnubg reads plays: the steps,
@@ -317,6 +353,18 @@ def read_play(text: str, plays: Sequence[Any], before: Sequence[int],
                         for path in p.paths)]
         if found:
             break
+    if not found:
+        # as players write a play: each checker from where it started to where it stopped,
+        # the points on the way where it hit (`24/15`, `13/7*/5*`), by whatever numbers; then
+        # start and stop alone, where that names one play (`13/5` for `13/7*/5`)
+        # (the ways of one play to its board all leave and reach the same points and hit the
+        # same blots: its first way says what it does)
+        for exact in (True, False):
+            does = checker_moves(written, before, exact)
+            found = [p for p in plays if p.paths and p.paths[0] and checker_moves(
+                [(s[0], s[1]) for s in p.paths[0]], before, exact) == does]
+            if found:
+                break
     if len(found) == 1:
         return found[0]
     if not found:

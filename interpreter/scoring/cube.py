@@ -436,6 +436,10 @@ class CubePlay(Ladder):
             if state.get("match_length") else ""
         return cube + score
 
+    @classmethod
+    def contest_won(cls, summary: dict) -> str | None:
+        return "match" if summary.get("match_length") else None
+
     def __init__(self, model: CubeLadder, game: object):
         super().__init__(model, game)
         self.match = Match(model)

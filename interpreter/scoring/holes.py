@@ -293,6 +293,10 @@ class HolesPlay(Schools, PointsLadder):
         return score_line(summary, "holes")
 
     @classmethod
+    def contest_won(cls, summary: dict) -> str | None:
+        return "partie"
+
+    @classmethod
     def file_problems(cls, ladder: dict, off_pip: int) -> list[Problem]:
         n = ladder.get("holes_to_win")
         if isinstance(n, int) and not isinstance(n, bool) and n == 0:

@@ -175,6 +175,13 @@ class Ladder:
         return None
 
     @classmethod
+    def contest_won(cls, summary: dict) -> str | None:
+        """What the winner of a finished play (`summary` of the result) has won where it is more
+        than one game, as its players say it (`match`, `partie`); None for a single game, whose
+        value is said instead."""
+        return None
+
+    @classmethod
     def file_problems(cls, ladder: dict, off_pip: int) -> list[Problem]:
         """What the ladder requires of a variant file that the schema cannot say, from the
         file's merged data: its `[ladder]` table and `movement.off_pip` (the value in effect)."""

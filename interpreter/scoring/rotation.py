@@ -102,6 +102,10 @@ class RotationPlay(Ladder):
         return f"match {pair_text(state, 'score')} of {state['match_points']}"
 
     @classmethod
+    def contest_won(cls, summary: dict) -> str | None:
+        return "match"
+
+    @classmethod
     def summary_line(cls, summary: dict) -> str | None:
         return (f"match to {summary.get('match_points')}: white "
                 f"{summary['score']['white']}, black {summary['score']['black']}")

@@ -233,6 +233,10 @@ class ContinuousPlay(PointsLadder):
                      "game")
 
     @classmethod
+    def contest_won(cls, summary: dict) -> str | None:
+        return "match"
+
+    @classmethod
     def features(cls, state: dict) -> list[float]:
         """Each side's points of the game in play and games of the match, and where the match
         stands."""

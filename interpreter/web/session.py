@@ -339,9 +339,10 @@ class Session:
         return self.hint
 
     def labels_of(self, d: Decision) -> list[str]:
-        """Each play of the play decision `d` written in the game's notation, as the log will
-        write it once played (the bar, off and the men waiting to enter by their words)."""
-        return [self.notation.from_pips(w, d.player) for w in d.words()]
+        """Each play of the play decision `d` written in the game's notation as players write
+        it, as the log will write it once played (one checker's moves joined, equal moves
+        counted, the bar, off and the men waiting to enter by their words)."""
+        return [self.notation.log_text(w, d.player) for w in d.words()]
 
     def pip_labels(self) -> dict[str, str]:
         """The notation's name of each pip of the player on roll (0 off, 25 the bar, 29 the
@@ -456,7 +457,7 @@ class Session:
         return int(cube.value), None if owner is None else SIDE_NAMES[owner]
 
     def state(self) -> dict[str, Any]:
-        from interpreter.render import LogWriter, ladder_text
+        from interpreter.render import LogWriter, ladder_text, result_line
         from interpreter.terminal import ladder_lines, pip_counts, races
 
         g = self.game
@@ -508,6 +509,8 @@ class Session:
             summary = res.summary(self.variant.id)
             summary.update({"seed": self.seed, "white": self.kinds[0], "black": self.kinds[1]})
             out["result"] = jsonable(summary)
+            # the end as the terminal says it: who won the match or partie, and the score
+            out["result"]["text"] = result_line(self.variant, res, summary, "throws")
         out["svg"] = self.svg()
         return out
 

@@ -174,6 +174,7 @@ function hintButton() {
 function resultText(s) {
   const r = s.result;
   if (!r) return "";
+  if (r.text) return r.text;
   if (!r.finished) return `stopped after ${r.turns} throws, unfinished`;
   if (r.winner === null) return `a draw after ${r.turns} throws`;
   return `${r.winner} wins, worth ${r.value} (after ${r.turns} throws)`;
