@@ -207,13 +207,14 @@ def test_the_command_line_refuses_bad_weights_with_one_line(tmp_path, capsys):
 def test_saved_player_faults():
     fault = save.saved_player_fault
     for ok in ("human", "random", "greedy", "search:1", "search:2", "search:2:learned",
+               "search:3:learned",
                "learned", "rollout:8", "rollout:64", "rollout:8:learned", "gnubg", "gnubg:2"):
         assert fault(ok) is None, ok
     assert "weights file" in (fault("learned:/etc/passwd") or "")
     assert "weights file" in (fault("search:1:learned:x.npz") or "")
     assert "weights file" in (fault("rollout:4:learned:x.npz") or "")
     assert "searches 4 throws ahead" in (fault("search:4") or "")
-    assert "searches 3 throws ahead" in (fault("search:3:learned") or "")
+    assert "searches 4 throws ahead" in (fault("search:4:learned") or "")
     assert "10,000 playouts" in (fault("rollout:10000") or "")
     assert "gnubg for 3 plies" in (fault("gnubg:3") or "")
     assert "no player kind" in (fault("search:9") or "")

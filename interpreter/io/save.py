@@ -167,11 +167,12 @@ def save_record(data: dict[str, Any]) -> tuple[dict[str, Any], Record]:
     return data, record
 
 
-#: what a saved game may ask of its bots by itself: a search this many throws ahead, this many
-#: playouts, gnubg at this many plies (each about a second a move at most). A save is a
-#: stranger's file as much as a variant is: `search:4` or `rollout:10000` work over a minute a
-#: move, and a weights file is a file of the person's the save would have opened
-SAVED_DEPTH = 2
+#: what a saved game may ask of its bots by itself: a search this many throws ahead (the
+#: strongest player a person plays, `search:3:learned`: a few seconds a move), this many
+#: playouts, gnubg at this many plies. A save is a stranger's file as much as a variant is:
+#: `search:4` or `rollout:10000` work over a minute a move, and a weights file is a file of the
+#: person's the save would have opened
+SAVED_DEPTH = 3
 SAVED_ROLLOUTS = 64
 SAVED_PLIES = 2
 
