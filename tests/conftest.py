@@ -1,10 +1,34 @@
 """The suite's run-wide settings: a run that selects the slow tests runs the scaled checks whole
-(tests/budget.py)."""
+(tests/budget.py); each test process keeps few malloc arenas (below)."""
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import os
 
 import pytest
+
+#: glibc's mallopt parameter for the most malloc arenas a process makes
+M_ARENA_MAX = -8
+
+
+def _few_arenas() -> None:
+    """Each thread that allocates may give a process a malloc arena of its own, 64 MB of
+    address space reserved: after the web board's tests (24 requests at once) a test process
+    holds some 1.5 GB of it. The hostile catalogue's fork mode (tests/hostile.py) runs a command
+    in a child of the test process under a 1.5 GB address-space limit, which the child would
+    inherit used up; two arenas keep the test process near what it really uses."""
+    name = ctypes.util.find_library("c")
+    if name is None:
+        return
+    try:
+        libc = ctypes.CDLL(name)
+        libc.mallopt(M_ARENA_MAX, 2)
+    except (OSError, AttributeError):     # not glibc: nothing to set
+        pass
+
+
+_few_arenas()
 
 
 def pytest_configure(config: pytest.Config) -> None:
