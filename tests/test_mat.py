@@ -11,7 +11,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from budget import scaled
@@ -452,7 +452,9 @@ def records(draw):
         comment=comment)
 
 
-@settings(max_examples=scaled(150), deadline=None)
+# (whole match records are slow to draw on a loaded machine: the health check of the drawing's
+# speed failed a full run once; what is checked is the round trip)
+@settings(max_examples=scaled(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(records())
 def test_write_read_write_is_stable(record):
     text = write_mat(record)
