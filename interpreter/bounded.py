@@ -24,6 +24,7 @@ Python's stack or raise anything but a `TablierError`:
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import stat
@@ -321,6 +322,15 @@ def _json_constant(text: str) -> Any:
     raise InputError(f"{text} is not a JSON number", code="limit")
 
 
+def _json_float(text: str) -> float:
+    """A JSON number with a fraction or an exponent, refused where it is too large for a float
+    (`1e999` would read as infinity)."""
+    value = float(text)
+    if math.isinf(value):
+        raise InputError(f"{shown(text)} is too large a number", code="limit")
+    return value
+
+
 def json_depth(text: str) -> int:
     """How deep the arrays and objects of a JSON text nest (strings skipped)."""
     depth = deepest = 0
@@ -348,7 +358,8 @@ def parse_json(text: str, *, limit: int = MAX_LINE_BYTES) -> Any:
             raise InputError(f"the JSON nests {depth} deep (at most {MAX_JSON_DEPTH})",
                              code="limit")
     try:
-        return json.loads(text, parse_int=_json_int, parse_constant=_json_constant)
+        return json.loads(text, parse_int=_json_int, parse_float=_json_float,
+                          parse_constant=_json_constant)
     except json.JSONDecodeError as exc:
         raise InputError(f"not a JSON object: {exc.msg} at column {exc.colno}",
                          code="syntax") from None

@@ -594,3 +594,12 @@ def test_mutated_data_caches_are_rebuilt_not_trusted(data):
                                timeout=60)
         assert again.returncode == 0 and "Traceback" not in again.stderr, again.stderr
         assert again.stdout == first.stdout
+
+
+@pytest.mark.parametrize("text", ["1e999", "[-1e999]", '{"a": 2.5e400}'])
+def test_a_json_number_too_large_for_a_float_is_refused_not_infinity(text):
+    from interpreter.errors import InputError
+
+    with pytest.raises(InputError, match="too large a number"):
+        parse_json(text)
+    assert parse_json("[1.5e3, -2e-3]") == [1500.0, -0.002]

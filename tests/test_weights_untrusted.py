@@ -50,7 +50,7 @@ HOSTILE = {
     "levels-huge": "from 2 to 1000",
     "features-int": "`features` must be a list of names",
     "deep": "nests 100001 deep",
-    "inf": "not finite",
+    "inf": "1e999' is too large a number",
     "not-json": "unreadable metadata",
     "games-dict": "`games` must be a count of plays",
 }
