@@ -121,7 +121,7 @@ print(is_cached("@njit(cache=True)\\ndef g(x):\\n    return x - 1\\n", ("g",)))
     env = dict(os.environ, XDG_CACHE_HOME=str(warmed))
     env.pop("NUMBA_CACHE_DIR", None)
     where = subprocess.run([sys.executable, "-c", """
-from interpreter.native import index_folder
+from interpreter.native.numba_cache import index_folder
 from interpreter.native.modules import _path
 name, path = _path("@njit(cache=True)\\ndef g(x):\\n    return x - 1\\n")
 print(index_folder(path)); print(name)

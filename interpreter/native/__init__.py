@@ -24,9 +24,7 @@ import os
 import sys
 from typing import Any
 
-from interpreter.native.numba_cache import index_folder, prepare_numba, private_folder
-
-__all__ = ["index_folder", "prepare_numba", "private_folder"]
+from interpreter.native.numba_cache import prepare_numba
 
 _STATE: dict[str, Any] = {}
 

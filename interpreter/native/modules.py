@@ -3,7 +3,7 @@ by numba with `cache=True` so that a second process loads machine code instead o
 
 A module's file name is the sha256 of its source, the numba version and `CODE_VERSION`, so
 trees with other generators, or other numba versions, never read each other's files; numba keeps
-its compiled code in the cache's `numba/` folder (`native.prepare_numba`), checked against the
+its compiled code in the cache's `numba/` folder (`native/numba_cache.py`), checked against the
 file's time stamp. The files live in `<cache>/native/kernel/` (checked whole before use:
 `interpreter.usercache.trusted_folder`); with no usable cache (or `TABLIER_NO_CACHE=1`) they go
 to a private temporary directory of the process, and every process compiles again. A module is

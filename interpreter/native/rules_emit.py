@@ -1081,7 +1081,7 @@ def _folder(digest: str) -> str:
 def load_module(nr: NativeRules) -> Any:
     """The imported module of `nr.source`, written once under the cache folder named by its
     hash (`modules.native_folder`); numba keeps each function's machine code in its own cache
-    (`native.prepare_numba`)."""
+    (`native/numba_cache.py`)."""
     digest = nr.digest
     mod = _loaded.get(digest)
     if mod is not None:

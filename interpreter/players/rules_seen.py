@@ -23,7 +23,7 @@ All of it is reckoned once, when the player is made.
 from __future__ import annotations
 
 import os
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping, Sequence, cast
 
 from interpreter.engine.game import _EndContext
 from interpreter.scoring.registry import ladder_class
@@ -46,7 +46,12 @@ def foreign_allowed() -> bool:
 def rule_values(variant: Any) -> dict[str, set[int]]:
     """The values each value rule of the variant in play (its enabled rules) can give a won
     game: its value on the starting board, and where the play is a sum of games whose value
-    reads the loser's points, for every number of points he may have."""
+    reads the loser's points, for every number of points he may have. Worked out once per
+    variant (each player, its judge and the compiled values read it); the dict is not to be
+    changed."""
+    cached = variant.__dict__.get("_rule_values")
+    if cached is not None:
+        return cast("dict[str, set[int]]", cached)
     ladder = ladder_class(variant.ladder)
     if ladder.learns_units and ladder.unit_levels is None:
         target = int(getattr(variant.ladder, "target", 12))
@@ -62,6 +67,7 @@ def rule_values(variant: Any) -> dict[str, set[int]]:
             except Exception:  # noqa: BLE001 - a value that needs more than a board
                 continue
         out[rule_id] = got
+    variant.__dict__["_rule_values"] = out
     return out
 
 
