@@ -1,5 +1,6 @@
 """The suite's run-wide settings: a run that selects the slow tests runs the scaled checks whole
-(tests/budget.py); each test process keeps few malloc arenas (below)."""
+(tests/budget.py); each test process keeps few malloc arenas, and starts no background
+compiles (below)."""
 from __future__ import annotations
 
 import ctypes
@@ -29,6 +30,12 @@ def _few_arenas() -> None:
 
 
 _few_arenas()
+
+# a run that would gain from compiled code the cache lacks starts a background process to
+# compile it (interpreter/native/prepare.py); the suite's many short runs must not leave such
+# processes behind: they use only what is in the cache (tests/test_prepare.py runs the
+# background path itself)
+os.environ.setdefault("TABLIER_PREPARE", "never")
 
 
 def pytest_configure(config: pytest.Config) -> None:

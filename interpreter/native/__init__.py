@@ -34,6 +34,32 @@ def wanted() -> bool:
     return os.environ.get("TABLIER_NATIVE", "1") not in ("0", "off", "no", "false")
 
 
+def installed() -> bool:
+    """Whether numba is installed here and the compiled path is wanted, found without importing
+    numba (`available` imports it)."""
+    if not wanted():
+        return False
+    ok = _STATE.get("installed")
+    if ok is None:
+        from importlib.util import find_spec
+
+        try:
+            ok = find_spec("numba") is not None
+        except (ImportError, ValueError):
+            ok = False
+        _STATE["installed"] = ok
+    return bool(ok)
+
+
+def policy() -> str:
+    """When code that is not in the cache yet is compiled for a run that would gain from it
+    (`TABLIER_PREPARE`): `background` (the default: a detached process of low priority fills the
+    cache while this run plays on the Python path; later runs load it), `foreground` (this run
+    compiles first, saying so on stderr) or `never` (only code already in the cache is used)."""
+    got = os.environ.get("TABLIER_PREPARE", "background").strip().lower()
+    return got if got in ("background", "foreground", "never") else "background"
+
+
 def available() -> bool:
     """Whether numba can be imported here (once per process) and the compiled path is wanted."""
     if not wanted():
@@ -77,25 +103,49 @@ def warm_games(games_of: tuple[Any, ...]) -> int:
 def accelerate(variant: Any, quiet: bool = False, games: int | None = None) -> bool:
     """Give `variant` (and the games of a rotation) the compiled generator and playouts where
     its switches are covered; True when every game of it runs compiled. `games`: how many
-    games the caller will play (None: as many as it takes), below which loading or compiling
-    the code would cost more than it saves. Where numba is missing, or a variant is not
-    covered, says so once on stderr (unless `quiet`) and changes nothing."""
+    games the caller will play (None: as many as it takes, compiling now what the cache lacks),
+    below which loading the code would cost more than it saves. Code missing from the cache is
+    compiled as `policy()` says: for a run of fewer than `COLD_GAMES` games, in the background
+    by default (this run plays on the Python path and never imports numba). Where numba is
+    missing, or a variant is not covered, says so once on stderr (unless `quiet`) and changes
+    nothing."""
     if not wanted() or (games is not None and games < WARM_GAMES):
         return False
-    if not available():
+    if not installed():
         if not quiet:
             say_once("numba is not installed: games run on the Python path (slower)")
         return False
-    from interpreter.native.generator import install, is_cached
+    from interpreter.native.generator import is_cached
 
     games_of = tuple(getattr(variant, "games", ()) or ()) or (variant,)
     if games is not None:
+        # asked of the cache's files: no numba import for a run that will not use it
         cached = all(is_cached(g) for g in games_of)
-        if games < (warm_games(games_of) if cached else COLD_GAMES):
+        if cached and games < warm_games(games_of):
             return False
-        if not cached and not quiet:
-            say_once(f"compiling the move generator of {variant.id} for this machine (once, "
-                     f"about 20 s)")
+        if not cached:
+            how = policy()
+            if games < COLD_GAMES and how != "foreground":
+                if how == "background" and games >= warm_games(games_of):
+                    from interpreter.native.prepare import in_background
+
+                    if in_background("generator", variant) and not quiet:
+                        say_once(f"compiling the move generator of {variant.id} for this "
+                                 f"machine in the background (once, about 20 s); later runs "
+                                 f"use it")
+                return False
+            if how == "never":
+                return False
+            if not quiet:
+                say_once(f"compiling the move generator of {variant.id} for this machine "
+                         f"(once, about 20 s)")
+    if not available():
+        if not quiet:
+            say_once("numba is not installed (or cannot be loaded here): games run on the "
+                     "Python path (slower)")
+        return False
+    from interpreter.native.generator import install
+
     done = [install(g) for g in games_of]
     if not all(done) and not quiet:
         left = ", ".join(dict.fromkeys(g.id for g, ok in zip(games_of, done) if not ok))

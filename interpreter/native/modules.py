@@ -84,17 +84,35 @@ def import_text(name: str, path: str, text: str) -> ModuleType:
 def digest(source: str, salt: str = "") -> str:
     """The name of a module's file: the hash of its source and of what its code depends on
     beside it (`salt`: the text of the helpers it imports, which numba's cache does not see)."""
-    from interpreter.native.numba_cache import prepare_numba
-
-    prepare_numba()
-    import numba
-
     h = hashlib.sha256()
-    for part in (CODE_VERSION, numba.__version__, sys.version.split()[0], source) + (
+    for part in (CODE_VERSION, numba_version(), sys.version.split()[0], source) + (
             (salt,) if salt else ()):
         h.update(part.encode())
         h.update(b"\0")
     return h.hexdigest()[:32]
+
+
+def numba_version() -> str:
+    """numba's version, read from its installed metadata: asking whether code is in the cache
+    never imports numba (its import alone costs a third of a second)."""
+    got = _VERSION.get("numba")
+    if got is None:
+        try:
+            from importlib.metadata import version
+
+            got = version("numba")
+        except Exception:       # no metadata (a source tree on the path): ask numba itself
+            from interpreter.native.numba_cache import prepare_numba
+
+            prepare_numba()
+            import numba
+
+            got = str(numba.__version__)
+        _VERSION["numba"] = got
+    return got
+
+
+_VERSION: dict[str, str] = {}
 
 
 def _path(source: str, salt: str = "") -> tuple[str, str]:

@@ -30,13 +30,14 @@ numpy (the cost of a search is mostly here).
 """
 from __future__ import annotations
 
+import time
 from typing import Any, Callable, Sequence
 
 from interpreter.players._numpy import np
 
 from interpreter.kernel.board import BAR, OFF, OPP_BAR, OPP_OFF, OPP_POOL, POOL
 from interpreter import native
-from interpreter.native.modules import load, plain_source
+from interpreter.native.modules import is_cached, load, plain_source
 from interpreter.players import contact
 from interpreter.scoring.registry import ladder_class
 
@@ -82,7 +83,10 @@ def contact_block(B: np.ndarray, doublet_moves: int) -> np.ndarray:
     """The `contact.COUNT` inputs of each board (rows of B, 28 ints), compiled where numba is
     installed (the text of contact.py, cached like every compiled module), else in Python."""
     fn = _CONTACT.get("fn")
-    if fn is None:
+    if fn is None or (fn is _CONTACT.get("python") and
+                      time.monotonic() - _CONTACT["since"] > RECHECK):
+        # the counts in Python while their code is compiled in the background: a long run
+        # (a server, a training) looks again now and then
         fn = _CONTACT["fn"] = _contact_many()
     Bi = np.ascontiguousarray(B, dtype=np.int64)
     out = np.zeros((Bi.shape[0], contact.COUNT))
@@ -91,10 +95,24 @@ def contact_block(B: np.ndarray, doublet_moves: int) -> np.ndarray:
 
 
 def _contact_many() -> Callable[..., Any]:
-    if native.available():
-        return load(plain_source(contact) + CONTACT_MANY).contact_many
+    if native.installed():
+        source = plain_source(contact) + CONTACT_MANY
+        how = native.policy()
+        if is_cached(source, ("contact_many",)) or how == "foreground":
+            if how == "foreground" and not is_cached(source, ("contact_many",)):
+                native.say_once("compiling the network's contact counts for this machine "
+                                "(once, a few seconds)")
+            if native.available():
+                return load(source).contact_many
+        elif how == "background":
+            from interpreter.native.prepare import in_background
 
-    if native.wanted():
+            if in_background("contact"):
+                native.say_once("compiling the network's contact counts for this machine in "
+                                "the background (once, a few seconds); until then they are "
+                                "counted in Python")
+
+    elif native.wanted():
         native.say_once("numba is not installed: the network's contact counts are counted in "
                         "Python (slower)")
 
@@ -102,7 +120,13 @@ def _contact_many() -> Callable[..., Any]:
         scratch = [0] * 28
         for i in range(B.shape[0]):
             contact.contact_inputs(B[i].tolist(), dm, scratch, out[i], 0)
+    _CONTACT["python"] = many
+    _CONTACT["since"] = time.monotonic()
     return many
+
+
+#: seconds after which a process counting in Python looks for the compiled counts again
+RECHECK = 60.0
 
 
 #: the batch entry of the compiled counts

@@ -142,7 +142,7 @@ class FastNet:
              worths: Sequence[int] | None = None) -> "FastNet | None":
         """The compiled network, where it serves and its code is in the cache or the run
         asked for it (`native.accelerate_net`: a compile costs some 15 s once per machine)."""
-        counts = compiled_layout(encoder) if native.available() else None
+        counts = compiled_layout(encoder) if native.installed() else None
         if counts is None:
             return None
         # the trainer's module where the variant has one (a superset: one compile serves
@@ -152,6 +152,11 @@ class FastNet:
             return None
         if not variant.__dict__.get("native_net") and not is_cached(source, cls.FUNCTIONS):
             return None
+        if not native.available():
+            return None
+        if not is_cached(source, cls.FUNCTIONS):
+            native.say_once(f"compiling the network's code for {variant.id} on this machine "
+                            f"(once, about 15 s)")
         return cls(variant, net, load(source), encoder, counts, worths)
 
     def outputs(self, boards: Sequence[tuple]) -> np.ndarray:

@@ -1,5 +1,5 @@
 """Speed of a roll, its legal plays and its scoring, compiled against Python: `python3 -m
-interpreter.native._bench_throws [variant] [positions]` (triktrak and 2000 by default).
+interpreter.benchmarks.compiled_throws [variant] [positions]` (triktrak and 2000 by default).
 
 Over positions with dice reached by random play (`interpreter.bench._sample_positions`), side by
 side in one run, CPU time (`time.process_time`), best of 5, rolls a second:
@@ -25,7 +25,7 @@ import time
 from interpreter.bench import _sample_positions
 from interpreter.dsl import RollContext
 from interpreter.engine.branch import DICE
-from interpreter.native._bench_rules import _best
+from interpreter.benchmarks.compiled_rules import _best
 from interpreter.variant.build import load_variant
 
 #: the throw number and set-up flag every position is asked with (a throw after the opening)

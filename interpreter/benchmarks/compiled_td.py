@@ -1,6 +1,6 @@
 """Speed of self-play training and of the learned player, compiled against Python: `python3 -m
-interpreter.native._bench_td [variant] [plays] [hidden]` (backgammon, 300 plays, 40 hidden units
-by default).
+interpreter.benchmarks.compiled_td [variant] [plays] [hidden]` (backgammon, 300 plays, 40
+hidden units by default).
 
 Side by side in one run, CPU time (`time.process_time`), best of 3:
 

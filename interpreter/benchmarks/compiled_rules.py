@@ -1,5 +1,5 @@
-"""Speed of a roll's scoring, compiled against Python: `python -m interpreter.native._bench_rules
-[variant] [positions]` (triktrak and 2000 by default).
+"""Speed of a roll's scoring, compiled against Python: `python3 -m
+interpreter.benchmarks.compiled_rules [variant] [positions]` (triktrak and 2000 by default).
 
 Over positions with dice reached by random play (`interpreter.bench._sample_positions`), side by
 side in one run, CPU time (`time.process_time`), best of 5:
