@@ -1,5 +1,6 @@
-"""`tablier analyse MATCH.mat --player NAME [--ply N]`: a player's checker plays graded by GNU
-Backgammon (the `gnubg` extra).
+"""`tablier analyse MATCH.mat --player NAME --by gnubg[:N]` (or `--ply N`): a player's checker
+plays graded by GNU Backgammon (the `gnubg` extra). Without `--by gnubg`, `tablier analyse`
+reviews a game with the project's own players (interpreter/review.py).
 
 The match is replayed through the rules (interpreter/io/replay.py); at each checker play of the
 player that had a choice, every legal play is scored by gnubg at the chosen ply the way its own
@@ -119,6 +120,29 @@ class Analysis:
                          f"played {g.played}, better {g.best} "
                          f"({1000 * g.error:.0f} millipoints)")
         return "\n".join(lines)
+
+
+def gnubg_plies(by: str | None, ply: int | None) -> int | None:
+    """gnubg's plies when `--by` names gnubg (`gnubg`, `gnubg:P`) or `--ply` is given (gnubg's
+    depth, which implies it); None when the review is the project's own players'."""
+    from interpreter.errors import CommandLineError
+
+    gnubg = by is not None and (by == "gnubg" or by.startswith("gnubg:"))
+    if not gnubg:
+        if ply is not None:
+            if by is not None:
+                raise CommandLineError(f"--ply is gnubg's search depth; --by {by} has none")
+            return ply
+        return None
+    assert by is not None
+    given = by.partition(":")[2]
+    if given:
+        if not (given.isdigit() and len(given) == 1 and int(given) <= 3):
+            raise CommandLineError(f"--by {by}: gnubg grades at 0 to 3 plies")
+        if ply is not None and ply != int(given):
+            raise CommandLineError(f"--by {by} and --ply {ply} disagree")
+        return int(given)
+    return 0 if ply is None else ply
 
 
 def analyse_record(record: Any, player: str, ply: int = 0,

@@ -51,6 +51,11 @@ _LONG_BARE = re.compile(r"[^\s\"'#\[\]{}=,.]{%d,}" % (MAX_BARE_CHARS + 1))
 MAX_INT = 10**9
 #: the range of a seed (`--seed`, the web board's "seed"): any integer a 64-bit seed can hold
 SEED_RANGE = (-(2**63), 2**63 - 1)
+#: the most games of one run (`--games` of simulate and compare): the number of a game in a run
+#: (`play --game K`, a save's `game.index`) is below it
+MAX_GAMES = 10_000_000
+#: the most replicates of one run (`--replicates` of simulate and compare)
+MAX_REPLICATES = 100
 
 
 # -- quoting input in messages ---------------------------------------------------------------------

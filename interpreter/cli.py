@@ -16,7 +16,7 @@ from pathlib import Path
 import tomllib
 from typing import Any, Callable, Iterator, Sequence
 
-from interpreter.bounded import SEED_RANGE, json_lines, read_bytes
+from interpreter.bounded import MAX_GAMES, SEED_RANGE, json_lines, read_bytes
 from interpreter.errors import CommandLineError, TablierError, render_all
 from interpreter.players.kinds import (BASIC, HUMAN, KINDS_TEXT, PlayerKindError, make_player,
                                        parse as parse_kind)
@@ -73,10 +73,14 @@ _fraction = _real(0.0, 1.0)
 
 
 MAX_TURNS = _integer(1, 10_000_000)
-GAMES = _integer(1, 10_000_000)
+GAMES = _integer(1, MAX_GAMES)
 JOBS = _integer(1, 256)
 RUNS = _integer(1, 1000)
+#: replicates of a design (`simulate`, `compare --replicates R`: compare/design.py)
+REPLICATES = _integer(1, 100)
 SEED = _integer(*SEED_RANGE)
+#: a game's number in a run (`play --game K`): from 0 to the most games a run plays, less one
+GAME_INDEX = _integer(0, MAX_GAMES - 1)
 PORT = _integer(0, 65535)
 
 
@@ -110,6 +114,9 @@ def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="tablier", description="Play, check and compare the "
                                  "tables games (backgammon, trictrac and relatives) from their "
                                  "rule files.")
+    from interpreter import __version__
+    # the version every output of simulate and compare records (compare/provenance.py)
+    ap.add_argument("--version", action="version", version=f"tablier {__version__}")
     sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("variants", help="list the built-in variants")
@@ -162,6 +169,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=SEED, default=None,
                    help="the seed of the dice (default 1 between bots; drawn at random and "
                         "printed when a person plays)")
+    p.add_argument("--game", type=GAME_INDEX, default=None, metavar="K",
+                   help="play game K (from 0) of `simulate --seed SEED`: its dice and the bots' "
+                        "choices, move for move (default 0)")
     p.add_argument("--notation", default=None, metavar="NAME",
                    help="how the points are named in the log, on the board and in move entry: "
                         "pips (default), and for the trictrac family guiton, malfilatre, "
@@ -190,6 +200,12 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--games-out", metavar="FILE.jsonl", default=None,
                    help="write one JSON line per game (its seed, first player, winner, value, "
                         "length, points, rule firings by side and the ladder's figures)")
+    p.add_argument("--replicates", type=REPLICATES, default=1, metavar="R",
+                   help="play the run R times, replicate r with the seed SEED+r; report each "
+                        "replicate, the pooled figures and the test of their homogeneity")
+    p.add_argument("--metrics", action="store_true",
+                   help="also measure each game's playout metrics: decisiveness, drama, "
+                        "stability of the lead, board coverage (docs/compare.md)")
 
     p = sub.add_parser("compare", help="variants side by side: figures with 95 %% intervals, "
                        "differences with tests, games needed")
@@ -211,10 +227,25 @@ def _parser() -> argparse.ArgumentParser:
     _add_runs(p)
     p.add_argument("--json", action="store_true")
     p.add_argument("--html", metavar="FILE", default=None, help="write the HTML report")
+    p.add_argument("--figures", metavar="DIR", default=None,
+                   help="write every plot of the report as NAME.svg and NAME.pdf into DIR "
+                        "(made if missing)")
     p.add_argument("--csv", metavar="FILE", default=None,
                    help="write the figures as CSV: arm, figure, value, lo, hi, n, ...")
     p.add_argument("--games-out", metavar="PREFIX", default=None,
                    help="write each arm's games as JSON lines to PREFIX-N-LABEL.jsonl")
+    p.add_argument("--replicates", type=REPLICATES, default=1, metavar="R",
+                   help="play the whole design R times, replicate r with the seed SEED+r (what "
+                        "`--seed SEED+r` plays); every figure pooled, each replicate's value "
+                        "and the test of their homogeneity")
+    p.add_argument("--against", default=None, metavar="ARM",
+                   help="compare every other arm with this one (its label, or its number from "
+                        "1; default the first)")
+    p.add_argument("--pairs", default=None, choices=["all"],
+                   help="`all`: compare every pair of arms")
+    p.add_argument("--metrics", action="store_true",
+                   help="also measure each game's playout metrics: decisiveness, drama, "
+                        "stability of the lead, board coverage (docs/compare.md)")
 
     p = sub.add_parser("train", help="train a value network by self-play, TD(lambda)")
     _add_variant(p)
@@ -292,16 +323,24 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
                    help="override an option of the variant file (e.g. ladder.crawford=false)")
 
-    p = sub.add_parser("analyse", help="a player's checker plays in a .mat match graded by "
-                       "GNU Backgammon (needs the `gnubg` extra)")
-    p.add_argument("file", metavar="MATCH.mat")
-    p.add_argument("--player", required=True, metavar="NAME",
-                   help="the player's name as the file writes it")
-    p.add_argument("--ply", type=_integer(0, 3), default=0,
-                   help="gnubg's search depth, 0 to 3 (default 0)")
+    p = sub.add_parser("analyse", help="review a saved game (.toml, any variant) or a .mat "
+                       "match: each decision's error and each throw's luck, judged by the "
+                       "strongest player the variant has (or --by KIND; gnubg for .mat)")
+    p.add_argument("file", metavar="GAME.toml|MATCH.mat")
+    p.add_argument("--player", default=None, metavar="NAME",
+                   help="the player reviewed, by his name in the file (white or black in a "
+                        "save); default both")
+    p.add_argument("--by", default=None, metavar="KIND",
+                   help="the reviewing player: search:N[:learned], learned, rollout:N, or "
+                        "gnubg[:PLIES] for a .mat match (default the strongest the variant "
+                        "has)")
+    p.add_argument("--ply", type=_integer(0, 3), default=None,
+                   help="gnubg's search depth, 0 to 3 (default 0); implies --by gnubg")
+    p.add_argument("--notation", default=None, metavar="NAME",
+                   help="how plays are written (default the save's, else pips)")
     p.add_argument("--max-seconds", type=_integer(1, 3600), default=10, metavar="S",
-                   help="grade plays for at most S seconds (default 10); then the report "
-                        "covers the plays graded so far, says so, and the command exits 1")
+                   help="review for at most S seconds (default 10); then the report covers "
+                        "what was reviewed so far, says so, and the command exits 1")
     p.add_argument("--json", action="store_true")
 
     p = sub.add_parser("bench", help="measure the speed of the kernel and the interpreter")
@@ -473,6 +512,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
     from interpreter.engine.game import Game
     from interpreter.engine.record import record_of
     from interpreter.players.base import capabilities_of
+    from interpreter.runner import game_seed
     from interpreter.variant.build import load_variant
 
     if args.max_turns is not None and args.max_turns < 1:
@@ -481,9 +521,10 @@ def _cmd_play(args: argparse.Namespace) -> int:
     if args.resume is not None:
         from interpreter.io import save
 
-        if args.variant is not None or args.overrides or args.seed is not None:
-            raise TablierError("--resume takes the variant, the options and the seed from the "
-                               "save: give none of them")
+        if args.variant is not None or args.overrides or args.seed is not None or \
+                args.game is not None:
+            raise TablierError("--resume takes the variant, the options, the seed and the game "
+                               "from the save: give none of them")
         try:
             data, record = save.read_save(args.resume)
             # the save's players as the person would name them: no weights file, no dear bot
@@ -493,10 +534,11 @@ def _cmd_play(args: argparse.Namespace) -> int:
             raise TablierError(f"cannot resume {args.resume!r}: {exc}") from None
         kinds = (args.white or record.players[0], args.black or record.players[1])
         seed = record.seed
+        index = record.index
         overrides = list(record.options)
         # the notation the game was played in, unless another is asked for
         notation = _notation(variant, args.notation or save.notation_of(data))
-        players, session = _players(variant, kinds, seed, notation, args, overrides)
+        players, session = _players(variant, kinds, seed, notation, args, overrides, index)
         try:
             run = save.checked_replay(data, record, variant, players, args.max_turns or 20000)
         except TablierError as exc:
@@ -527,15 +569,19 @@ def _cmd_play(args: argparse.Namespace) -> int:
             seed = 1
         overrides = list(args.overrides)
         notation = _notation(variant, args.notation)
-        players, session = _players(variant, kinds, seed, notation, args, overrides)
-        gs = f"{seed}/0"
+        # game K of `simulate --seed SEED` (runner.game_seed): its dice and its bots' seeds
+        index = args.game or 0
+        players, session = _players(variant, kinds, seed, notation, args, overrides, index)
+        gs = game_seed(seed, index)
         game = Game(variant, gs, max_turns=args.max_turns or 20000, keep_record=True,
                     doubles=capabilities_of(players), resigns=human)
         # a person's hints play the answers out on copies of the game (engine/branch.py)
         game.branching = human
         if session is not None:
-            session.say(f"{variant.name}: white {kinds[0]}, black {kinds[1]}, seed {seed} "
-                        f"(--seed {seed} plays the same dice again)")
+            which = f"--seed {seed}" + (f" --game {index}" if index else "")
+            session.say(f"{variant.name}: white {kinds[0]}, black {kinds[1]}, seed {seed}"
+                        + (f", game {index}" if index else "")
+                        + f" ({which} plays the same dice again)")
         play = partial(game.run, players)
     if session is not None:
         from interpreter.players.human import EndOfInput, Quit
@@ -547,7 +593,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
             if args.save is not None:
                 from interpreter.io import save
 
-                save.write_save(args.save, record_of(game, seed, kinds, overrides),
+                save.write_save(args.save, record_of(game, seed, kinds, overrides, index),
                                 save.state_of(game, eof.decision), notation=notation.name)
             session.say(session.goodbye(game, args.save, isinstance(eof, Quit)))
             return 0
@@ -566,10 +612,13 @@ def _cmd_play(args: argparse.Namespace) -> int:
     if args.save is not None:
         from interpreter.io import save
 
-        record = record_of(game, seed, kinds, overrides)
+        record = record_of(game, seed, kinds, overrides, index)
         save.write_save(args.save, record, save.state_of(game), notation=notation.name)
     summary = result.summary(variant.id)
     summary.update({"seed": seed, "white": kinds[0], "black": kinds[1]})
+    if index:
+        # which game of `simulate --seed SEED` this was (game 0 is not said)
+        summary["game"] = index
     if args.mat is not None:
         _write_mat(variant, result, seed, kinds, args.mat)
     if args.json:
@@ -578,16 +627,24 @@ def _cmd_play(args: argparse.Namespace) -> int:
     from interpreter.render import render_game
     # the final board seen by the person at the board (white when both are, or neither)
     side = 1 if kinds[1] == HUMAN and kinds[0] != HUMAN else 0
-    print(render_game(variant, result, summary, marks_only=args.log == "marks",
-                      notation=notation, with_log=session is None, side=side))
+    text = render_game(variant, result, summary, marks_only=args.log == "marks",
+                       notation=notation, with_log=session is None, side=side)
+    if session is not None:
+        session.say(text)           # a person reads it: wrapped to the terminal's width
+    else:
+        print(text)
     return 0
 
 
 def _players(variant: Any, kinds: tuple[str, str], seed: Any, notation: Any,
-             args: argparse.Namespace, overrides: list[str]) -> tuple[tuple, Any]:
-    """The two players of `tablier play`, and the session of the persons at the board (None
-    when both are bots)."""
-    gs = f"{seed}/0"
+             args: argparse.Namespace, overrides: list[str], index: int = 0
+             ) -> tuple[tuple, Any]:
+    """The two players of `tablier play` (game `index` of the seed's run: the bots of
+    `simulate`'s game `index`), and the session of the persons at the board (None when both are
+    bots)."""
+    from interpreter.runner import game_seed
+
+    gs = game_seed(seed, index)
     session = None
     if HUMAN in kinds:
         from interpreter.engine.record import record_of
@@ -595,7 +652,7 @@ def _players(variant: Any, kinds: tuple[str, str], seed: Any, notation: Any,
         from interpreter.players.human import Session
 
         def save_game(game: Any, decision: Any, path: str) -> None:
-            save.write_save(path, record_of(game, seed, kinds, overrides),
+            save.write_save(path, record_of(game, seed, kinds, overrides, index),
                             save.state_of(game, decision), notation=notation.name)
 
         session = Session(variant, notation, inp=sys.stdin, out=sys.stdout, save=save_game)
@@ -670,10 +727,11 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
 
     from interpreter.outputs import open_output
     with (open_output(args.games_out) if args.games_out is not None else nullcontext()) as out:
-        with progress(args.games, f"simulate {variant.id}") as bar:
+        with progress(args.games * args.replicates, f"simulate {variant.id}") as bar:
             summary = simulate(variant, args.variant, args.overrides, args.games, args.seed,
                                args.white or "random", args.black or "random", _jobs(args),
-                               out, dask=args.dask, progress=bar)
+                               out, dask=args.dask, progress=bar,
+                               replicates=args.replicates, metrics=args.metrics)
     if args.json:
         _out(summary)
     else:
@@ -706,24 +764,32 @@ def _cmd_compare(args: argparse.Namespace) -> int:
         _check_players(args, [load_variant(s.ref, list(s.overrides)) for s in specs],
                        sorted(kinds))
     figures: list = []
-    if args.html is not None:
+    if args.html is not None or args.figures is not None:
         from interpreter.compare.html import check_available
         check_available()
+    from interpreter.compare.figures import folder_fault, write_figures
     from interpreter.outputs import output_fault, write_output
     for path in (args.csv, args.html):
         # a report that cannot be written is refused before the games, not after them
         fault = output_fault(path) if path is not None else None
         if fault is not None:
             raise TablierError(fault)
-    with progress(args.games * len(specs), "compare " + " | ".join(s.label for s in specs)) \
-            as bar:
+    fault = folder_fault(args.figures) if args.figures is not None else None
+    if fault is not None:
+        raise TablierError(fault)
+    with progress(args.games * len(specs) * args.replicates,
+                  "compare " + " | ".join(s.label for s in specs)) as bar:
         result = compare(specs, args.games, args.seed, args.white or "random",
                          args.black or "random", _jobs(args), args.dask, args.games_out, bar,
-                         keep_figures=figures, paired=args.paired)
+                         keep_figures=figures, paired=args.paired,
+                         replicates=args.replicates, against=args.against, pairs=args.pairs,
+                         metrics=args.metrics)
     for path, render in ((args.csv, lambda: render_csv(result, figures)),
                          (args.html, lambda: _html(specs, result, figures))):
         if path is not None:
             write_output(path, render())
+    if args.figures is not None:
+        write_figures(args.figures, result, figures)
     if args.json:
         _out(result)
     else:
@@ -805,13 +871,34 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     if args.port == 0:
         raise TablierError("--port 0: give the port (1 to 65535), which every request's "
                            "Host header must name")
+    def announce(text: str) -> None:
+        # the links of each new game of two people, for the person who runs the server
+        print(f"tablier serve: {text}", end="", flush=True)
+
     app = create_app(limit=args.games, host=args.host, port=args.port, variants=args.variants,
-                     request_seconds=args.request_seconds)
-    print(f"tablier serve: http://{args.host}:{args.port}/ (Ctrl-C stops)", file=sys.stderr)
+                     request_seconds=args.request_seconds, announce=announce)
+    print(f"tablier serve: http://{args.host}:{args.port}/ (Ctrl-C stops); the links of each "
+          f"game for two people are printed here", file=sys.stderr)
+    if args.host in ("0.0.0.0", "::"):
+        print(f"tablier serve: --host {args.host} listens on every address but answers only "
+              f"to this machine's own names (127.0.0.1, localhost): to play across the "
+              f"network give this machine's address, --host 192.168.1.5 say", file=sys.stderr)
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            app.stop()          # the event streams end, and no request waits for them
+            super().handle_exit(sig, frame)
+
     # a stop (SIGTERM, Ctrl-C) waits at most 2 s for the requests at work, whose threads are
     # stopped (interpreter/web/doors.py) and never hold the process back
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning",
-                timeout_graceful_shutdown=2)
+    server = Server(uvicorn.Config(app, host=args.host, port=args.port, log_level="warning",
+                                   timeout_graceful_shutdown=2))
+    try:
+        server.run()
+    except KeyboardInterrupt:       # pragma: no cover - a second Ctrl-C
+        pass
+    if not server.started:
+        raise SystemExit(3)         # uvicorn said why (the port in use...)
     return 0
 
 
@@ -872,12 +959,41 @@ def _cmd_import(args: argparse.Namespace) -> int:
 
 
 def _cmd_analyse(args: argparse.Namespace) -> int:
-    from interpreter.analyse import analyse_file, report
+    from interpreter.analyse import analyse_file, gnubg_plies, report
+    from interpreter.review import check_reviewer, review
 
-    analysis = analyse_file(args.file, args.player, args.ply, float(args.max_seconds))
-    print(report(analysis, args.json))
-    if analysis.partial is not None:
-        print(f"tablier analyse: {args.file}: {analysis.partial.text()}", file=sys.stderr)
+    by = args.by
+    plies = gnubg_plies(by, args.ply)
+    if plies is not None:
+        # GNU Backgammon grades a .mat match's checker plays (interpreter/analyse.py)
+        if not str(args.file).lower().endswith(".mat"):
+            raise CommandLineError("--by gnubg grades .mat match files (`tablier play --mat "
+                                   "FILE` writes one); a saved game is reviewed by the "
+                                   "project's players (leave out --by)")
+        if args.player is None:
+            raise CommandLineError("--by gnubg grades one player: name him with --player")
+        analysis = analyse_file(args.file, args.player, plies, float(args.max_seconds))
+        print(report(analysis, args.json))
+        if analysis.partial is not None:
+            print(f"tablier analyse: {args.file}: {analysis.partial.text()}", file=sys.stderr)
+            return 1
+        return 0
+    try:
+        check_reviewer(by)
+    except TablierError as exc:
+        raise CommandLineError(str(exc)) from None
+    from interpreter.notation import NotationError
+
+    try:
+        r = review(args.file, args.player, by, float(args.max_seconds), notation=args.notation)
+    except NotationError as exc:
+        raise CommandLineError(f"--notation: {exc}") from None
+    if args.json:
+        _out(r.to_json())
+    else:
+        print(r.text())
+    if r.partial is not None:
+        print(f"tablier analyse: {args.file}: {r.partial.text()}", file=sys.stderr)
         return 1
     return 0
 

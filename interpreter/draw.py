@@ -61,7 +61,49 @@ def draw_svg(variant: Any, obj: dict, *, side: str = "mover", mirror: bool = Fal
     pos = read_position(variant, obj, need_dice=False)
     dice = (pos.d1, pos.d2) if pos.d1 else None
     return position_svg(variant, pos.board, dice=dice, mover=0,
-                        side=0 if side == "mover" else 1, mirror=mirror, labels=labels)
+                        side=0 if side == "mover" else 1, mirror=mirror, labels=labels,
+                        marking=marking_arg(variant, obj))
+
+
+#: the keys of a position's `state.score`: [mover, opponent] pairs
+SCORE_KEYS = ("points", "holes", "mark_holes", "honours_holes", "games", "bredouille",
+              "banner", "necktie")
+
+
+def marking_arg(variant: Any, obj: dict) -> Any:
+    """The holes and points a position's `state.score` gives ([mover, opponent] pairs of
+    `points`, `holes`, and where the ladder has them `mark_holes`, `honours_holes`, `games`,
+    `bredouille`, `banner`, `necktie`), drawn on the frame of the trictrac family's boards;
+    none given, the pegs at the start and no jeton. None for the other ladders."""
+    from interpreter.errors import PositionError
+    from interpreter.svg import marking_of
+
+    from interpreter.scoring.registry import ladder_class
+
+    model = getattr(variant, "ladder", None)
+    pegs = ladder_class(model).peg_key
+    if pegs is None:
+        return None
+    state = obj.get("state")
+    score = state.get("score") if isinstance(state, dict) else None
+    if score is None:
+        return marking_of({"points": [0, 0], pegs: [0, 0]})
+    if not isinstance(score, dict):
+        raise PositionError("'state.score' is an object of [mover, opponent] pairs: "
+                           "{\"points\": [4, 0], \"holes\": [2, 1]}")
+    for key, value in score.items():
+        if key not in SCORE_KEYS:
+            raise PositionError(f"'state.score': unknown key {str(key)[:40]!r} (the keys are "
+                               f"{', '.join(SCORE_KEYS)})")
+        flag = key in ("bredouille", "banner", "necktie")
+        if not (isinstance(value, list) and len(value) == 2 and all(
+                isinstance(x, bool) if flag else
+                (isinstance(x, int) and not isinstance(x, bool) and 0 <= x <= 999)
+                for x in value)):
+            raise PositionError(f"'state.score.{key}' must be a [mover, opponent] pair of "
+                               + ("true or false" if flag else "whole numbers from 0 to 999"))
+    sides = {"points": [0, 0], pegs: [0, 0], **score}
+    return marking_of(sides)
 
 
 def svg_to_png(svg: str, path: str, width: int = 900) -> None:

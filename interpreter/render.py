@@ -13,6 +13,10 @@ from interpreter.notation import PIPS
 from interpreter.scoring.registry import ladder_class
 from interpreter.terminal import draw_board
 
+#: the width a played game's record is laid out in, whatever the terminal (a record reads
+#: the same everywhere; a person's terminal wraps it further, players/human.py)
+RECORD_WIDTH = 80
+
 
 def board_text(b: Board, mover_name: str = "X", other_name: str = "O") -> str:
     """The board from the mover's side: his pips 13..24 above, 12..1 below.
@@ -46,15 +50,19 @@ class LogWriter:
     score, and the games, marks, relevés and restacks between them. `feed(events)` returns the
     lines completed so far (a throw's line is complete when the next begins), `close()` the
     rest. Plays are written in `notation` (interpreter/notation.py; pips by default) from the
-    thrower's side; `rule_names` writes scoring rules by name instead of by id."""
+    thrower's side; `rule_names` writes scoring rules by name instead of by id; `forced` marks
+    a throw's only play (or none) as such."""
 
     def __init__(self, variant: Any, marks_only: bool = False, notation: Any = None,
-                 rule_names: bool = False):
+                 rule_names: bool = False, forced: bool = False):
         self.variant = variant
         self.ladder = ladder_class(variant.ladder)
         self.marks_only = marks_only
         self.notation = notation
         self.names = _rule_names(variant) if rule_names else {}
+        #: say where a throw had one play only, or none (the person at the board, who was not
+        #: asked for it)
+        self.forced = forced
         self.n = 0
         self.cur: list[str] | None = None
         self.notes: list[str] = []
@@ -96,17 +104,24 @@ class LogWriter:
                     elif dkind in ("double", "take", "resign", "resigns", "mark", "school"):
                         pass                # their events say what was done
                     else:
-                        notes.append(f"{SIDES[side]} {dkind}: {answer}")
+                        said = _decision_words(SIDES[side], dkind, answer)
+                        if said:
+                            notes.append(said)
                 case Forced(play=play):
                     if self.cur is not None:
                         self.cur[1] = self._play(play)
+                        if self.forced:
+                            self.cur[1] += " (no legal play)" if play == "-" else \
+                                " (the only play)"
                 case Scored(side=side, rule=rule, points=points):
                     notes.append(f"{self.names.get(rule, rule)} {points} to {SIDES[side]}")
                 case Hole(side=side, holes=holes, thrower=thrower):
                     on = "" if side == thrower else f" on {SIDES[thrower]}'s throw"
                     notes.append(f"{SIDES[side]} +{holes} hole{'s' if holes != 1 else ''}{on}")
                 case Went(side=side):
-                    notes.append(f"{SIDES[side]} goes")
+                    said = f"{SIDES[side]} goes"
+                    if not notes or notes[-1] != said:      # the decision said it
+                        notes.append(said)
                 case Claimed(side=side, marker=marker):
                     notes.append(f"{SIDES[side]} claims the {marker}")
                 case Suspended(side=side, game=game):
@@ -121,7 +136,8 @@ class LogWriter:
                 case Restacked(side=side):
                     notes.append(f"{SIDES[side]}'s men are all off: restacked")
                 case Resigned(side=side, level=level):
-                    notes.append(f"{SIDES[side]} resigns ({level})")
+                    notes.append(f"{SIDES[side]} concedes the {level}" if level in CONCEDED
+                                 else f"{SIDES[side]} resigns ({level})")
                 case ResignDeclined(side=side, level=level):
                     notes.append(f"{SIDES[side]} declines a resignation ({level})")
                 case Marked(side=side, claimed=claimed, due=due):
@@ -175,8 +191,10 @@ class LogWriter:
                                       f"{score[0]}, black {score[1]}")
                 case GameWon(number=number, winner=winner, value=worth, excess=excess,
                              decision=decision):
+                    then = {"go": f"; {SIDES[winner]} goes away",
+                            "continue": f"; {SIDES[winner]} plays on"}.get(decision or "", "")
                     notes.append(f"game {number} won by {SIDES[winner]}, ×{worth}, excess {excess}"
-                                 + (f"; {decision}" if decision else ""))
+                                 + then)
                 case NewGame(start="continue"):
                     notes.append("the next game goes on from this position")
                 case NewGame(start="first", who=int() as who):
@@ -211,6 +229,28 @@ class LogWriter:
         return out
 
 
+#: the levels of a resignation that concede a unit of play (the trictrac parties: the mark, the
+#: game, the partie, the match); the others (a backgammon single, gammon...) are offered
+CONCEDED = frozenset({"mark", "game", "partie", "match"})
+
+
+def _decision_words(who: str, kind: str, answer: Any) -> str:
+    """A decision of the log as players say it: `black stays`, `white goes`, `white calls a
+    refait`; "" where the event that follows says it (a suspension, a game won and what its
+    winner chose)."""
+    if answer in ("stay", "hold"):
+        return f"{who} stays"
+    if answer == "go" and kind != "continue":
+        return f"{who} goes"
+    if answer in ("go", "continue") or str(answer).startswith("suspend "):
+        return ""           # the game won and its winner's choice, `suspends`
+    if answer == "refait":
+        return f"{who} calls a refait"
+    if answer == "concede":
+        return f"{who} concedes the mark"
+    return f"{who} {kind}: {answer}"
+
+
 def _rule_names(variant: Any) -> dict[str, str]:
     rules = getattr(getattr(variant, "model", None), "rules", None) or {}
     return {rid: r.name for rid, r in rules.items()}
@@ -242,7 +282,8 @@ def render_game(variant: Any, result: Any, summary: dict, marks_only: bool = Fal
     if game is not None and game.turns:
         # the board of the last game played (a rotation's own variant has none)
         b = game.board if game.mover == side else game.variant.flip(game.board)
-        drawn = draw_board(game.variant, b, side, notation or PIPS, final=True).plain
+        drawn = draw_board(game.variant, b, side, notation or PIPS, final=True,
+                           width=RECORD_WIDTH).plain
         lines += ["", f"Final position, seen by {SIDES[side]}:", drawn.rstrip("\n")]
     score_line = ladder_class(variant.ladder).summary_line(summary)
     if score_line is not None:
@@ -256,16 +297,33 @@ def result_line(variant: Any, result: Any, summary: dict, turns: str = "turns") 
     2`), or who won the match or partie and its final score, the winner's first (`white wins
     the match 5-2`); a draw; or where it stopped. `turns` names what is counted."""
     if not result.finished:
-        return f"stopped after {result.turns} {turns}, unfinished"
+        return f"stopped after {_count(result.turns, turns)}, unfinished"
     if result.winner is None:
-        return f"a draw (after {result.turns} {turns})"
+        return f"a draw ({after(result, turns)})"
     won = ladder_class(variant.ladder).contest_won(summary)
     score = summary.get("score")
     winner, loser = SIDES[result.winner], SIDES[1 - result.winner]
     if won is not None and isinstance(score, dict):
         return (f"{winner} wins the {won} {score.get(winner)}-{score.get(loser)} "
-                f"(after {result.turns} {turns})")
-    return f"{winner} wins, worth {result.value} (after {result.turns} {turns})"
+                f"({after(result, turns)})")
+    return f"{winner} wins, worth {result.value} ({after(result, turns)})"
+
+
+def _count(n: int, unit: str) -> str:
+    return f"{n} {unit if n != 1 else unit.removesuffix('s')}"
+
+
+def after(result: Any, turns: str = "turns") -> str:
+    """`after 12 turns`, and who conceded where a resignation ended the play (the last one,
+    made after the last throw)."""
+    text = f"after {_count(result.turns, turns)}"
+    for e in reversed(getattr(result, "log", None) or ()):
+        if isinstance(e, Thrown):
+            break
+        if isinstance(e, Resigned):
+            how = "conceded" if e.level in CONCEDED else f"resigned ({e.level})"
+            return f"{text}, {how} by {SIDES[e.side]}"
+    return text
 
 
 def render_partie(variant: Any, result: Any, summary: dict, marks_only: bool = False,
@@ -278,6 +336,7 @@ def render_partie(variant: Any, result: Any, summary: dict, marks_only: bool = F
 
     ledger = result.ledger
     names = ("white", "black")
+    width = RECORD_WIDTH
     lines = [f"{variant.name} — seed {summary.get('seed')}, white {summary.get('white')} "
              f"vs black {summary.get('black')}",
              f"a partie of {ledger.n_marks} marks; {summary.get('leader')} leads the first", ""]
@@ -290,7 +349,7 @@ def render_partie(variant: Any, result: Any, summary: dict, marks_only: bool = F
         if r.kind == "refait":
             how = "void, replayed"
         elif r.kind == "conceded":
-            how = f"conceded by {names[r.loser]}"
+            how = f"by {names[r.loser]}"
         elif r.pickup is not None:
             how = ", ".join([
                 "in arrears" if r.arrears else "in advance",
@@ -299,9 +358,12 @@ def render_partie(variant: Any, result: Any, summary: dict, marks_only: bool = F
         winner = "-" if r.winner is None else names[r.winner]
         rate, paid = ("-", "-") if r.kind == "refait" else (f"x{r.multiplier}", str(r.payment))
         holes = f"{r.holes[0]}-{r.holes[1]}"
-        lines.append(f"{r.mark:>4}  {names[r.leader]:<6}  {r.kind:<11}  {winner:<6}  "
-                     f"{holes:>5}  {rate:>4}  {paid:>4}  {play.turns:>6}  "
-                     f"{play.pickups:>8}  {how}".rstrip())
+        row = (f"{r.mark:>4}  {names[r.leader]:<6}  {r.kind:<11}  {winner:<6}  "
+               f"{holes:>5}  {rate:>4}  {paid:>4}  {play.turns:>6}  {play.pickups:>8}")
+        if how and len(row) + 2 + len(how) > width:
+            lines += [row, " " * 6 + how]         # under the row, where the line is narrow
+        else:
+            lines.append(f"{row}  {how}".rstrip())
     lines.append("")
     lines.append("holes are written white-black; each payment is made by the loser to the winner")
     lost = ledger.lost_marks
@@ -317,10 +379,10 @@ def render_partie(variant: Any, result: Any, summary: dict, marks_only: bool = F
         return "\n".join(lines)
     lines += ["", *settlement_lines(ledger, names)]
     if result.winner is None:
-        lines.append(f"a level partie (after {result.turns} throws)")
+        lines.append(f"a level partie ({after(result, 'throws')})")
     else:
         lines.append(f"{names[result.winner]} wins the partie by {result.value} jetons "
-                     f"(after {result.turns} throws)")
+                     f"({after(result, 'throws')})")
     return "\n".join(lines)
 
 
@@ -368,8 +430,8 @@ def render_combine(variant: Any, result: Any, summary: dict, marks_only: bool = 
     lines += ["", *settlement_lines(ledger, names),
               f"  honours and pool: white {signed(fish[0])}, black {signed(fish[1])} fish"]
     if result.winner is None:
-        lines.append(f"a level partie in jetons (after {result.turns} throws)")
+        lines.append(f"a level partie in jetons ({after(result, 'throws')})")
     else:
         lines.append(f"{names[result.winner]} wins the partie by {result.value} jetons "
-                     f"(after {result.turns} throws)")
+                     f"({after(result, 'throws')})")
     return "\n".join(lines)

@@ -4,7 +4,9 @@
 The games to play are `Arm`s (a variant with its `--set`s, a seed, a number of games and two
 player kinds). Game i of an arm is seeded from the arm's seed and i alone
 (`game_seed`), so what a game does never depends on where, or next to what, it is played:
-`--jobs 4` and `--dask` give what `--jobs 1` gives. The games are cut into chunks, the chunks
+`--jobs 4` and `--dask` give what `--jobs 1` gives (on Dask, a variant file goes to the workers
+as its text, with the files it extends, each checked against its sha256: a worker needs no
+copy of it). The games are cut into chunks, the chunks
 of several arms interleaved (an interrupted comparison has played about as many games in each
 arm), and at most a few chunks per worker are in flight, handed back in the order they were
 made: memory stays flat whatever the number of games.
@@ -48,6 +50,8 @@ class Arm:
     white: str = "random"
     black: str = "random"
     max_turns: int = 20000
+    #: keep each game's playout metrics (engine/metrics.py; `--metrics`)
+    metrics: bool = False
 
 
 def default_jobs() -> int:
@@ -83,12 +87,13 @@ def game_seed(seed: int, index: int) -> str:
 
 
 def play_game(variant: Any, seed: int, index: int, white: str = "random", black: str = "random",
-              max_turns: int = 20000, keep_record: bool = False) -> GameResult:
+              max_turns: int = 20000, keep_record: bool = False,
+              metrics: bool = False) -> GameResult:
     gs = game_seed(seed, index)
     players = (make_player(white, f"{gs}:white", variant),
                make_player(black, f"{gs}:black", variant))
     return Game(variant, gs, max_turns=max_turns, keep_record=keep_record,
-                doubles=capabilities_of(players)).run(players)
+                doubles=capabilities_of(players), metrics=metrics).run(players)
 
 
 def game_line(index: int, seed: int, result: GameResult) -> dict[str, Any]:
@@ -116,6 +121,10 @@ def game_line(index: int, seed: int, result: GameResult) -> dict[str, Any]:
     }
     for key, value in result.figures.items():
         line.setdefault(key, value)
+    if result.metrics is not None:
+        # the playout metrics (`--metrics`): decisiveness, drama, stability, coverage, and the
+        # sums they are made of (engine/metrics.py)
+        line.update(result.metrics)
     return line
 
 
@@ -123,12 +132,13 @@ def play_lines(variant: Any, arm: Arm, start: int, stop: int) -> list[dict[str, 
     """The lines of games start..stop-1 of `arm`: on the compiled path where the variant has
     one (`interpreter.native.accelerate`: the same games for the same seeds), else in Python."""
     playout = getattr(variant, "native_playout", None)
-    if playout is not None and arm.white == arm.black == "random":
+    # (the compiled playout keeps no playout metrics)
+    if playout is not None and arm.white == arm.black == "random" and not arm.metrics:
         results = playout.play([game_seed(arm.seed, i) for i in range(start, stop)],
                                arm.max_turns)
         return [game_line(i, arm.seed, r) for i, r in zip(range(start, stop), results)]
     return [game_line(i, arm.seed, play_game(variant, arm.seed, i, arm.white, arm.black,
-                                             max_turns=arm.max_turns))
+                                             max_turns=arm.max_turns, metrics=arm.metrics))
             for i in range(start, stop)]
 
 
@@ -286,15 +296,21 @@ def run(arms: Sequence[Arm], variants: Sequence[Any], jobs: int = 1,
 
 # -- Dask -------------------------------------------------------------------------------------
 
-def _dask_chunk(arm: Arm, start: int, stop: int) -> list[dict[str, Any]]:
-    """Run on a Dask worker: the variant is loaded once per worker process and kept."""
+def _dask_chunk(arm: Arm, start: int, stop: int, sent: Any = None) -> list[dict[str, Any]]:
+    """Run on a Dask worker: the variant is loaded once per worker process and kept. A variant
+    file comes as its text (`sent`, a `VariantTexts`: the file and every file it extends, each
+    checked against its sha256) and is compiled from it: the worker reads no variant file."""
     cache = _WORKER.setdefault("dask", {})
-    key = (arm.ref, arm.overrides)
+    key = (arm.ref, arm.overrides, None if sent is None else sent.digests)
     variant = cache.get(key)
     if variant is None:
-        from interpreter.variant.build import load_variant
+        from interpreter.variant.build import load_variant, load_variant_texts
 
-        variant = cache[key] = load_variant(arm.ref, arm.overrides)
+        variant = load_variant(arm.ref, arm.overrides) if sent is None else \
+            load_variant_texts(sent, arm.overrides)
+        if len(cache) > 32:
+            cache.clear()
+        cache[key] = variant
         from interpreter.native import accelerate
 
         accelerate(variant, quiet=True, games=arm.games)
@@ -317,11 +333,19 @@ def _run_dask(arms: tuple[Arm, ...], variants: Sequence[Any], address: str
     try:
         workers = max(1, len(client.scheduler_info().get("workers", {})))
         total = sum(a.games for a in arms)
+        from interpreter.variant.build import variant_texts
+
+        # a variant file travels with each task as its text, whatever the worker's folders
+        texts: dict[tuple[str, tuple[str, ...]], Any] = {}
+        for arm, v in zip(arms, variants):
+            if (arm.ref, arm.overrides) not in texts:
+                texts[arm.ref, arm.overrides] = variant_texts(arm.ref, arm.overrides, built=v)
+        sent = [texts[arm.ref, arm.overrides] for arm in arms]
 
         def submit(task: tuple[int, int, int]) -> Any:
             a, start, stop = task
             # pure=False: a chunk is never taken for another with the same arguments' hash
-            f = client.submit(_dask_chunk, arms[a], start, stop, pure=False)
+            f = client.submit(_dask_chunk, arms[a], start, stop, sent[a], pure=False)
             futures.append(f)
             return f
 

@@ -17,6 +17,7 @@ from typing import IO, Any, Sequence
 from interpreter.engine.game import _EndContext
 from interpreter.runner import game_line, game_seed, play_game  # noqa: F401
 from interpreter.runner import Arm, Interrupts, run
+from interpreter.errors import TablierError
 from interpreter.scoring.registry import ladder_class
 
 
@@ -54,6 +55,8 @@ class Tally:
         self.first = {"white": 0, "black": 0}
         self.first_wins = 0
         self.turns = 0
+        #: how many games lasted each number of turns (the replicates' homogeneity test)
+        self.turn_counts: dict[int, int] = {}
         self.values: dict[str, int] = {}
         self.cubes: dict[str, int] = {}
         self.fired: dict[str, dict[str, int]] = {}
@@ -65,6 +68,7 @@ class Tally:
     def add(self, line: dict[str, Any]) -> None:
         self.games += 1
         self.turns += line["turns"]
+        self.turn_counts[line["turns"]] = self.turn_counts.get(line["turns"], 0) + 1
         self.first[line["first"]] += 1
         won = line.get("won") or {"white": 0, "black": 0}
         for side in ("white", "black"):
@@ -167,21 +171,60 @@ class Tally:
 def simulate(variant: Any, ref: str, overrides: Sequence[str], games: int, seed: int,
              white: str = "random", black: str = "random", jobs: int = 1,
              games_out: IO[str] | None = None, dask: str | None = None,
-             progress: Any = None) -> dict[str, Any]:
+             progress: Any = None, replicates: int = 1,
+             metrics: bool = False) -> dict[str, Any]:
     """Play `games` games and summarise them (the `tablier simulate --json` object); with
-    `games_out`, write each game's line to it as JSON. Interrupted (Ctrl-C), the summary is of
-    the games finished, with `"interrupted": true`."""
+    `games_out`, write each game's line to it as JSON. `replicates` R: the run R times,
+    replicate r with the seed SEED+r, all in one run; the summary is over all their games, with
+    each replicate's figures (`by_replicate`) and the tests of their homogeneity
+    (`homogeneity`), and each line says its `replicate`. Interrupted (Ctrl-C), the summary is
+    of the games finished, with `"interrupted": true`."""
+    from interpreter.bounded import MAX_REPLICATES
+
+    if not 1 <= replicates <= MAX_REPLICATES:
+        raise TablierError(f"--replicates must be from 1 to {MAX_REPLICATES}, not "
+                           f"{replicates}")
+    if replicates > 1:
+        try:        # asked before the games, not after them
+            import scipy  # noqa: F401
+        except ImportError:
+            raise TablierError("--replicates tests the replicates' homogeneity with scipy: "
+                               "pip install 'tablier[stats]'") from None
     t0 = time.perf_counter()
-    tally = Tally(_value_names(variant), points_unit(variant),
-                  getattr(variant.ladder, "kind", "game"))
-    arm = Arm(ref, tuple(overrides), seed, games, white, black)
+
+    def new_tally() -> Tally:
+        return Tally(_value_names(variant), points_unit(variant),
+                     getattr(variant.ladder, "kind", "game"))
+
+    tally = new_tally()
+    reps = [new_tally() for _ in range(replicates)] if replicates > 1 else []
+    seeds = [seed + r for r in range(replicates)]
+    arms = [Arm(ref, tuple(overrides), s, games, white, black, metrics=metrics)
+            for s in seeds]
+    from interpreter.compare import provenance
+    # what made the run, taken before it (the weights as the players read them)
+    made = provenance.simulate_provenance(variant, white, black)
+    if games_out is not None:
+        # the header line: what the games are, before them
+        provenance.write_line(games_out, provenance.games_out_header(
+            variant.id, variant, overrides, {"white": white, "black": black}, seeds))
+    # the playout metrics of `--metrics` (decisiveness, drama, stability, coverage)
+    playout = None
+    if metrics:
+        from interpreter.compare.playout import PlayoutSums
+        playout = PlayoutSums()
     interrupted = False
     try:
         with Interrupts() as guard:
-            for _a, chunk in run([arm], [variant], jobs, dask):
+            for r, chunk in run(arms, [variant] * replicates, jobs, dask):
                 with guard.held():
                     for line in chunk:
+                        if reps:
+                            line["replicate"] = r
+                            reps[r].add(line)
                         tally.add(line)
+                        if playout is not None:
+                            playout.add(line)
                         if games_out is not None:
                             games_out.write(json.dumps(line, separators=(",", ":")) + "\n")
                     if progress is not None:
@@ -200,7 +243,50 @@ def simulate(variant: Any, ref: str, overrides: Sequence[str], games: int, seed:
         out["interrupted"] = True
         out["games_asked"] = games
     out.update(tally.summary())
+    if playout is not None:
+        out["metrics"] = playout.summary()
+    if reps:
+        out.update(replicate_summary(reps, seeds))
+    out.update(made)
     return out
+
+
+#: what `simulate` reports of each replicate
+REPLICATE_KEYS = ("games", "decided", "draws", "unfinished", "first_player_win_rate",
+                  "first_player_win_interval", "draw_rate", "draw_interval", "white_win_rate",
+                  "white_win_interval", "white_net", "white_net_interval", "mean_turns")
+
+
+def replicate_summary(reps: Sequence[Tally], seeds: Sequence[int]) -> dict[str, Any]:
+    """`replicates`, `seeds`, each replicate's figures (`by_replicate`) and the tests that the
+    replicates agree (`homogeneity`): χ² of the replicates × 2 table for the first player's
+    wins (of the decided games), white's wins (of the decided games) and the draws (of all the
+    games); Kruskal–Wallis for the turns; the one-way analysis of variance for white's net
+    result a play (compare/stats.py)."""
+    try:
+        from interpreter.compare import stats
+    except ImportError:
+        raise TablierError("the tests of replicates' homogeneity are computed with scipy: pip "
+                           "install 'tablier[stats]'") from None
+
+    by = []
+    for r, (t, s) in enumerate(zip(reps, seeds)):
+        summary = t.summary()
+        by.append({"replicate": r, "seed": s,
+                   **{k: summary[k] for k in REPLICATE_KEYS if k in summary}})
+    decided = [t.games - t.unfinished - t.draws for t in reps]
+    tests: dict[str, stats.Test | None] = {
+        "first_player_win_rate": stats.chi2_rows(
+            [(t.first_wins, d) for t, d in zip(reps, decided)]),
+        "white_wins": stats.chi2_rows([(t.wins["white"], d) for t, d in zip(reps, decided)]),
+        "draw_rate": stats.chi2_rows([(t.draws, t.games) for t in reps]),
+        "mean_turns": stats.kruskal_counts([t.turn_counts for t in reps]),
+    }
+    if all(float(x).is_integer() for t in reps for x in t.net[1:]):
+        tests["white_net"] = stats.anova_moments(
+            [stats.Moments(int(t.net[0]), int(t.net[1]), int(t.net[2])) for t in reps])
+    return {"replicates": len(reps), "seeds": list(seeds), "by_replicate": by,
+            "homogeneity": {k: None if v is None else v.json() for k, v in tests.items()}}
 
 
 def points_unit(variant: Any) -> str:
@@ -263,6 +349,26 @@ def summary_text(summary: dict[str, Any]) -> str:
         if key.endswith("_rate") and key not in ("first_player_win_rate", "white_win_rate",
                                                  "draw_rate"):
             lines.append(f"{key.replace('_', ' '):>22}  {value}")
+    if summary.get("by_replicate"):
+        lines += ["", f"{summary['replicates']} replicates (seeds "
+                  f"{', '.join(map(str, summary['seeds']))}); the figures above are over all "
+                  f"their games"]
+        for rep in summary["by_replicate"]:
+            first = rep.get("first_player_win_rate")
+            lines.append(f"{'replicate ' + str(rep['replicate'] + 1):>22}  seed {rep['seed']}: "
+                         f"first player {first if first is not None else '—'}, "
+                         f"draws {rep.get('draw_rate', '—')}, mean turns {rep['mean_turns']}")
+        for key, h in summary.get("homogeneity", {}).items():
+            if h is not None:
+                mc = ", Monte Carlo" if h["method"] == "Monte Carlo" else ""
+                what = {"first_player_win_rate": "first player", "draw_rate": "draws",
+                        "mean_turns": "turns"}.get(key, key.replace("_", " "))
+                lines.append(f"{'agree? ' + what:>22}  p = {h['p_value']:.3g} "
+                             f"({h['test']}{mc})")
+        lines.append("")
+    if summary.get("metrics"):
+        from interpreter.compare.playout import summary_lines
+        lines += summary_lines(summary["metrics"])
     firings = summary.get("rule_firings")
     if firings:
         width = max(len(r) for r in firings)

@@ -21,6 +21,14 @@ the caller, in any notation, with optional point names (talon, coin de repos...)
 checkers that may move (`movable`), destinations (`targets`), the last chosen point (`picked`).
 Every point, the bar and the trays carry `data-pip` (0 = off, 25 = bar), so that a page can
 make them clickable; each checker is a `<circle class="checker" data-pip=... data-side=...>`.
+
+Holes and points (the trictrac family's ladders, `marking_of` a ladder's state): the frame
+along each row is widened into a rail with twelve holes, one at the foot of each point of the
+player's row counted from his talon, and a start hole beyond the talon; his peg (`circle.peg`,
+`data-holes`) stands in the hole of his holes, and his jeton (`circle.jeton`, `data-points`)
+at the foot of the point that counts his points from the talon, six against the bar, as the
+points are marked on a real board; two jetons while he marks in bredouille after the
+opponent. Combiné adds the honours game's silver peg beside à écrire's gold one.
 """
 from __future__ import annotations
 
@@ -38,6 +46,7 @@ GAP = 46         # the space between the two rows (dice, messages)
 BARW = 48        # width of the bar
 TRAY = 58        # width of the tray of checkers borne off
 FRAME = 12       # the wooden frame around each part
+RAIL = 34        # the frame along a row where holes and points are marked (pegs and jetons)
 LABEL = 40       # the band of point labels (and names) above and below
 
 COLOURS = {"white": ("#f6f1e3", "#5b4a33", "#222"), "black": ("#2c2a28", "#0d0d0d", "#f2f2f2")}
@@ -114,20 +123,22 @@ def _tray_left(g: Geometry) -> bool:
 
 
 class _Frame:
-    """The coordinates of the parts of one picture."""
+    """The coordinates of the parts of one picture; `rail` the width of the frame along the two
+    rows (wider where pegs and jetons are drawn in it)."""
 
-    def __init__(self, g: Geometry):
+    def __init__(self, g: Geometry, rail: int = FRAME):
         self.g = g
+        self.rail = rail
         self.tray_left = _tray_left(g)
         left = FRAME + (TRAY + FRAME if self.tray_left else 0)
         self.half = [left, left + 6 * PW + BARW]          # x of the two halves
         self.bar_x = left + 6 * PW
         self.tray_x = FRAME if self.tray_left else left + 12 * PW + BARW + FRAME
-        self.top = LABEL + FRAME                          # y of the far row's edge
+        self.top = LABEL + rail                           # y of the far row's edge
         self.bottom = self.top + 2 * PH + GAP             # y of the near row's edge
         self.mid = self.top + PH + GAP / 2
         self.width = left + 12 * PW + BARW + FRAME + (0 if self.tray_left else TRAY + FRAME)
-        self.height = self.bottom + FRAME + LABEL
+        self.height = self.bottom + rail + LABEL
 
     def point_x(self, col: int) -> float:
         return self.half[col // 6] + (col % 6) * PW
@@ -141,6 +152,155 @@ def _wrap(name: str) -> list[str]:
     best = min(range(1, len(words)), key=lambda k: abs(len(" ".join(words[:k]))
                                                       - len(" ".join(words[k:]))))
     return [" ".join(words[:best]), " ".join(words[best:])]
+
+
+# -- holes and points marked on the frame (the trictrac family) ---------------------------------
+
+@dataclass(frozen=True)
+class Marking:
+    """What one player has marked on the frame: his points (a jeton on the rail at the foot of
+    the point that counts them from his talon; two jetons while he marks in bredouille after
+    the opponent), his holes (his peg in the holes of his rail; `counts` says what the peg
+    counts), in combiné the honours game's holes (a second peg, silver beside the gold of
+    à écrire, one bimetallic peg while they are equal), his banner and his necktie."""
+
+    points: int = 0
+    holes: int = 0
+    two_jetons: bool = False
+    honours: int | None = None
+    banner: bool = False
+    necktie: bool = False
+    counts: str = "holes"
+
+
+def _pair(sides: Mapping[str, Any], key: str) -> tuple[Any, Any] | None:
+    v = sides.get(key)
+    if isinstance(v, (list, tuple)) and len(v) == 2:
+        return v[0], v[1]
+    return None
+
+
+def _count(x: Any) -> int:
+    return x if isinstance(x, int) and not isinstance(x, bool) and x >= 0 else 0
+
+
+def marking_of(sides: Mapping[str, Any] | None) -> tuple[Marking, Marking] | None:
+    """The marking of both players (white's, black's) from a ladder's state with sides named
+    as saves hold it (`Ladder.sides()`: `points`, `holes`, `bredouille`; à écrire's
+    `mark_holes`, `banner`, `necktie`; combiné's `honours_holes`; the 12-point Tric-Trac's
+    `games`): None for a ladder that marks no points (the cube's, a rotation's)."""
+    if not isinstance(sides, Mapping):
+        return None
+    points = _pair(sides, "points")
+    holes = _pair(sides, "mark_holes") or _pair(sides, "holes")
+    counts = "holes of the mark" if _pair(sides, "mark_holes") else "holes"
+    if holes is None and _pair(sides, "games") is not None:
+        holes, counts = _pair(sides, "games"), "games won (their values)"
+    if points is None or holes is None:
+        return None
+    bred = _pair(sides, "bredouille") or (False, False)
+    honours = _pair(sides, "honours_holes")
+    banner = _pair(sides, "banner") or (False, False)
+    necktie = _pair(sides, "necktie") or (False, False)
+    pts = (_count(points[0]), _count(points[1]))
+    return tuple(Marking(points=pts[i], holes=_count(holes[i]),
+                         two_jetons=bool(bred[i]) and pts[i] > 0 and pts[1 - i] > 0,
+                         honours=None if honours is None else _count(honours[i]),
+                         banner=bool(banner[i]), necktie=bool(necktie[i]), counts=counts)
+                 for i in (0, 1))  # type: ignore[return-value]
+
+
+#: the colours of the pegs: à écrire's (gold) and the honours game's (silver) in combiné
+GOLD, SILVER = ("#d9a520", "#7a5a12"), ("#d6d6d6", "#5c5c5c")
+#: the jetons' colour (fill, edge)
+JETON = ("#f4e3a1", "#8a6d1c")
+#: the radius of a peg and of a jeton (the rail is `RAIL` wide: jetons on its inner half,
+#: the holes on its outer half)
+PEG_R, JETON_R = 7.5, 8
+
+
+def _rail_x(f: _Frame, g: Geometry, k: int, viewer: bool) -> float:
+    """The middle of the k-th point from a player's talon (0: the start hole beyond the
+    talon) along his row: the viewer's row is his pips 24..13, the opponent's the viewer's
+    pips 1..12."""
+    def centre(n: int) -> float:
+        col, _near = _column(g, 25 - n if viewer else n)
+        return f.point_x(col) + PW / 2
+    if k == 0:
+        return 2 * centre(1) - centre(2)
+    return centre(k)
+
+
+def _peg(out: list[str], x: float, y: float, fill: tuple[str, str], side: str, what: str,
+         n: int, half: tuple[str, str] | None = None) -> None:
+    """A peg in a hole of the rail: a disc of `fill` (two halves with `half`), with a light
+    edge so that a dark peg shows on the wood."""
+    cls = f"peg {what}"
+    if half is None:
+        out.append(f"<circle{_attrs(class_=cls, cx=f'{x:.1f}', cy=f'{y:.1f}', r=PEG_R, fill=fill[0], stroke='#f3e2c0', stroke_width=2, data_side=side, data_holes=n)}/>")
+    else:
+        out.append(f"<g{_attrs(class_=cls, data_side=side, data_holes=n)}>")
+        r = PEG_R
+        out.append(f"<path{_attrs(d=f'M{x:.1f},{y - r:.1f} A{r},{r} 0 0,0 {x:.1f},{y + r:.1f} Z', fill=fill[0])}/>")
+        out.append(f"<path{_attrs(d=f'M{x:.1f},{y - r:.1f} A{r},{r} 0 0,1 {x:.1f},{y + r:.1f} Z', fill=half[0])}/>")
+        out.append(f"<circle{_attrs(cx=f'{x:.1f}', cy=f'{y:.1f}', r=r, fill='none', stroke='#f3e2c0', stroke_width=2)}/>")
+        out.append("</g>")
+    out.append(f"<circle{_attrs(cx=f'{x - 2.5:.1f}', cy=f'{y - 2.5:.1f}', r=2, fill='#fff', fill_opacity=0.55)}/>")
+
+
+def _marks(out: list[str], f: _Frame, g: Geometry, marks: tuple[Marking, Marking],
+           colours: tuple[str, str]) -> None:
+    """Each player's holes and points on his rail (the viewer's along the near row, the
+    opponent's along the far one): twelve holes and the start hole beyond the talon, his peg
+    in the hole of his holes (round again after twelve, the count written beside it), his
+    jeton at the foot of the point that counts his points from the talon (six against the
+    bar), two jetons while he marks in bredouille."""
+    for m, colour, viewer in ((marks[0], colours[0], True), (marks[1], colours[1], False)):
+        side = "mover" if viewer else "opponent"
+        edge = f.bottom if viewer else f.top
+        sign = 1 if viewer else -1
+        jy, hy = edge + sign * 9.5, edge + sign * (f.rail - 9)
+        title = (f"{colour}: {m.points} point{'s' if m.points != 1 else ''}"
+                 f"{' (in bredouille: two jetons)' if m.two_jetons else ''}, {m.holes} "
+                 f"{m.counts}" + (f", {m.honours} holes of the honours game"
+                                  if m.honours is not None else ""))
+        out.append(f"<g{_attrs(class_='marks', data_side=side, data_colour=colour)}><title>{escape(title)}</title>")
+        for k in range(13):
+            out.append(f"<circle{_attrs(class_='hole', cx=f'{_rail_x(f, g, k, viewer):.1f}', cy=f'{hy:.1f}', r=3, fill='#2a170b')}/>")
+        pegs: list[tuple[int, tuple[str, str], str, tuple[str, str] | None]] = []
+        if m.honours is None:
+            pegs.append((m.holes, COLOURS[colour][:2], "holes", None))
+        elif m.honours == m.holes:
+            pegs.append((m.holes, GOLD, "holes honours", SILVER))
+        else:
+            pegs += [(m.holes, GOLD, "holes", None), (m.honours, SILVER, "honours", None)]
+        for n, fill, what, half in pegs:
+            x = _rail_x(f, g, (n - 1) % 12 + 1 if n else 0, viewer)
+            _peg(out, x, hy, fill, side, what, n, half)
+            if n > 12:
+                out.append(f"<text{_attrs(class_='peg-count', x=f'{x + 9:.1f}', y=f'{hy + 4:.1f}', font_size=11, font_weight='bold', fill='#fff')}>{n}</text>")
+        first = _rail_x(f, g, 1 if m.holes else 0, viewer)
+        if m.necktie:
+            out.append(f"<circle{_attrs(class_='necktie', cx=f'{first:.1f}', cy=f'{hy:.1f}', r=PEG_R + 3, fill='none', stroke='#c0392b', stroke_width=2.2)}><title>{escape(colour)}'s necktie</title></circle>")
+        if m.banner:
+            bx = _rail_x(f, g, 0, viewer)
+            top = hy - sign * 3
+            out.append(f"<g{_attrs(class_='banner', data_side=side)}><title>{escape(colour)}'s banner</title>"
+                       f"<line{_attrs(x1=f'{bx:.1f}', y1=f'{hy:.1f}', x2=f'{bx:.1f}', y2=f'{top - sign * 16:.1f}', stroke='#f3e2c0', stroke_width=1.5)}/>"
+                       f"<polygon{_attrs(points=f'{bx:.1f},{top - sign * 16:.1f} {bx + 13:.1f},{top - sign * 12:.1f} {bx:.1f},{top - sign * 8:.1f}', fill='#c0392b')}/></g>")
+        if m.points:
+            k = min(m.points, 12)
+            x = _rail_x(f, g, k, viewer)
+            if k == 6:
+                # six points: the jeton against the bar
+                x += (PW / 2 - 9) * (1 if _rail_x(f, g, 7, viewer) > x else -1)
+            # a second jeton lies beside the first, towards the talon
+            back = 7 if _rail_x(f, g, 1, viewer) > _rail_x(f, g, 2, viewer) else -7
+            for j in range(2 if m.two_jetons else 1):
+                out.append(f"<circle{_attrs(class_='jeton', cx=f'{x + back * j:.1f}', cy=f'{jy:.1f}', r=JETON_R, fill=JETON[0], stroke=JETON[1], stroke_width=1.6, data_side=side, data_points=m.points)}/>")
+            if m.points > 12:
+                out.append(f"<text{_attrs(class_='jeton-count', x=f'{x:.1f}', y=f'{jy + 4:.1f}', text_anchor='middle', font_size=10, font_weight='bold', fill='#3b2a06')}>{m.points}</text>")
+        out.append("</g>")
 
 
 # -- the picture -------------------------------------------------------------------------------
@@ -215,7 +375,8 @@ def board_svg(board: Sequence[int], geometry: Geometry | None = None, *,
               labels: Mapping[int, str] | None = None, names: Mapping[int, str] | None = None,
               movable: Iterable[int] = (), targets: Iterable[int] = (), picked: int | None = None,
               used_dice: Sequence[int] = (), caption: str | None = None,
-              width: int | None = None, cube: tuple[int, str | None] | None = None) -> str:
+              width: int | None = None, cube: tuple[int, str | None] | None = None,
+              marks: tuple[Marking, Marking] | None = None) -> str:
     """The SVG text of `board` (a kernel board seen by the viewer) in `geometry`.
 
     `colours` are the viewer's and the opponent's ("white" or "black"); `labels` pip → text
@@ -224,9 +385,13 @@ def board_svg(board: Sequence[int], geometry: Geometry | None = None, *,
     `used_dice` the numbers already played (drawn greyed); `caption` a line under the board;
     `width` the picture's width in pixels (default: its natural size, scalable); `cube` the
     doubling cube, (value, owner: "mover", "opponent" or None when centred), drawn on the bar:
-    in its middle when centred, at the owner's end otherwise."""
+    in its middle when centred, at the owner's end otherwise; `marks` the holes and points of
+    the viewer and the opponent (`Marking`), drawn with pegs and jetons on a wider frame along
+    the rows (the trictrac family's layout only)."""
     g = geometry or Geometry()
-    f = _Frame(g)
+    if g.near != "start":
+        marks = None
+    f = _Frame(g, RAIL if marks is not None else FRAME)
     labels = {p: str(p) for p in range(1, 25)} if labels is None else labels
     names = g.names if names is None else names
     movable, targets = set(movable), set(targets)
@@ -242,7 +407,7 @@ def board_svg(board: Sequence[int], geometry: Geometry | None = None, *,
            ".picked .hit{fill:#e67e22;fill-opacity:.22}.unentered.movable circle.checker{stroke:#e67e22;"
            "stroke-width:3}.movable .waiting-label{fill:#ffd08a}"
            "text.count,text.waiting-label,text.pin-label,.cube{pointer-events:none}</style>",
-           f"<rect{_attrs(class_='frame', x=0, y=LABEL, width=f.width, height=f.bottom + FRAME - LABEL, rx=8, fill='#6b4226')}/>"]
+           f"<rect{_attrs(class_='frame', x=0, y=LABEL, width=f.width, height=f.bottom + f.rail - LABEL, rx=8, fill='#6b4226')}/>"]
     # the two halves and the tray
     for hx in f.half:
         out.append(f"<rect{_attrs(x=hx, y=f.top, width=6 * PW, height=2 * PH + GAP, fill='#e9d8b4')}/>")
@@ -332,6 +497,8 @@ def board_svg(board: Sequence[int], geometry: Geometry | None = None, *,
                 if side == "mover":
                     out.append(f"<rect{_attrs(class_='hit', x=tx, y=cy - 12, width=TRAY, height=38, fill='#fff', fill_opacity=0, data_pip=pip)}/>")
                 out.append(f"<title>{count} {colour} waiting off the board to enter</title></g>")
+    if marks is not None:
+        _marks(out, f, g, marks, colours)
     if cube is not None:
         value, owner = cube
         cube_y = f.mid - 18 if owner is None else (f.bottom - 40 if owner == "mover" else f.top + 4)
@@ -355,10 +522,11 @@ def board_svg(board: Sequence[int], geometry: Geometry | None = None, *,
 def position_svg(variant: Any, board: Sequence[int], *, dice: Sequence[int] | None = None,
                  mover: int = 0, side: int | None = None, labels: Mapping[int, str] | None = None,
                  mirror: bool = False, cube: tuple[int, str | None] | None = None,
-                 **kw: Any) -> str:
+                 marking: tuple[Marking, Marking] | None = None, **kw: Any) -> str:
     """The picture of `board`, seen by the mover (`mover`: 0 white, 1 black), drawn from the
     side of player `side` (default: the mover's): the board is turned to him first. `cube`:
-    (value, owner "white" | "black" | None when centred)."""
+    (value, owner "white" | "black" | None when centred); `marking`: white's and black's holes
+    and points (`marking_of`), drawn on the frame."""
     side = mover if side is None else side
     g = Geometry.from_variant(variant, mirror=mirror)
     if side != mover:
@@ -369,7 +537,10 @@ def position_svg(variant: Any, board: Sequence[int], *, dice: Sequence[int] | No
         owner = cube[1]
         drawn = (cube[0], None if owner is None else
                  "mover" if owner == colours[0] else "opponent")
-    return board_svg(board, g, dice=dice, colours=colours, labels=labels, cube=drawn, **kw)
+    marks = None if marking is None else \
+        (marking[0], marking[1]) if side == 0 else (marking[1], marking[0])
+    return board_svg(board, g, dice=dice, colours=colours, labels=labels, cube=drawn,
+                     marks=marks, **kw)
 
 
-__all__ = ["Geometry", "board_svg", "position_svg", "point_names"]
+__all__ = ["Geometry", "Marking", "board_svg", "marking_of", "position_svg", "point_names"]

@@ -19,7 +19,10 @@ to bear off (`pips X167 O167`).
 from __future__ import annotations
 
 import os
+import re
+import shutil
 import sys
+import textwrap
 from typing import Any, TextIO
 
 from rich.console import Console
@@ -44,6 +47,55 @@ def console_for(stream: TextIO | None = None) -> Console:
     return Console(file=stream, force_terminal=colour, no_color=not colour,
                    color_system="auto" if colour else None, highlight=False, soft_wrap=True,
                    emoji=False, markup=False)
+
+
+def terminal_width() -> int:
+    """The columns of the terminal (`COLUMNS`, else the terminal's own width, else 80), never
+    fewer than 40: what every line printed for a person at the board fits in."""
+    return max(40, shutil.get_terminal_size((80, 24)).columns)
+
+
+#: a numbered line of the log or of `list` (`  12. white 5-4 ...`): its continuation lines
+#: are indented under the text after the number
+_NUMBERED = re.compile(r"^\s*\d+\.\s+")
+
+
+def fit(text: str, width: int | None = None) -> list[str]:
+    """`text` (one line) wrapped by words to `width` columns (the terminal's): no word is cut,
+    and a continued line is indented under the text it continues."""
+    width = terminal_width() if width is None else width
+    if len(text) <= width:
+        return [text]
+    m = _NUMBERED.match(text)
+    lead = len(text) - len(text.lstrip(" "))
+    indent = " " * (len(m.group(0)) if m else lead + 2)
+    if len(indent) > width // 2:
+        indent = "  "
+    return textwrap.wrap(text, width=width, subsequent_indent=indent, break_long_words=False,
+                         break_on_hyphens=False, drop_whitespace=True) or [text]
+
+
+def fit_items(head: str, items: list[str], width: int | None = None, sep: str = " · ",
+              indent: str = "  ") -> list[str]:
+    """`head` then `items` joined by `sep`, broken into lines of `width` columns between items
+    (an item is never split, unless it is alone wider than a line)."""
+    width = terminal_width() if width is None else width
+    lines: list[str] = []
+    cur = head
+    mark = sep.strip()                  # ends a line broken between two items
+    for i, item in enumerate(items):
+        piece = (sep if i else " ") + item if cur else item
+        room = len(mark) + 1 if i < len(items) - 1 else 0
+        if cur.strip() and len(cur) + len(piece) + room > width:
+            lines.append(cur + (" " + mark if i else ""))
+            cur = indent + item
+        else:
+            cur += piece
+    lines.append(cur)
+    out: list[str] = []
+    for line in lines:
+        out += fit(line, width)
+    return out
 
 
 def _cell(x: int, mover: int, changed: bool = False, pinned: bool = False) -> Text:
@@ -100,12 +152,16 @@ def pip_counts(variant: Any, board: Any) -> tuple[int, int]:
 
 
 def draw_board(variant: Any, board: Any, side: int, notation: Notation,
-               before: Any = None, final: bool = False, on_roll: int | None = None) -> Text:
+               before: Any = None, final: bool = False, on_roll: int | None = None,
+               width: int | None = None, legend: bool = True) -> Text:
     """The board `board` (seen by the player on roll, `side`: 0 white, 1 black) with its points
     named in `notation`; points that differ from `before` (a play being entered) are shown
     reversed. Where the variant is a race the pip counts are shown below. `final`: the board
     at the end of the game, seen by `side` (nobody is on roll); `on_roll`: the player on roll
-    when he is not `side` (the opponent doubling before his throw)."""
+    when he is not `side` (the opponent doubling before his throw). The lines under the board
+    are broken between their parts to fit `width` columns (the terminal's); `legend`: the
+    names of the points are written under it."""
+    width = terminal_width() if width is None else width
     out = Text()
 
     def row(pips: range, cells: bool) -> None:
@@ -137,12 +193,20 @@ def draw_board(variant: Any, board: Any, side: int, notation: Notation,
         parts.append(f"pips {mover}{mine} {other}{theirs}")
     who = f"seen by {SIDES[side]}" if final else f"{SIDES[side]} on roll" \
         if on_roll in (None, side) else f"seen by {SIDES[side]}, {SIDES[on_roll]} on roll"
-    out.append("   ".join(parts) + f"   ({MARKS[0]} white, {MARKS[1]} black; "
-               f"{who}, moving from {notation.label(24, side)} towards "
-               f"{notation.label(1, side)})\n", style=STYLES["dim"])
-    legend = named_points(notation, side)
-    if legend:
-        out.append(legend + "\n", style=STYLES["dim"])
+    parts.append(f"({MARKS[0]} white, {MARKS[1]} black; {who}, moving from "
+                 f"{notation.label(24, side)} towards {notation.label(1, side)})")
+    # the parts on one line while they fit, else as many lines as they need
+    lines = [parts[0]]
+    for part in parts[1:]:
+        if len(lines[-1]) + 3 + len(part) > width:
+            lines.append(part)
+        else:
+            lines[-1] += "   " + part
+    for line in lines:
+        for piece in fit(line, width):
+            out.append(piece + "\n", style=STYLES["dim"])
+    for line in named_points_lines(notation, side, width) if legend else ():
+        out.append(line + "\n", style=STYLES["dim"])
     return out
 
 
@@ -158,15 +222,20 @@ def rows_of(variant: Any) -> tuple[range, range]:
     return range(13, 25), range(12, 0, -1)
 
 
-def named_points(notation: Notation, side: int) -> str:
-    """The point names beside their labels: `talon T, T' · coin de repos 11, 11'` (the player
-    on roll's point, then the opponent's)."""
+def _named_items(notation: Notation, side: int) -> list[str]:
+    return [f"{name} {notation.label(pip, side)}, "
+            f"{notation.label(their_pip(notation.route, pip), side)}"
+            for pip, name in sorted(notation.names.items(), reverse=True)]
+
+
+def named_points_lines(notation: Notation, side: int, width: int | None = None) -> list[str]:
+    """The point names beside their labels, the player on roll's point then the opponent's
+    (`talon T, T' · coin de repos 11, 11'`), broken between two names to fit `width` columns
+    (none: the notation names no point)."""
     if not notation.names:
-        return ""
-    items = [f"{name} {notation.label(pip, side)}, "
-             f"{notation.label(their_pip(notation.route, pip), side)}"
-             for pip, name in sorted(notation.names.items(), reverse=True)]
-    return f"named points ({SIDES[side]}'s, then the opponent's): " + " · ".join(items)
+        return []
+    return fit_items(f"named points ({SIDES[side]}'s, {SIDES[1 - side]}'s):",
+                     _named_items(notation, side), width)
 
 
 # -- the score --------------------------------------------------------------------------------

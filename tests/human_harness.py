@@ -38,7 +38,8 @@ class Driver:
         self.script = list(script or [])
         self.stop_after = stop_after
         self.timeout = timeout
-        self.env = {**os.environ, "NO_COLOR": "1", **(env or {})}
+        # wide lines unless a test asks for a width: the tests of content read whole lines
+        self.env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "1000", **(env or {})}
         self.t = Transcript()
         self.n_play = 0
         self.n_word = 0
@@ -73,7 +74,7 @@ class Driver:
                     continue
                 self.t.out += buf
                 screen, buf = buf, ""
-                side, kind = m.group(1), m.group(2)
+                kind = m.group(2)
                 listed = [LISTED.match(line) for line in screen.splitlines()]
                 got = [x.group(2) for x in listed if x]
                 if got:

@@ -31,7 +31,8 @@ def _wilson(k: int, n: int) -> list[float]:
 def _check_against_lines(arm: dict, rules: int = 3) -> None:
     """The held-out recomputation: first-player rate and its Wilson interval, mean length and
     its interval, and per-rule rates, from the arm's lines alone."""
-    lines = [json.loads(x) for x in Path(arm["games_out"]).read_text().splitlines()]
+    lines = [g for g in map(json.loads, Path(arm["games_out"]).read_text().splitlines())
+             if "game" in g]
     n = len(lines)
     assert n == arm["games"]
     k = sum(g["winner"] == g["first"] for g in lines)
@@ -74,12 +75,15 @@ def test_backgammon_against_nackgammon_agrees_with_its_lines(capsys, tmp_path) -
     for arm in out["arms"]:
         assert Path(arm["games_out"]).name.startswith("bg-")
         _check_against_lines(arm)
-        lines = [json.loads(x) for x in Path(arm["games_out"]).read_text().splitlines()]
+        lines = [g for g in map(json.loads, Path(arm["games_out"]).read_text().splitlines())
+                 if "game" in g]
         gammons = sum(g["gammons"] for g in lines)
         assert arm["ladder"]["gammons_rate"]["value"] == pytest.approx(gammons / 60)
         assert arm["ladder"]["gammons_rate"]["ci"] == pytest.approx(_wilson(gammons, 60))
-    names = {d["figure"] for d in out["differences"]}
-    assert {"first_player_win_rate", "length_throws", "ladder.gammons_rate"} <= names
+    names = {d["figure"] for d in out["differences"] if d["tested"]}
+    assert {"first_player_win_rate", "length_throws"} <= names
+    # the gammon rate is the share of gammons among the game values: one test, values.*
+    assert any(n.startswith("values.") for n in names) and "ladder.gammons_rate" not in names
     assert all(0 <= d["p"] <= 1 for d in out["differences"] if d["p"] is not None)
 
 
@@ -91,8 +95,10 @@ def test_triktrak_against_the_12_point_game_agrees_with_its_lines(capsys, tmp_pa
         _check_against_lines(arm)
     assert "holes" in tt["length"] and "games" not in tt["length"]
     assert tw["values"] and set(tw["values"]) <= {"single", "double", "triple", "quadruple"}
-    # every shared figure is compared; a rule only one arm has is not
-    assert not any(d["figure"].startswith("rules.hit") for d in out["differences"])
+    # every shared figure is compared; a rule only one arm has is shown, not tested
+    hits = [d for d in out["differences"] if d["figure"].startswith("rules.hit.")]
+    assert hits and not any(d["tested"] for d in hits)
+    assert all(d["why"] == "triktrak has no rule hit" and d["value_a"] is None for d in hits)
     assert sum(r["share"] for r in tt["rules"].values()) == pytest.approx(1.0)
 
 

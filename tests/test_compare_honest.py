@@ -28,7 +28,8 @@ def _run(capsys, args: list[str]) -> dict:
 
 
 def _lines(arm: dict) -> list[dict]:
-    return [json.loads(x) for x in Path(arm["games_out"]).read_text().splitlines()]
+    return [g for g in map(json.loads, Path(arm["games_out"]).read_text().splitlines())
+            if "game" in g]
 
 
 def _wilson(k: int, n: int) -> list[float]:
@@ -133,16 +134,32 @@ def _check_against_lines(arm: dict) -> None:
 
 
 def _check_holm(out: dict) -> None:
-    tests = [a["first_player_win_rate"] for a in out["arms"]
-             if a["first_player_win_rate"]["p_value"] is not None] + out["differences"]
-    assert out["tests"] == len(tests)
-    ps = [t["p_value"] for t in tests]
-    assert [t["p_adjusted"] for t in tests] == pytest.approx(_holm_by_hand(ps), abs=1e-12)
-    assert all(t["p_adjusted"] >= t["p_value"] for t in tests)
+    """Holm within each family of tests (the unit of its figures): each arm's first-player test
+    in "proportion" with the rates and shares, every omnibus test and every tested difference
+    in its own; a difference shown but not tested has no p-value and says why."""
+    families: dict[str, list[dict]] = {}
+    for a in out["arms"]:
+        if a["first_player_win_rate"]["p_value"] is not None:
+            families.setdefault("proportion", []).append(a["first_player_win_rate"])
+    for o in out.get("omnibus", []):
+        families.setdefault(o["family"], []).append(o)
+    for d in out["differences"]:
+        if d["tested"]:
+            families.setdefault(d["family"], []).append(d)
+        else:
+            assert d["p_value"] is None and d["p_adjusted"] is None and d["why"], d
+    assert out["tests"] == sum(len(t) for t in families.values())
+    assert {f: v["tests"] for f, v in out["families"].items()} == \
+        {f: len(t) for f, t in families.items()}
+    for tests in families.values():
+        ps = [t["p_value"] for t in tests]
+        assert [t["p_adjusted"] for t in tests] == pytest.approx(_holm_by_hand(ps), abs=1e-12)
+        assert all(t["p_adjusted"] >= t["p_value"] for t in tests)
     for d in out["differences"]:
         assert d["p"] == d["p_value"]
-        lo, hi = d["ci"]
-        assert lo <= d["difference"] + 1e-12 and d["difference"] <= hi + 1e-12
+        if d["tested"]:
+            lo, hi = d["ci"]
+            assert lo <= d["difference"] + 1e-12 and d["difference"] <= hi + 1e-12
 
 
 def test_players_as_arms_shares_and_figures_under_every_kind(capsys, tmp_path) -> None:

@@ -18,7 +18,8 @@ Z = 1.959964
 
 
 def _lines(name: str) -> list[dict]:
-    return [json.loads(line) for line in (DATA / name).read_text().splitlines()]
+    # the games' lines (a header line, which has no "game", left out)
+    return [g for g in map(json.loads, (DATA / name).read_text().splitlines()) if "game" in g]
 
 
 BG, NACK = _lines("worked-1-backgammon.jsonl"), _lines("worked-2-nackgammon.jsonl")

@@ -1,6 +1,6 @@
 """GNU Backgammon as player and grader (the `gnubg` extra; skipped without the module): its
 plays are its own move finder's best, it refuses the variants it does not play, and
-`tablier analyse` grades a player's plays (gnubg's own with no error)."""
+`tablier analyse --by gnubg` grades a player's plays (gnubg's own with no error)."""
 from __future__ import annotations
 
 import json
@@ -97,25 +97,25 @@ def test_analyse_grades_the_plays_and_gnubgs_own_are_best(tmp_path, capsys):
     assert main(["play", "backgammon", "--set", "ladder.match_length=3", "--white", "greedy",
                  "--black", "gnubg", "--mat", str(mat), "--seed", "3"]) == 0
     capsys.readouterr()
-    assert main(["analyse", str(mat), "--player", "black", "--json"]) == 0
+    assert main(["analyse", str(mat), "--player", "black", "--by", "gnubg", "--json"]) == 0
     black = json.loads(capsys.readouterr().out)
     assert black["plays"] > 10 and black["mean_error_millipoints"] == 0.0
     assert black["best_play_share"] == 1.0 and black["blunders"] == []
-    assert main(["analyse", str(mat), "--player", "white", "--json"]) == 0
+    assert main(["analyse", str(mat), "--player", "white", "--by", "gnubg", "--json"]) == 0
     white = json.loads(capsys.readouterr().out)
     assert white["mean_error_millipoints"] > 10
     assert white["rating"] in ("awful", "beginner", "casual player", "intermediate")
     for b in white["blunders"]:
         assert b["error_millipoints"] > 80 and b["played"] != b["better"]
         assert ":" in b["gnubg_id"]
-    assert main(["analyse", str(mat), "--player", "nobody"]) == 1
+    assert main(["analyse", str(mat), "--player", "nobody", "--by", "gnubg"]) == 1
     assert "no player 'nobody'" in capsys.readouterr().err
 
 
 def test_analyse_refuses_a_file_that_is_not_a_match(tmp_path, capsys):
     bad = tmp_path / "bad.mat"
     bad.write_text("not a match\n")
-    assert main(["analyse", str(bad), "--player", "white"]) == 1
+    assert main(["analyse", str(bad), "--player", "white", "--by", "gnubg"]) == 1
     assert "bad.mat" in capsys.readouterr().err
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import subprocess
 import sys
 
@@ -14,7 +15,6 @@ import pytest
 from human_harness import ROOT, Driver, refusals
 
 from interpreter.engine.game import Game
-from interpreter.players.bots import GreedyBot
 from interpreter.players.human import EndOfInput, HumanPlayer, Session
 from interpreter.notation import notation_for
 from interpreter.variant.build import load_variant
@@ -59,6 +59,13 @@ def test_a_person_plays_a_whole_partie_of_the_default_length(variant: str) -> No
                timeout=1800).run()
     assert t.returncode == 0, t.out[-2000:]
     assert any(w in t.out.strip().splitlines()[-1] for w in END_WORDS)
+
+
+@pytest.fixture(autouse=True)
+def _wide_lines(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Lines as wide as they come (the tests of what is said read whole lines; the width of
+    the terminal has its own tests)."""
+    monkeypatch.setenv("COLUMNS", "1000")
 
 
 def test_a_play_entered_in_parts_is_shown_undone_and_confirmed() -> None:
@@ -178,8 +185,10 @@ def _answer(v, d, lines: list[str], notation: str = "pips") -> tuple[object, str
 
 def test_a_move_no_checker_can_make_is_named_with_the_dice() -> None:
     v, g, gen, d = _decision("backgammon", (6, 1))
-    got, out = _answer(v, d, ["24/17", "13/7 13/7", "13/7 8/7"])
-    assert "24/17: no checker of yours can move 7 from 24 with 6-1" in out
+    got, out = _answer(v, d, ["24/16", "24/17", "13/7 13/7", "13/7 8/7"])
+    assert "24/16: no checker of yours can move 8 from 24 with 6-1" in out
+    # 7 is both numbers, and both ways end on the opponent's 8-point: the fault is the point
+    assert "24/17: 17 is closed (the opponent holds it with 3 checkers)" in out
     assert "13/7 13/7: the 6 is used twice" in out
     assert got == d.index("13/7 8/7")
 
@@ -291,3 +300,110 @@ def test_two_persons_a_resignation_is_put_to_the_other_who_may_decline() -> None
     assert "resign> resign\n'resign' is not an answer here" in text
     assert "declines the resignation (single): play goes on" in text
     assert stop.value.decision.kind != "resign"
+
+
+# -- hint all: the best answers ranked with their values ------------------------------------------
+
+def _table(out: str, after: str) -> list[tuple[int, str, float, str]]:
+    """The rows (list number, play, value, what it gives up) of the first hint table after the
+    line `after`."""
+    lines = out[out.index(after):].splitlines()
+    start = next(i for i, x in enumerate(lines) if "# is the number in list" in x)
+    rows = []
+    for line in lines[start + 1:]:
+        if not line.lstrip().startswith("#"):
+            break
+        num, rest = line.split(None, 1)
+        *play, value, gives = rest.split()
+        rows.append((int(num[1:]), " ".join(play), float(value), gives))
+    return rows
+
+
+def test_hint_all_ranks_ten_plays_with_their_values_in_80_columns(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "80")
+    v, g, gen, d = _decision("backgammon", (6, 1))
+    got, out = _answer(v, d, ["list", "hint all", "13/7 8/7"])
+    assert got == d.index("13/7 8/7")
+    assert all(len(line) <= 80 for line in out.splitlines()), out
+    rows = _table(out, "white play> hint all")
+    listed = {int(m.group(1)): m.group(2) for m in
+              (re.match(r"^\s*(\d+)\. (.+)$", x) for x in out.splitlines()) if m}
+    # ten plays of the opening 6-1, each with its number in `list`, best first
+    assert len(rows) == min(10, len(d.choices)) and len({r[1] for r in rows}) == len(rows)
+    assert all(listed[n] == play for n, play, _v, _g in rows)
+    values = [r[2] for r in rows]
+    assert values == sorted(values, reverse=True)
+    assert rows[0][3] == "best"
+    for _n, _p, value, gives in rows[1:]:
+        assert float(gives) == pytest.approx(value - values[0], abs=0.0011)
+    # the best is the hint's, named on its first line, and it is the point-making play
+    first = next(x for x in out.splitlines() if x.startswith("hint ("))
+    assert f"{rows[0][0]}. {rows[0][1]}" in first and rows[0][1] == "13/7 8/7"
+    assert "all 10 plays (points for you; # is the number in list):" in out
+
+
+def test_hint_shows_the_best_play_then_five_and_hint_n_the_n_best(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "80")
+    v, g, gen, d = _decision("backgammon", (6, 1))
+    got, out = _answer(v, d, ["hint", "hint 3", "hint three", "help", "13/7 8/7"])
+    assert len(_table(out, "white play> hint\n")) == 5
+    assert len(_table(out, "white play> hint 3")) == 3
+    assert "hint three: hint alone shows the 5 best answers, hint all up to 10, hint N the " \
+           "N best" in " ".join(out.split())
+    assert "hint all: up to 10" in out          # help lists it
+    assert got == d.index("13/7 8/7")
+
+
+def _cube_decision(kind: str):
+    """A money game of backgammon played by random plays until White is asked `kind` (the
+    cube's question before his throw, or Black's double)."""
+    import random
+
+    v = load_variant("backgammon")
+    g = Game(v, "7/0", resigns=True)
+    g.branching = True
+    gen = g.play()
+    d = next(gen)
+    rng = random.Random(1)
+    while not (d.kind == "double" and g.turns > 6 and d.player == 0):
+        d = gen.send(0 if d.kind in ("double", "take") else rng.randrange(len(d.choices)))
+    if kind == "take":
+        d = gen.send(d.choices.index("double"))
+    return v, d
+
+
+def test_hint_at_the_cube_gives_no_double_double_take_and_double_pass() -> None:
+    from interpreter.players.hint import cube_numbers, ranking
+
+    v, d = _cube_decision("double")
+    got, out = _answer(v, d, ["hint", "roll"])
+    assert got == 0
+    line = " ".join(out[out.index("the cube, in points:"):].split("\n  Before")[0].split())
+    numbers = dict(cube_numbers(d))
+    assert list(numbers) == ["no double", "double/take", "double/pass"]
+    for word, value in numbers.items():
+        assert f"{word} {value:+.3f}" in line
+    assert numbers["double/pass"] == pytest.approx(1.0)
+    # doubling is worth what the opponent's better answer leaves the doubler
+    r = {c.text: c.value for c in ranking(d).choices}
+    assert r["double"] == pytest.approx(min(numbers["double/take"], numbers["double/pass"]))
+    assert r["roll"] == pytest.approx(numbers["no double"])
+    right = "double, take" if r["double"] > r["roll"] else "no double, take"
+    assert f"right: {right}" in line
+
+
+def test_hint_at_a_take_values_taking_and_passing() -> None:
+    v, d = _cube_decision("take")
+    assert d.kind == "take" and d.player == 1
+    out = io.StringIO()
+    s = Session(v, notation_for(v), inp=io.StringIO("hint\ntake\n"), out=out, echo=True)
+    assert HumanPlayer(1, s).answer(d) == 0
+    text = out.getvalue()
+    assert "all 2 answers (points for the opponent):" not in text
+    rows = text[text.index("all 2 answers"):].splitlines()[1:3]
+    words = [r.split()[0] for r in rows]
+    assert sorted(words) == ["pass", "take"]
+    # passing loses the cube's value, one point
+    assert any(r.split()[:2] == ["pass", "-1.000"] for r in rows)

@@ -61,8 +61,10 @@ def test_ctrl_c_stops_simulate_with_the_games_finished(tmp_path: Path) -> None:
     summary = json.loads(run.stdout)
     assert summary["interrupted"] is True
     assert 3 <= summary["games"] < 1000000
-    # the figures are over exactly the games written
-    written = [json.loads(x) for x in lines.read_text().splitlines()]
+    # the figures are over exactly the games written, after the header line
+    read = [json.loads(x) for x in lines.read_text().splitlines()]
+    assert read[0]["header"] is True and "game" not in read[0]
+    written = read[1:]
     assert len(written) == summary["games"]
     assert [g["game"] for g in written] == list(range(len(written)))
     assert sum(g["winner"] == "white" for g in written) == summary["wins"]["white"]
@@ -76,7 +78,8 @@ def test_ctrl_c_stops_compare_with_the_games_finished(tmp_path: Path) -> None:
     out = json.loads(run.stdout)
     assert out["interrupted"] is True
     for arm in out["arms"]:
-        written = (tmp_path / Path(arm["games_out"]).name).read_text().splitlines()
+        written = [x for x in (tmp_path / Path(arm["games_out"]).name).read_text().splitlines()
+                   if "game" in json.loads(x)]
         assert arm["games"] == len(written) >= 1
         assert arm["first_player_win_rate"]["n"] == len(written)
 
@@ -88,7 +91,8 @@ def test_ctrl_c_in_one_process(tmp_path: Path) -> None:
     assert run.returncode == 130 and "Traceback" not in run.stderr
     assert run.stdout.startswith("interrupted: ")
     games = int(run.stdout.split()[1])
-    assert games == len(lines.read_text().splitlines())
+    # the header line, then the games
+    assert games == len(lines.read_text().splitlines()) - 1
 
 
 def test_no_progress_bar_without_a_terminal(capsys) -> None:
@@ -128,7 +132,7 @@ def test_simulate_gives_whites_win_rate_and_net_with_their_intervals(vid, games,
     assert main(["simulate", vid, "--games", str(games), "--seed", "4", "--white", "greedy",
                  "--black", "random", "--json", "--games-out", str(out)]) == 0
     s = json.loads(capsys.readouterr().out)
-    lines = [json.loads(x) for x in out.read_text().splitlines()]
+    lines = [g for g in map(json.loads, out.read_text().splitlines()) if "game" in g]
     # recomputed from the games' lines: white's share (a draw half) and his net a play
     score = sum(1.0 if g["winner"] == "white" else 0.5 if g["winner"] is None else 0.0
                 for g in lines)

@@ -20,10 +20,18 @@ from interpreter.terminal import draw_board, pip_counts
 from interpreter.variant.build import load_variant
 
 
+@pytest.fixture(autouse=True)
+def _wide_lines(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Lines as wide as they come (the tests of what is said read whole lines; the width of
+    the terminal has its own tests)."""
+    monkeypatch.setenv("COLUMNS", "1000")
+
+
 def _play(args: list[str], lines: list[str], timeout: float = 120) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "interpreter", "play", *args],
                           input="\n".join(lines) + "\n", cwd=ROOT, capture_output=True,
-                          text=True, timeout=timeout, env={"NO_COLOR": "1", "PATH": "/usr/bin"})
+                          text=True, timeout=timeout,
+                          env={"NO_COLOR": "1", "PATH": "/usr/bin", "COLUMNS": "1000"})
 
 
 def _at(variant_id: str, pos: dict, dice: tuple[int, int], overrides: list | None = None):
@@ -123,7 +131,7 @@ def test_a_resumed_game_keeps_its_notation(tmp_path) -> None:
     assert other.returncode == 0 and "A/" in other.stdout
 
 
-# -- hints and logs in the notation -----------------------------------------------------------------
+# -- hints and logs in the notation ----------------------------------------------------------------
 
 def test_the_hint_names_the_best_and_the_next_best_play_in_the_chosen_notation() -> None:
     r = _play(["triktrak", "--notation", "guiton", "--white", "human", "--black", "greedy",
@@ -192,7 +200,7 @@ def test_pip_counts_count_the_bar_the_waiting_men_and_the_pinned() -> None:
     assert pip_counts(long, long.geometry.start_board({24: 15})) == (15 * 24, 15 * 24)
 
 
-# -- the reasons of refusals ------------------------------------------------------------------------
+# -- the reasons of refusals -----------------------------------------------------------------------
 
 START = {24: 2, 13: 5, 8: 3, 6: 5, 1: -2, 12: -5, 17: -3, 19: -5}
 
@@ -236,6 +244,9 @@ def test_a_rule_of_the_file_that_forbids_a_play_is_named() -> None:
         raise AssertionError("no seed opens 5-2")
     _got, out = _answer(v, d, ["24/19 24/22"])
     assert "One checker from the head" in out, out
+    # the rule is the fault, not the mark of a hit where there is none
+    _got, out = _answer(v, d, ["24/19* 24/22"])
+    assert "One checker from the head" in out and "nothing is hit" not in out, out
 
 
 def test_a_stray_star_is_refused_and_a_trailing_star_is_optional() -> None:
@@ -250,6 +261,41 @@ def test_a_stray_star_is_refused_and_a_trailing_star_is_optional() -> None:
     v, g, d = _at("backgammon", {"points": _points(spec), "bar": [0, 0], "off": [0, 0]}, (6, 1))
     assert _answer(v, d, ["13/7* 8/7"])[0] == d.index("13/7 8/7")
     assert _answer(v, d, ["13/7 8/7"])[0] == d.index("13/7 8/7")
+
+
+def test_the_first_real_fault_is_named_before_a_wrong_hit_mark() -> None:
+    """Each move in turn: no checker on its point, a checker on the bar to enter first, a
+    closed point, a number not thrown; a `*` where nothing is hit comes last."""
+    spec = dict(START)
+    spec[24] = 1                                    # one of white's on the bar
+    v, g, d = _at("backgammon", {"points": _points(spec), "bar": [1, 0], "off": [0, 0]}, (5, 4))
+    _got, out = _answer(v, d, ["bar/20 5/1*", "13/9* 8/3", "bar/22* 13/9", "bar/20* 13/9"])
+    assert "5/1: no checker of yours on 5" in out, out
+    assert "13/9: a checker on the bar must enter first" in out, out
+    assert "bar/22: no checker of yours can move 3 from bar with 5-4" in out, out
+    # the play is legal but for its mark: then the mark is the fault
+    assert "bar/20* 13/9: nothing is hit on 20" in out, out
+    assert out.count("nothing is hit") == 1
+    v, g, d = _at("backgammon", {"points": _points(spec), "bar": [1, 0], "off": [0, 0]}, (6, 4))
+    _got, out = _answer(v, d, ["bar/19* bar/21"])
+    assert "bar/19: 19 is closed (the opponent holds it with 5 checkers)" in out, out
+
+
+def test_a_pinned_checker_is_named_before_a_wrong_hit_mark() -> None:
+    v, g, d = _at("plakoto", {"points": _points({10: -1, 24: 14, 1: -14}),
+                              "pins": {"mine": [10]}, "bar": [0, 0], "off": [0, 0]}, (3, 1))
+    _got, out = _answer(v, d, ["10/7* 24/23"])
+    assert "10/7: your checker on 10 is pinned" in out and "nothing is hit" not in out, out
+
+
+def test_trictrac_a_move_from_an_empty_point_is_named_before_a_wrong_hit_mark() -> None:
+    v, g, d = _at("triktrak", {"points": [-15] + [0] * 22 + [15], "bar": [0, 0],
+                               "off": [0, 0]}, (6, 1))
+    _got, out = _answer(v, d, ["13/7* 24/23"])
+    assert "13/7: no checker of yours on 13" in out and "nothing is hit" not in out, out
+    # in Guiton's notation: the talon is T, the mover's pip 13 his coin de repos, 11
+    _got, out = _answer(v, d, ["11/5'* T/1"], notation="guiton")
+    assert "11/5': no checker of yours on 11" in out and "nothing is hit" not in out, out
 
 
 # -- word decisions -------------------------------------------------------------------------------
@@ -313,3 +359,166 @@ def test_acey_deucey_names_its_doublet_with_the_1_2_on_the_board() -> None:
     seen = d.view.board
     after = {p.board for p in v.generator.plays(base, 1, 2)[0]}
     assert seen != base and seen in after
+
+
+# -- the cube, offered only where it lives ---------------------------------------------------------
+
+from interpreter.scoring.cube import Cube, CubeLadder, Match, dead_cube  # noqa: E402
+
+
+def test_the_crawford_game_and_the_post_crawford_leader_have_a_dead_cube() -> None:
+    m = Match(CubeLadder(match_length=3))
+    c = m.new_game()
+    assert dead_cube(m, c, 0) is None and dead_cube(m, c, 1) is None
+    m.finish(c, 0, 2, 1, "play")                     # 2-0: the next game is the Crawford game
+    c = m.new_game()
+    assert dead_cube(m, c, 0) == dead_cube(m, c, 1) == "the Crawford game: nobody may double"
+    m.finish(c, 1, 1, 1, "play")                     # 2-1, post-Crawford
+    c = m.new_game()
+    assert dead_cube(m, c, 0) == "post-Crawford, 1 point away: any game won wins the match"
+    assert dead_cube(m, c, 1) is None                # the trailer doubles at once
+
+
+def test_a_cube_at_what_the_doubler_needs_is_dead_for_him_alone() -> None:
+    m = Match(CubeLadder(match_length=5))
+    c = m.new_game()
+    c.value, c.owner = 4, 0                          # white owns 4, needs 5: a redouble lives
+    assert dead_cube(m, c, 0) is None
+    m.score = [1, 0]                                 # white needs 4: owned past what he needs
+    assert dead_cube(m, c, 0) == "4 points away with the cube at 4: any game won wins the match"
+    assert dead_cube(m, c, 1) == "the opponent owns the cube"
+    c.owner = None
+    c.value = 2
+    m.score = [3, 0]                                 # the cube's value already wins for white
+    assert dead_cube(m, c, 0) == "2 points away with the cube at 2: any game won wins the match"
+    assert dead_cube(m, c, 1) is None                # black needs 5: his double lives
+
+
+def test_money_play_the_cube_dies_only_at_its_cap() -> None:
+    m = Match(CubeLadder())
+    c = Cube(CubeLadder())
+    assert dead_cube(m, c, 0) is None
+    c.value, c.owner = 64, 0
+    assert dead_cube(m, c, 0) == "the cube is at its highest (64)"
+
+
+def _person_against_a_bot(score: tuple[int, int], lines: list[str]) -> str:
+    """White a person, black greedy, in a 3-point match set to `score` after the opening."""
+    from interpreter.players.bots import GreedyBot
+
+    v = load_variant("backgammon", ["ladder.match_length=3"])
+    g = Game(v, "4/0", resigns=True, doubles=(True, True))
+    out = io.StringIO()
+    s = Session(v, notation_for(v), inp=io.StringIO("\n".join(lines) + "\n"), out=out,
+                echo=True)
+    players = [HumanPlayer(0, s), GreedyBot(7)]
+    gen = g.play()
+    d = next(gen)
+    g.ladder.match.score[:] = score
+    try:
+        while True:
+            d = gen.send(players[d.player].answer(d))
+    except (EndOfInput, StopIteration):
+        pass
+    return out.getvalue()
+
+
+def test_a_person_is_not_offered_a_dead_cube_and_is_told_why_once() -> None:
+    out = _person_against_a_bot((2, 0), ["1"] * 8)
+    assert "white double>" not in out
+    assert out.count("(no cube offered: 1 point away with the cube at 1: any game won wins "
+                     "the match)") == 1, out
+    live = _person_against_a_bot((0, 0), ["1"] * 8)
+    assert "white double>" in live and "no cube offered" not in live
+
+
+# -- the width of the terminal ---------------------------------------------------------------------
+
+#: short games for the default suite; the whole ones are `slow`
+NARROW = {
+    "backgammon": ["--set", "ladder.match_length=1", "--seed", "6"],
+    "triktrak": ["--set", "ladder.holes_to_win=3", "--seed", "3", "--notation", "guiton"],
+    "trictrac-ecrire": ["--set", "ladder.min_marks=4", "--set", "ladder.marks=4", "--seed", "9"],
+    "tric-trac-12": ["--set", "ladder.match_games=1", "--seed", "4"],
+}
+WHOLE = {
+    "backgammon": ["--set", "ladder.match_length=3", "--seed", "6"],
+    "triktrak": ["--seed", "3", "--notation", "lepeintre"],
+    "trictrac-ecrire": ["--seed", "9", "--notation", "malfilatre"],
+    "tric-trac-12": ["--seed", "4"],
+    "tabla": ["--seed", "2"],
+}
+#: the commands a person tries at the first prompts, so that their answers are measured too
+TRIED = ["help", "list", "board", "zz/9", "24/1*"]
+
+
+def _at_width(variant: str, args: list[str], columns: int, tried: list[str] = TRIED) -> str:
+    from concurrent.futures import ThreadPoolExecutor
+
+    def run(cols: int) -> str:
+        t = Driver([variant, *args, "--white", "human", "--black", "greedy"], script=list(tried),
+                   simple=True, timeout=600, env={"COLUMNS": str(cols)}).run()
+        assert t.returncode == 0, t.out[-2000:]
+        return t.out
+
+    with ThreadPoolExecutor(2) as pool:
+        narrow, wide = pool.map(run, (columns, 1000))
+    too_long = [line for line in narrow.splitlines() if len(line) > columns]
+    assert not too_long, "\n".join(too_long[:5])
+    # the same words in the same order: nothing cut, nothing lost, only the lines broken
+    assert narrow.split() == wide.split()
+    assert any(len(line) > columns for line in wide.splitlines())   # there was wrapping to do
+    return narrow
+
+
+@pytest.mark.parametrize("variant", sorted(NARROW))
+def test_every_line_of_a_game_fits_80_columns_without_a_word_cut(variant: str) -> None:
+    out = _at_width(variant, NARROW[variant], 80)
+    assert "wins" in out.splitlines()[-1] or "level partie" in out.splitlines()[-1]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", sorted(WHOLE))
+def test_every_line_of_a_whole_game_fits_80_columns(variant: str) -> None:
+    _at_width(variant, WHOLE[variant], 80, ["hint", *TRIED])
+
+
+def test_the_board_and_its_legend_fit_a_narrow_terminal() -> None:
+    for variant_id, notation in (("triktrak", "guiton"), ("backgammon", "pips"),
+                                 ("tric-trac-12", "pips"), ("acey-deucey", "pips")):
+        v = load_variant(variant_id)
+        g = Game(v, "1/0")
+        next(g.play())
+        for width in (80, 60, 50):      # the rows of points take 50 columns
+            text = draw_board(v, g.board, 0, notation_for(v, notation), width=width).plain
+            assert all(len(line) <= width for line in text.splitlines()), (variant_id, text)
+            wide = draw_board(v, g.board, 0, notation_for(v, notation), width=1000).plain
+            assert text.split() == wide.split()
+
+
+def test_the_score_is_shown_after_the_throw_and_what_it_scored() -> None:
+    """The throw, then its scoring rule by rule, then the score it leaves."""
+    t = Driver(["trictrac-ecrire", "--set", "ladder.min_marks=4", "--set", "ladder.marks=4",
+                "--white", "human", "--black", "greedy", "--seed", "9"], simple=True,
+               stop_after=20).run()
+    lines = t.out.splitlines()
+    throws = [i for i, line in enumerate(lines) if line.startswith("white threw")]
+    assert throws
+    scored = 0
+    for i in throws:
+        assert not lines[i - 1].startswith(("points:", "mark ")), lines[i - 3:i + 3]
+        if lines[i + 1].startswith("white play> "):
+            continue                # after the go question: the throw recalled, nothing new
+        j = i + 1
+        while lines[j].startswith("  "):            # what the throw scored, rule by rule
+            scored += 1
+            j += 1
+        assert lines[j].startswith("points: you"), lines[i:j + 2]
+        assert lines[j + 1].startswith("mark ")
+    assert scored, "no throw of white's scored: pick another seed"
+
+
+def test_after_the_roll_the_same_board_is_not_drawn_again() -> None:
+    live = _person_against_a_bot((0, 0), ["1"] * 8)
+    after = live.split("white double> 1\n")[1]
+    assert after.startswith("white threw "), after[:300]

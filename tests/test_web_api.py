@@ -57,13 +57,34 @@ SHORT = {
 BASE = "http://127.0.0.1:8000"
 
 
+class MakersClient(TestClient):
+    """A client that plays as the page that made each game: a game of two people is answered
+    with both its seats (the `X-Tablier-Seat` header), as that page does. (What a request
+    without a seat may do: tests/test_web_seats.py.)"""
+
+    seats: dict[str, str]
+
+    def request(self, method, url, **kw):  # type: ignore[override]
+        m = re.match(r"/api/games/([^/?]+)", str(url))
+        if m and m.group(1) in self.seats:
+            kw["headers"] = {"x-tablier-seat": self.seats[m.group(1)], **(kw.get("headers")
+                                                                          or {})}
+        r = super().request(method, url, **kw)
+        if method == "POST" and str(url) == "/api/games" and r.status_code == 200 and \
+                "seats" in r.json():
+            self.seats[r.json()["id"]] = ",".join(r.json()["seats"].values())
+        return r
+
+
 def make_client(**kw) -> TestClient:
     # a loaded test machine is slower than a person's: these tests are about the answers, the
     # request's time (10 s by default) is tested in test_web_doors.py
     kw.setdefault("request_seconds", 60)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return TestClient(create_app(**kw), base_url=BASE)
+        c = MakersClient(create_app(**kw), base_url=BASE)
+    c.seats = {}
+    return c
 
 
 @pytest.fixture(scope="module")

@@ -44,8 +44,8 @@ def _free_port() -> int:
 @pytest.fixture(scope="module")
 def server() -> str:
     port = _free_port()
-    config = uvicorn.Config(create_app(port=port, request_seconds=60), host="127.0.0.1",
-                            port=port, log_level="warning")
+    app = create_app(port=port, request_seconds=60)
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
     srv = uvicorn.Server(config)
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
@@ -54,6 +54,7 @@ def server() -> str:
         assert time.monotonic() < deadline, "the server did not start"
         time.sleep(0.05)
     yield f"http://127.0.0.1:{port}"
+    app.stop()                  # the pages' event streams end
     srv.should_exit = True
     thread.join(5)
 
@@ -488,3 +489,316 @@ def test_the_sheet_buttons_follow_the_form_of_the_ladders_sheet(page, server: st
     idle(page)
     score = alice.locator(".score").text_content()
     assert ("4 points" in score) if variant == "triktrak" else ("mark 1 of" in score)
+
+
+# -- two people, each at a browser of his own -----------------------------------------------------
+
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+#: the page's whole view as the STATE gives it: who is on roll, the dice, the score, the log
+VIEW_JS = "() => document.querySelector('#status').textContent + '\\n' + " \
+          "document.querySelector('#log').textContent"
+
+
+class Seat:
+    """One person's browser (a context of its own) on a page of the game."""
+
+    def __init__(self, browser, url: str, phone: bool = False, quiet: bool = False):
+        opts = dict(viewport=PHONE, is_mobile=True, has_touch=True,
+                    device_scale_factor=2) if phone else dict(viewport=DESKTOP)
+        self.context = browser.new_context(accept_downloads=True, **opts)
+        if quiet:
+            # an event stream that never says anything (nor fails): the page hears no change
+            self.context.add_init_script("window.EventSource = class { constructor() "
+                                         "{ this.readyState = 0; } close() {} };")
+        self.page = self.context.new_page()
+        self.errors: list[str] = []
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.set_default_timeout(10000)
+        self.phone = phone
+        self.size = PHONE if phone else DESKTOP
+        self.page.goto(url)
+        if "/game/" in url:
+            idle(self.page)
+
+    def view(self) -> str:
+        return self.page.evaluate(VIEW_JS)
+
+    def usable(self, locator) -> str:
+        """A control a player uses: visible, enabled, labelled and inside the viewport (the
+        page scrolled to it as a person would); its label."""
+        locator.scroll_into_view_if_needed()
+        assert locator.is_visible() and locator.is_enabled()
+        text = (locator.text_content() or "").strip()
+        assert text, "a control without a label"
+        assert _inside(locator.bounding_box(), self.size["width"], self.size["height"]), text
+        return text
+
+    def press(self, locator) -> None:
+        if self.phone:
+            locator.tap()
+        else:
+            locator.click()
+
+    def close(self) -> None:
+        self.context.close()
+        assert not self.errors, self.errors
+
+
+def _no_controls(seat: Seat) -> None:
+    """A page that does not answer now: no button to answer, no typed play, no checker to
+    choose."""
+    pg = seat.page
+    assert pg.locator("#question button").count() == 0
+    assert not pg.locator("#typed").is_visible()
+    assert pg.locator("#board .movable, #board .target").count() == 0
+
+
+def _asked(seats: dict[str, Seat], timeout: float = 5.0) -> str | None:
+    """The side whose page shows the controls of the question (None once the game is over)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for side in ("white", "black"):
+            pg = seats[side].page
+            if pg.locator("#result").count():
+                return None
+            if pg.get_attribute("body", "data-busy") == "0" and \
+                    pg.locator("#question button.answer, #confirm").count():
+                return side
+        time.sleep(0.05)
+    raise AssertionError("no page shows the question")
+
+
+def _enter_play(seat: Seat, typed: bool) -> str:
+    """A whole play entered as a person does: typed from the hint, or checker by checker; the
+    play confirmed. The play's label."""
+    pg = seat.page
+    if typed:
+        seat.press(pg.locator("#hint-button"))
+        pg.wait_for_selector("#hint")
+        hint = pg.locator("#hint").text_content().removeprefix("hint: ")
+        box = pg.locator("#typed-play")
+        assert box.get_attribute("placeholder") == "from/to from/to"
+        box.fill(hint)
+        seat.usable(pg.locator("#typed-send"))
+        seat.press(pg.locator("#typed-send"))
+        return hint
+    for _ in range(8):
+        if pg.locator("#confirm").is_enabled():
+            break
+        if not pg.locator("#board .target").count():
+            checker = pg.locator("#board .movable .hit").first
+            box = checker.bounding_box()
+            assert box["height"] >= 40, box          # large enough for a finger
+            seat.press(checker)
+            idle(pg)
+        target = pg.locator("#board .target .hit").first
+        assert target.bounding_box()["height"] >= 40
+        seat.press(target)
+        idle(pg)
+    label = seat.usable(pg.locator("#confirm"))
+    assert label.startswith("Play ")
+    seat.press(pg.locator("#confirm"))
+    return label
+
+
+def _two_seats(browser, server: str, tmp_path: Path, options: str, seed: int,
+               cube: bool) -> int:
+    """A game of hypergammon made on the start page by one person, who keeps White's seat on
+    his desktop and sends Black's link to a friend on a phone; a third person watches. Each
+    plays by clicks (and now and then a typed play); after each answer the two other pages show
+    it within 2 s. With `cube`, White doubles at his third turn and Black passes: the game
+    ends. The number of answers given."""
+    maker = Seat(browser, server + "/")
+    pg = maker.page
+    pg.select_option("#variant", "hypergammon")
+    pg.select_option("#white", "human")
+    pg.select_option("#black", "human")
+    pg.fill("#seed", str(seed))
+    if options:
+        pg.fill("#set", options)
+    pg.click("#start")
+    pg.wait_for_url("**/game/**")
+    idle(pg)
+    assert pg.locator("#seat").text_content() == "You play both sides, on this screen"
+    assert pg.locator("#links").is_visible() and pg.locator("#links[open]").count()
+    links = {who: pg.locator(f"#link-{who}").input_value() for who in ("white", "black",
+                                                                       "watch")}
+    assert "?seat=" in links["white"] and "?seat=" in links["black"]
+    assert "?" not in links["watch"] and links["white"] != links["black"]
+    for who in ("white", "black", "watch"):
+        maker.usable(pg.locator(f'button[data-copies="link-{who}"]'))
+    shot(pg, tmp_path, "seats-maker", "board-seats.png")
+    maker.close()
+    seats = {"white": Seat(browser, links["white"]),
+             "black": Seat(browser, links["black"], phone=True),
+             "watch": Seat(browser, links["watch"])}
+    try:
+        assert seats["white"].page.locator("#seat").text_content() == "You play white"
+        assert seats["black"].page.locator("#seat").text_content() == "You play black"
+        watch = seats["watch"].page
+        assert watch.locator("#seat").is_visible()
+        assert "Watching" in watch.locator("#seat").text_content()
+        assert not watch.locator("#save").is_visible() and not watch.locator("#links").is_visible()
+        turns = {"white": 0, "black": 0}
+        answers = 0
+        shots = False
+        while True:
+            side = _asked(seats)
+            if side is None:
+                break
+            me = seats[side]
+            other = seats["black" if side == "white" else "white"]
+            for idle_seat in (other, seats["watch"]):
+                _no_controls(idle_seat)
+            assert other.page.locator("#waiting").text_content() == f"Waiting for {side}…"
+            heading = watch.locator("#asked").text_content()
+            pg = me.page
+            if pg.locator("#confirm").count():
+                assert pg.locator("#asked").text_content().startswith(
+                    f"{side.capitalize()}, your turn to play ")
+                assert heading.startswith(f"{side.capitalize()} to play ")
+                if not shots and turns[side] >= 1 and side == "black":
+                    shot(seats["white"].page, tmp_path, "seats-white-waiting")
+                    seats["black"].page.screenshot(path=str(tmp_path / "seats-black-phone.png"))
+                    shot(watch, tmp_path, "seats-watching")
+                    shots = True
+                _enter_play(me, typed=side == "black" and turns[side] % 3 == 1)
+                turns[side] += 1
+            else:
+                q = pg.locator("#asked").text_content()
+                buttons = {b.get_attribute("data-answer"): me.usable(b)
+                           for b in pg.locator("button.answer").all()}
+                if "roll" in buttons:
+                    assert q == f"{side.capitalize()}, your turn: double to 2, or roll?", q
+                    assert heading == f"{side.capitalize()}'s turn: double to 2, or roll?"
+                    assert buttons == {"roll": "Roll", "double": "Double to 2"}
+                    word = "double" if cube and side == "white" and turns["white"] >= 2 \
+                        else "roll"
+                    if word == "double":
+                        me.page.screenshot(path=str(tmp_path / f"seats-{side}-double.png"))
+                else:
+                    me.page.screenshot(path=str(tmp_path / f"seats-{side}-take.png"))
+                    assert q == "White doubles to 2: take or pass?", q
+                    assert buttons["take"].startswith("Take") and \
+                        buttons["pass"] == "Pass (lose 1)"
+                    word = "pass"
+                me.press(pg.locator(f'button[data-answer="{word}"]'))
+            idle(pg)
+            # the play is made (its page shows it): the two other pages show it within 2 s
+            made = time.monotonic()
+            assert not pg.locator("#error").text_content(), pg.locator("#error").text_content()
+            answers += 1
+            want = me.view()
+            for seen in (other, seats["watch"]):
+                left = max(0.05, 2.0 - (time.monotonic() - made))
+                seen.page.wait_for_function(f"w => ({VIEW_JS})() === w", arg=want,
+                                            timeout=left * 1000)
+            assert time.monotonic() - made < 2.0
+            assert answers < 400, "the game did not end"
+        for seat in seats.values():
+            seat.page.wait_for_selector("#result", timeout=2000)
+            assert "wins" in seat.page.locator("#result").text_content()
+        assert shots
+        return answers
+    finally:
+        for seat in seats.values():
+            seat.close()
+
+
+def test_two_people_on_two_browsers_play_a_game_of_hypergammon(browser, server: str,
+                                                               tmp_path: Path) -> None:
+    """White doubles at his third turn and Black passes: a whole game in a dozen answers."""
+    answers = _two_seats(browser, server, tmp_path, "", 4, cube=True)
+    assert answers >= 8
+
+
+@pytest.mark.slow
+def test_two_people_play_hypergammon_to_the_last_checker(browser, server: str,
+                                                         tmp_path: Path) -> None:
+    """Without the cube, every throw played by clicks and typed plays to the bear-off."""
+    answers = _two_seats(browser, server, tmp_path, "ladder.doubling=false", 6, cube=False)
+    assert answers >= 12
+
+
+def test_a_watcher_cannot_play_and_a_stale_page_is_told(browser, server: str) -> None:
+    made = httpx_post(server, {"variant": "hypergammon", "white": "human", "black": "human",
+                               "seed": 4})
+    gid, seats = made["id"], made["seats"]
+    both = f"{server}/game/{gid}?seat={seats['white']}&seat={seats['black']}"
+    watcher = Seat(browser, f"{server}/game/{gid}")
+    first = Seat(browser, both)
+    # the same seats in a page that hears nothing more (a laptop that slept): stale
+    second = Seat(browser, both, quiet=True)
+    try:
+        pg = watcher.page
+        pg.locator("#board .hit").first.click()       # nothing to choose
+        assert pg.locator("#board .picked").count() == 0
+        _no_controls(watcher)
+        old = second.page.evaluate("() => state.question.plays[0].label")
+        _enter_play(first, typed=False)
+        idle(first.page)
+        watcher.page.wait_for_function(f"w => ({VIEW_JS})() === w", arg=first.view(),
+                                       timeout=2000)
+        assert second.view() != first.view()
+        second.page.fill("#typed-play", old)
+        second.page.click("#typed-send")
+        second.page.wait_for_selector("#error:not(:empty)")
+        error = second.page.locator("#error").text_content()
+        assert error.startswith("the board has changed since your page showed it"), error
+        assert "nothing was played" in error and "is not an answer" not in error
+        # ...and shows the board as it is
+        assert second.view() == first.view()
+        assert second.page.locator("#asked").text_content() == \
+            first.page.locator("#asked").text_content()
+    finally:
+        for s in (watcher, first, second):
+            s.close()
+
+
+def httpx_post(server: str, body: dict) -> dict:
+    import httpx
+
+    r = httpx.post(server + "/api/games", json=body, timeout=60)
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def test_phone_targets_take_a_finger_beside_them(browser, server: str) -> None:
+    """At 390×844 a point is narrower than a finger: a tap up to 20 px beside a checker that
+    can move, or a highlighted point, chooses it (when nothing else that can be chosen is
+    nearer); every clickable area is at least 40 px high."""
+    seat = Seat(browser, server + "/", phone=True)
+    try:
+        pg = seat.page
+        start(pg, server, "backgammon", 7)
+        if pg.locator("button.answer").count():
+            pg.tap('button[data-answer="roll"]')
+            idle(pg)
+        hits = pg.locator("#board rect.hit").all()
+        assert hits and all(h.bounding_box()["height"] >= 40 for h in hits)
+        movable = {int(g.get_attribute("data-pip")): g.locator(".hit").bounding_box()
+                   for g in pg.locator("#board .movable").all()}
+        pip, box = _lonely(movable)
+        # beside it, over a point or the frame that cannot be chosen
+        pg.touchscreen.tap(box["x"] - 12, box["y"] + box["height"] / 2)
+        idle(pg)
+        assert pg.locator(f'#board .picked[data-pip="{pip}"]').count() == 1
+        targets = {int(g.get_attribute("data-pip")): g.locator(".hit").bounding_box()
+                   for g in pg.locator("#board .target").all()}
+        assert all(b["height"] >= 40 for b in targets.values())
+        pip, box = _lonely(targets)
+        before = pg.locator("#entered").text_content()
+        pg.touchscreen.tap(box["x"] + box["width"] + 12, box["y"] + box["height"] / 2)
+        idle(pg)
+        assert pg.locator("#entered").text_content() != before
+    finally:
+        seat.close()
+
+
+def _lonely(boxes: dict[int, dict]) -> tuple[int, dict]:
+    """A pip whose area has no other choosable area within 40 px on either side."""
+    for pip, box in boxes.items():
+        if all(abs(b["x"] - box["x"]) > 40 for p, b in boxes.items() if p != pip):
+            return pip, box
+    raise AssertionError(f"every choosable point has a neighbour: {sorted(boxes)}")

@@ -288,10 +288,12 @@ def _save_of(c: TestClient, variant: str) -> dict:
     made = post(c, "/api/games", {"variant": variant, "white": "human", "black": "human",
                                   "seed": 4})
     state = made["state"]
+    seats = {"x-tablier-seat": ",".join(made["seats"].values())}     # the maker's page
     for _ in range(4):
-        c.post(f"/api/games/{made['id']}/answer", json={"answer": state["question"]["choices"][0]})
+        c.post(f"/api/games/{made['id']}/answer", json={"answer": state["question"]["choices"][0]},
+               headers=seats)
         state = c.get(f"/api/games/{made['id']}").json()["state"]
-    return tomllib.loads(c.get(f"/api/games/{made['id']}/save").text)
+    return tomllib.loads(c.get(f"/api/games/{made['id']}/save", headers=seats).text)
 
 
 def _resealed(data: dict) -> str:
@@ -389,12 +391,13 @@ def test_a_request_past_its_time_is_503_and_the_work_stops() -> None:
     made = post(c, "/api/games", {"variant": "backgammon", "white": "human", "black": "human",
                                   "seed": 1, "set": {"rules.borne-off.when": COSTLY}})
     gid, state = made["id"], made["state"]
+    seats = list(made["seats"].values())        # the maker's page holds both seats
     while state["question"]["kind"] != "play":
-        state = post(c, f"/api/games/{gid}/answer", {"answer": "roll"})
+        state = post(c, f"/api/games/{gid}/answer", {"answer": "roll", "seat": seats})
     works = c.app.state.works
     works.seconds = 0.05
     start = time.monotonic()
-    r = c.post(f"/api/games/{gid}/hint", json={})          # the search runs the rule on each leaf
+    r = c.post(f"/api/games/{gid}/hint", json={"seat": seats})   # the rule runs on each leaf
     took = time.monotonic() - start
     assert r.status_code == 503, r.text
     assert "more than 0.05 s" in r.json()["error"] and took < 3
@@ -405,7 +408,8 @@ def test_a_request_past_its_time_is_503_and_the_work_stops() -> None:
     again = c.get(f"/api/games/{gid}").json()["state"]
     assert again["question"] == state["question"] and again["stopped"] is None
     # ...and it plays on
-    after = post(c, f"/api/games/{gid}/answer", {"answer": state["question"]["choices"][0]})
+    after = post(c, f"/api/games/{gid}/answer", {"answer": state["question"]["choices"][0],
+                                                 "seat": seats})
     assert after["turns"] == state["turns"] and after["question"]["player"] != \
         state["question"]["player"]
 
@@ -597,15 +601,17 @@ def test_sigterm_stops_the_server_at_work_within_5_s(server_process) -> None:
     assert status == 200, text
     made = json.loads(text)
     gid, state = made["id"], made["state"]
+    seats = json.dumps(list(made["seats"].values()))
     while state["question"]["kind"] != "play":
         status, text = raw(port, _request("POST", port, f"/api/games/{gid}/answer",
-                                          json.dumps({"answer": "roll"}),
+                                          f'{{"answer": "roll", "seat": {seats}}}',
                                           content_type="application/json"), 60)
         state = json.loads(text)
     # hints asked one after another while the signal comes, and an idle connection kept open
     def hints() -> None:
         while proc.poll() is None:
-            _try(lambda: raw(port, _request("POST", port, f"/api/games/{gid}/hint", "{}",
+            _try(lambda: raw(port, _request("POST", port, f"/api/games/{gid}/hint",
+                                            f'{{"seat": {seats}}}',
                                             content_type="application/json"), 60))
 
     busy = threading.Thread(target=hints, daemon=True)

@@ -16,8 +16,9 @@ import time
 from dataclasses import replace
 from typing import IO, Any, Sequence
 
-from interpreter.compare import stats
+from interpreter.compare import design, provenance, stats
 from interpreter.compare.arms import ArmSpec, games_out_paths
+from interpreter.compare.playout import PLAYOUT_NAMES
 from interpreter.compare.tally import ArmTally, Figure, x_kind
 from interpreter.errors import TablierError
 from interpreter.players import kinds
@@ -100,6 +101,9 @@ def arm_json(spec: ArmSpec, variant_id: str, tally: ArmTally, figures: list[Figu
         group, _, rest = f.name.partition(".")
         if group in ("length", "values", "cube_levels", "ladder"):
             out[group][rest] = ev[f.name]
+        elif f.name in PLAYOUT_NAMES:
+            # the playout metrics of `--metrics` (decisiveness, drama, stability, coverage)
+            out[f.name] = ev[f.name]
     for rule in sorted(tally.fired):
         share = ev.get(f"rules.{rule}.share")
         sides = tally.fired_sides[rule]
@@ -160,20 +164,82 @@ def paired_difference(a: Figure, pair: stats.PairedSums) -> stats.Difference:
     return stats.diff_paired(pair, rare, relative_to=_value(a, ea))
 
 
+def _untested(name: str, title: str, kind: str, labels: Sequence[str], ia: int, ib: int,
+              va: float | None, vb: float | None, fam: str | None, why: str,
+              paired: bool) -> dict[str, Any]:
+    """A difference shown side by side but not tested (`why`)."""
+    return {"figure": name, "title": title, "kind": kind, "a": labels[ia], "b": labels[ib],
+            "arm": ib, "arm_a": ia, "value_a": va, "value_b": vb, "difference": None,
+            "ci": None, "p": None, "p_value": None, "p_adjusted": None, "test": "not tested",
+            "paired": paired, "games_needed": None, "family": fam, "tested": False,
+            "why": why}
+
+
+def _shown(f: Figure | None) -> float | None:
+    return None if f is None else _value(f, evaluate(f))
+
+
 def differences(labels: Sequence[str], figures: Sequence[list[Figure]],
-                pairs: Sequence[dict[str, stats.PairedSums]] | None = None
+                pairs: Sequence[dict[str, stats.PairedSums]] | None = None,
+                comparisons: Sequence[tuple[int, int]] | None = None,
+                structures: Sequence[design.Structure] | None = None
                 ) -> list[dict[str, Any]]:
-    """Each tested figure of each arm against the same figure of the first arm (B − A); with
-    `pairs` (arm j's paired sums against the first arm, from 1), paired differences."""
+    """Each tested figure of arm B against the same figure of arm A (B − A), for each pair
+    (A, B) of `comparisons` (by default every arm against the first); with `pairs` (each
+    comparison's paired sums, in the same order), paired differences. With the arms'
+    `structures`, a figure in different units in the two arms, one an arm has not got or one
+    its rules make constant is shown but not tested (`"tested": false` and `why`); a value or
+    cube level one arm never showed but its rules allow is 0 there (design.py)."""
     out = []
-    base = {f.name: f for f in figures[0]}
-    for j in range(1, len(figures)):
-        for f in figures[j]:
-            a = base.get(f.name)
-            if a is None or a.kind != f.kind or not f.tested or not a.tested:
+    comps = list(comparisons) if comparisons is not None else \
+        [(0, j) for j in range(1, len(figures))]
+    paired = pairs is not None
+    for c, (ia, ib) in enumerate(comps):
+        amap = {f.name: f for f in figures[ia]}
+        bmap = {f.name: f for f in figures[ib]}
+        sa = structures[ia] if structures is not None else None
+        sb = structures[ib] if structures is not None else None
+        unit = sa.unit if sa is not None else "points"
+        lead = sa.lead if sa is not None else "points"
+        for name in list(bmap) + [n for n in amap if n not in bmap]:
+            a, f = amap.get(name), bmap.get(name)
+            if (a is not None and not a.tested) or (f is not None and not f.tested):
                 continue
+            if a is None or f is None:
+                if sa is None or sb is None:
+                    continue
+                like = a if a is not None else f
+                assert like is not None
+                if a is None:
+                    a = design.fill(name, like, amap, sa, sb)
+                    missing = None if a is not None else sa
+                else:
+                    f = design.fill(name, like, bmap, sb, sa)
+                    missing = None if f is not None else sb
+                if missing is not None:
+                    out.append(_untested(name, like.title, like.kind, labels, ia, ib,
+                                         _shown(a), _shown(f), design.family(like, unit, lead),
+                                         design.absent_why(name, missing), paired))
+                    continue
+            assert a is not None and f is not None
+            if a.kind != f.kind:
+                continue
+            if sa is not None and sb is not None:
+                why = design.units_why(name, sa, sb)
+                if why is not None:
+                    out.append(_untested(name, f.title, f.kind, labels, ia, ib, _shown(a),
+                                         _shown(f), None, why, paired))
+                    continue
+                ca, cb = design.constant_why(name, sa), design.constant_why(name, sb)
+                if ca is not None and cb is not None:
+                    continue                    # the same constant in both, by their rules
+                if ca is not None or cb is not None:
+                    out.append(_untested(name, f.title, f.kind, labels, ia, ib, _shown(a),
+                                         _shown(f), design.family(f, unit, lead), ca or cb or "",
+                                         paired))
+                    continue
             if pairs is not None:
-                pair = pairs[j - 1].get(f.name)
+                pair = pairs[c].get(name)
                 if pair is None or pair.n == 0:
                     continue
                 if _uninformative(a, f) and pair.up == pair.down == 0:
@@ -187,25 +253,41 @@ def differences(labels: Sequence[str], figures: Sequence[list[Figure]],
                 continue
             ea, eb = evaluate(a), evaluate(f)
             out.append({"figure": f.name, "title": f.title, "kind": f.kind,
-                        "a": labels[0], "b": labels[j], "arm": j,
+                        "a": labels[ia], "b": labels[ib], "arm": ib, "arm_a": ia,
                         "value_a": _value(a, ea), "value_b": _value(f, eb),
                         "difference": d.value, "ci": _ci(d.ci), "p": d.p, "p_value": d.p,
-                        "test": d.test, "paired": pairs is not None,
-                        "games_needed": d.needed})
+                        "test": d.test, "paired": paired,
+                        "games_needed": d.needed, "family": design.family(f, unit, lead),
+                        "tested": True})
     return out
 
 
-def adjust(arms: Sequence[dict[str, Any]], diffs: list[dict[str, Any]]) -> int:
-    """Holm's adjustment over every test of the report (each arm's first-player test, every
-    difference): sets each `p_adjusted`; the number of tests."""
-    tested: list[dict[str, Any]] = [a["first_player_win_rate"] for a in arms
-                                    if a["first_player_win_rate"].get("p_value") is not None]
-    tested += diffs
-    for t, q in zip(tested, stats.holm([t["p_value"] for t in tested])):
-        t["p_adjusted"] = q
+def adjust(arms: Sequence[dict[str, Any]], diffs: list[dict[str, Any]],
+           omnibus: Sequence[dict[str, Any]] = ()) -> dict[str, dict[str, Any]]:
+    """Holm's adjustment within each family of tests (design.family: the unit of the figures
+    it holds), each arm's first-player test against 1/2 in the "proportion" family with the
+    rates and shares, the omnibus tests in their figures' families: sets each `p_adjusted`;
+    the families with the number of tests each ({FAMILY: {"tests": n, "adjustment":
+    "Holm"}})."""
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for a in arms:
+        first = a["first_player_win_rate"]
+        first["family"] = "proportion"
+        if first.get("p_value") is not None:
+            groups.setdefault("proportion", []).append(first)
+    for t in omnibus:
+        groups.setdefault(t["family"], []).append(t)
+    for d in diffs:
+        if d.get("tested", True) and d.get("p_value") is not None:
+            groups.setdefault(d.get("family") or "proportion", []).append(d)
+    for tests in groups.values():
+        for t, q in zip(tests, stats.holm([t["p_value"] for t in tests])):
+            t["p_adjusted"] = q
     for a in arms:
         a["first_player_win_rate"].setdefault("p_adjusted", None)
-    return len(tested)
+    for d in diffs:
+        d.setdefault("p_adjusted", None)
+    return {fam: {"tests": len(tests), "adjustment": "Holm"} for fam, tests in groups.items()}
 
 
 def figure_rows(arms: Sequence[dict[str, Any]], figures: Sequence[list[Figure]]
@@ -248,44 +330,40 @@ _RATIOS = ("branching_factor", "forced_rate")
 
 
 class _Pairing:
-    """Game i of each arm against game i of the first arm, as the lines come (each arm's in
-    order, the arms interleaved): a game waits only until its partner has come. A figure first
-    met after some pairs starts from the sums of its denominator's kind over those pairs (its
-    numerator was 0 in them)."""
+    """Game i of each arm against game i of the other arm of each comparison (A, B), as the
+    lines come (each arm's in order, the arms interleaved): a game waits only until its
+    partner has come, and until every arm's game i has come for the omnibus tests of paired
+    arms (`omnibus`: design.PairedOmnibus). A game is keyed by its replicate and number. A
+    figure first met after some pairs starts from the sums of its denominator's kind over
+    those pairs (its numerator was 0 in them)."""
 
-    def __init__(self, tallies: Sequence[ArmTally], arms: int) -> None:
+    def __init__(self, tallies: Sequence[ArmTally], arms: int,
+                 comparisons: Sequence[tuple[int, int]], omnibus: bool = False) -> None:
         self.tallies = tallies
         self.arms = arms
-        #: arm 0's lines waiting for the other arms (with how many have paired), theirs for it
-        self.base: dict[int, list[Any]] = {}
-        self.waiting: list[dict[int, dict[str, Any]]] = [{} for _ in range(arms)]
-        self.sums: list[dict[str, stats.PairedSums]] = [{} for _ in range(arms - 1)]
-        self.xsums: list[dict[str, stats.PairedSums]] = [{} for _ in range(arms - 1)]
+        self.comparisons = list(comparisons)
+        #: each game's observations in the arms that have played it (until all have)
+        self.waiting: dict[Any, dict[int, Any]] = {}
+        self.sums: list[dict[str, stats.PairedSums]] = [{} for _ in self.comparisons]
+        self.xsums: list[dict[str, stats.PairedSums]] = [{} for _ in self.comparisons]
+        self.blocks = design.PairedOmnibus(arms) if omnibus else None
 
-    def add(self, a: int, line: dict[str, Any]) -> None:
-        i = int(line["game"])
-        if a == 0:
-            entry = self.base[i] = [line, 0]
-            for j in range(1, self.arms):
-                other = self.waiting[j].pop(i, None)
-                if other is not None:
-                    self._pair(j, line, other)
-                    entry[1] += 1
-        else:
-            found = self.base.get(i)
-            if found is None:
-                self.waiting[a][i] = line
-                return
-            entry = found
-            self._pair(a, entry[0], line)
-            entry[1] += 1
-        if entry[1] == self.arms - 1:
-            del self.base[i]
+    def add(self, a: int, line: dict[str, Any], key: Any = None) -> None:
+        key = int(line["game"]) if key is None else key
+        got = self.waiting.setdefault(key, {})
+        got[a] = self.tallies[a].observations(line)
+        for c, (ia, ib) in enumerate(self.comparisons):
+            if a in (ia, ib) and ia in got and ib in got:
+                self._pair(c, got[ia], got[ib])
+        if len(got) == self.arms:
+            del self.waiting[key]
+            if self.blocks is not None:
+                self.blocks.add([got[j] for j in range(self.arms)])
 
-    def _pair(self, j: int, base: dict[str, Any], line: dict[str, Any]) -> None:
-        oa, xa = self.tallies[0].observations(base)
-        ob, xb = self.tallies[j].observations(line)
-        sums, xsums = self.sums[j - 1], self.xsums[j - 1]
+    def _pair(self, c: int, obs_a: Any, obs_b: Any) -> None:
+        oa, xa = obs_a
+        ob, xb = obs_b
+        sums, xsums = self.sums[c], self.xsums[c]
         for name in set(oa) | set(ob) | set(sums):
             kind = x_kind(name)
             acc = sums.get(name)
@@ -302,29 +380,47 @@ def compare(specs: Sequence[ArmSpec], games: int, seed: int, white: str = "rando
             black: str = "random", jobs: int = 1, dask: str | None = None,
             games_out: str | None = None, progress: Any = None,
             keep_figures: list[list[Figure]] | None = None,
-            paired: bool = False) -> dict[str, Any]:
+            paired: bool = False, replicates: int = 1, against: str | None = None,
+            pairs: str | None = None, metrics: bool = False) -> dict[str, Any]:
     """Play and compare the arms; the `compare --json` object. Arm i (from 0) plays the games of
     `simulate --seed SEED+i`, so its games are independent of the other arms'; `paired`: every
     arm plays the games of `simulate --seed SEED` (game i of each arm with the same seed and
-    dice: common random numbers), and the differences are paired game by game. Interrupted
-    (Ctrl-C), the object is over the games finished, with `"interrupted": true`."""
+    dice: common random numbers), and the differences are paired game by game. `replicates`
+    R: the whole design R times, replicate r with the seed SEED+r (what `compare --seed
+    SEED+r` plays), all in one run; each figure is over all the replicates' games, with each
+    replicate's value and the test of their homogeneity. `against` (an arm's label or number
+    from 1) or `pairs="all"`: the comparisons made (design.comparisons). Interrupted (Ctrl-C),
+    the object is over the games finished, with `"interrupted": true`."""
     from interpreter.runner import Arm, Interrupts, run
     from interpreter.sim import _value_names
     from interpreter.variant.build import load_variant
 
+    if not 1 <= replicates <= design.MAX_REPLICATES:
+        raise TablierError(f"--replicates must be from 1 to {design.MAX_REPLICATES}, not "
+                           f"{replicates}")
     variants = [load_variant(s.ref, s.overrides) for s in specs]
     for v, s in zip(variants, specs):
         if v.abstract:
             raise TablierError(f"{s.ref!r} is an abstract base; compare variants that "
                                f"extend it")
     specs = _labelled(specs, variants)
+    labels = [s.label for s in specs]
+    comps, against_label = design.comparisons(labels, against, pairs)
     players = [s.players(white, black) for s in specs]
-    arms = [Arm(s.ref, s.overrides, seed if paired else seed + i, games, pl["white"],
-                pl["black"]) for i, (s, pl) in enumerate(zip(specs, players))]
+    k = len(specs)
+    # arm i of replicate r is runner arm r·k + i
+    arms = [Arm(s.ref, s.overrides, seed + r if paired else seed + r + i, games, pl["white"],
+                pl["black"], metrics=metrics) for r in range(replicates)
+            for i, (s, pl) in enumerate(zip(specs, players))]
     tallies = [ArmTally(_value_names(v)) for v in variants]
+    reps = [[ArmTally(_value_names(v)) for v in variants] for _ in range(replicates)] \
+        if replicates > 1 else []
     for t, v in zip(tallies, variants):
         t.expect_rules(counted_rules(v))
-    pairing = _Pairing(tallies, len(specs)) if paired else None
+    for row in reps:
+        for t, v in zip(row, variants):
+            t.expect_rules(counted_rules(v))
+    pairing = _Pairing(tallies, k, comps, omnibus=k >= 3) if paired else None
     paths = games_out_paths(games_out, specs) if games_out is not None else [None] * len(specs)
     handles: list[IO[str] | None] = []
     t0 = time.perf_counter()
@@ -334,15 +430,25 @@ def compare(specs: Sequence[ArmSpec], games: int, seed: int, white: str = "rando
     with ExitStack() as opened:
         for p in paths:
             handles.append(None if p is None else opened.enter_context(open_output(p)))
+        # each file's first line: what its games are (compare/provenance.py)
+        provenance.write_headers(handles, [s.label for s in specs], variants,
+                                 [s.overrides for s in specs], players,
+                                 [[arms[r * k + i].seed for r in range(replicates)]
+                                  for i in range(k)], paired)
         try:
             with Interrupts() as guard:
-                for a, chunk in run(arms, variants, jobs, dask):
+                for a, chunk in run(arms, [variants[a % k] for a in range(len(arms))], jobs,
+                                    dask):
+                    r, i = divmod(a, k)
                     with guard.held():
-                        fh = handles[a]
+                        fh = handles[i]
                         for line in chunk:
-                            tallies[a].add(line)
+                            if replicates > 1:
+                                line["replicate"] = r
+                                reps[r][i].add(line)
+                            tallies[i].add(line)
                             if pairing is not None:
-                                pairing.add(a, line)
+                                pairing.add(i, line, (r, int(line["game"])))
                             if fh is not None:
                                 fh.write(json.dumps(line, separators=(",", ":")) + "\n")
                         if progress is not None:
@@ -353,21 +459,34 @@ def compare(specs: Sequence[ArmSpec], games: int, seed: int, white: str = "rando
     figures = [t.figures() for t in tallies]
     if keep_figures is not None:
         keep_figures[:] = figures
-    arm_objs = [arm_json(s, v.id, t, f, games, p, pl)
+    structures = [design.structure(s.label, v, counted_rules(v), _value_names(v))
+                  for s, v in zip(specs, variants)]
+    arm_objs = [arm_json(s, v.id, t, f, games * replicates, p, pl)
                 for s, v, t, f, p, pl in zip(specs, variants, tallies, figures, paths, players)]
-    for obj, v, pl in zip(arm_objs, variants, players):
+    for i, (obj, v, pl) in enumerate(zip(arm_objs, variants, players)):
         obj.update(networks_seen(v, pl))
-    diffs = differences([s.label for s in specs], figures,
-                        pairing.sums if pairing is not None else None)
-    tests = adjust(arm_objs, diffs)
+        obj["unit"] = structures[i].unit
+        obj["seeds"] = [arms[r * k + i].seed for r in range(replicates)]
+        if reps:
+            design.annotate_replicates(obj, figures[i], [row[i] for row in reps],
+                                       obj["seeds"], evaluate)
+    diffs = differences(labels, figures, pairing.sums if pairing is not None else None,
+                        comps, structures)
+    omni = design.omnibus(labels, figures, structures,
+                          pairing.blocks if pairing is not None else None)
+    families = adjust(arm_objs, diffs, omni)
     out: dict[str, Any] = {
         "games": games, "seed": seed, "white": white, "black": black,
         "paired": paired, "jobs": None if dask else jobs,
         "seconds": round(seconds, 3), "confidence": 0.95, "z": stats.Z,
-        "against": "the first arm", "tests": tests, "adjustment": "Holm",
+        "replicates": replicates, "seeds": [seed + r for r in range(replicates)],
+        "against": against_label, "pairs": [[labels[a], labels[b]] for a, b in comps],
+        "tests": sum(f["tests"] for f in families.values()), "adjustment": "Holm",
+        "families": families, "omnibus": omni,
         "arms": arm_objs, "differences": diffs,
         "caveat": caveat(players, [(s.label, a) for s, a in zip(specs, arm_objs)]),
     }
+    provenance.stamp(out, variants, players)
     if dask is not None:
         out["dask"] = dask
     if interrupted:

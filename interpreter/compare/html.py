@@ -1,24 +1,32 @@
-"""The HTML report of `tablier compare --html FILE`: one self-contained page.
+"""The HTML report of `tablier compare --html FILE`: one self-contained page, for the screen
+and for print.
 
-Plots are drawn by matplotlib with the Agg backend and embedded as inline SVG (text drawn as
-paths: no font is needed by the reader), their element ids prefixed per plot so that several
-plots in one page never share an id. The page has no script and loads nothing.
+At the top, what a reader needs before any figure: the arms with their players, the games,
+seeds and replicates, the version and the rules' fingerprints, the caveat, and a list of
+contents. Then the arms, the rules diff (folded: one line per arm says how much differs), the
+figures as tables and plots, the tests and the games needed. The plots are those of
+interpreter/compare/figures.py, embedded as inline SVG (text drawn as paths: no font is needed
+by the reader), their element ids prefixed per plot so that several plots in one page never
+share an id. The page has no script and loads nothing.
+
+Printed (A4), every table is printed whole, its header repeated on each page, wide tables in a
+smaller type that wraps to the page's width, no plot split across two pages, and the diff
+folded: nothing is clipped. On screen, a table too wide for the window scrolls sideways inside
+its own box; no table hides rows in a box of its own height.
 """
 from __future__ import annotations
 
 import html
-import io
 import re
 from typing import Any, Sequence
 
 from interpreter.compare.core import evaluate
-from interpreter.compare.report import _by_figure, _cell, _num, _p, shown_differences
+from interpreter.compare.figures import (COLOURS, Plot, arm_name, check_available, letter,
+                                         plots, svg_text, unit_of)
+from interpreter.compare.report import _by_figure, _num, _p, shown_differences
 from interpreter.compare.tally import Figure
-from interpreter.errors import TablierError
 
-#: colours of the arms (colour-blind safe, Okabe and Ito)
-COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442",
-           "#000000")
+__all__ = ["COLOURS", "arm_name", "check_available", "render_html"]
 
 _EXTRA_CSS = """
 body { max-width: 76rem; }
@@ -27,238 +35,106 @@ figure svg { max-width: 100%; height: auto; }
 figcaption { font-size: .9em; color: #555; }
 .side { display: flex; flex-wrap: wrap; gap: 1rem; }
 .side figure { flex: 1 1 30rem; }
-td.num { text-align: right; white-space: nowrap; }
+td.num { text-align: right; }
+td.num .ci { white-space: nowrap; }
 .note { font-size: .9em; color: #555; }
 .caveat { border-left: 4px solid #D55E00; padding: .3rem .8rem; background: #fff3e8; }
-summary h3 { display: inline; }
-.wide { overflow: auto; max-width: 100%; max-height: 75vh; margin: .8rem 0; }
+.glance { display: grid; grid-template-columns: max-content 1fr; gap: .15rem 1rem;
+          margin: .8rem 0; }
+.glance dt { font-weight: bold; color: #5a2d0c; }
+.glance dd { margin: 0; }
+nav.contents ol { columns: 2; margin: .3rem 0 1rem; }
+code.hash { word-break: break-all; font-size: .8em; }
+.wide { overflow-x: auto; max-width: 100%; margin: .8rem 0; }
 .wide table { margin: 0; font-size: .85em; }
-.wide thead th { position: sticky; top: 0; z-index: 1; }
 .wide td:first-child { position: sticky; left: 0; background: #fffdf8; }
 th small { font-weight: normal; color: #555; }
-details { margin: .6rem 0 1.2rem; }
+details { margin: .4rem 0 .6rem; }
+details.diff > summary { cursor: pointer; }
+details.diff > div { border-left: 3px solid #e4d8c4; padding-left: .8rem; }
+td.why, .why { color: #555; font-style: italic; }
+ul.absent { font-size: .9em; }
+@page { size: A4; margin: 14mm 12mm 16mm 12mm; }
+@media print {
+  html, body { background: #fff; }
+  body { max-width: none; margin: 0; padding: 0; font-size: 9pt; line-height: 1.3; }
+  h1 { font-size: 15pt; margin-top: 0; }
+  h2 { font-size: 12.5pt; margin-top: 1.1rem; break-after: avoid; }
+  h3, h4 { font-size: 10.5pt; break-after: avoid; }
+  p, li { orphans: 3; widows: 3; }
+  .wide { overflow: visible; max-width: none; max-height: none; margin: .4rem 0; }
+  .wide td:first-child { position: static; background: none; }
+  table, .wide table { width: 100%; font-size: 7.5pt; }
+  table.many, .wide table.many { font-size: 6.5pt; }
+  th, td { padding: 1pt 3pt; }
+  td, th { overflow-wrap: anywhere; }
+  td.num, td.num .ci { white-space: normal; overflow-wrap: normal; }
+  thead { display: table-header-group; }
+  tr, figure, .caveat, dl.glance { break-inside: avoid; }
+  figure { margin: .5rem 0; }
+  figure svg { width: 100%; height: auto; max-height: 235mm; }
+  .side { display: block; }
+  .caveat { background: none; }
+  nav.contents ol { columns: 3; margin: 0 0 .5rem; }
+  a { color: inherit; text-decoration: none; }
+  details.diff > summary { list-style: none; }
+  details.diff > summary::-webkit-details-marker { display: none; }
+}
 """
 
 
-def check_available() -> None:
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError:
-        raise TablierError("--html draws its plots with matplotlib: pip install "
-                           "'tablier[report]'") from None
-
-
-def _svg(fig: Any, name: str) -> str:
-    """The figure as an inline <svg> element, its ids prefixed with `name`."""
-    buf = io.StringIO()
-    fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None})
-    text = buf.getvalue()
-    text = text[text.index("<svg"):]
+def _svg_inline(svg: str, name: str) -> str:
+    """An SVG document as an inline <svg> element, its ids prefixed with `name`."""
+    text = svg[svg.index("<svg"):]
     text = re.sub(r'id="([^"]+)"', lambda m: f'id="{name}-{m.group(1)}"', text)
     text = re.sub(r'url\(#([^)]+)\)', lambda m: f"url(#{name}-{m.group(1)})", text)
     text = re.sub(r'href="#([^"]+)"', lambda m: f'href="#{name}-{m.group(1)}"', text)
     return text
 
 
-def _figure(title: str, svg: str, caption: str) -> str:
-    return (f'<figure aria-label="{html.escape(title, quote=True)}">{svg}'
-            f"<figcaption>{html.escape(caption)}</figcaption></figure>")
+def _figure(plot: Plot) -> str:
+    return (f'<figure id="plot-{plot.name}" aria-label="{html.escape(plot.title, quote=True)}">'
+            f"{_svg_inline(svg_text(plot), plot.name)}"
+            f"<figcaption><strong>{html.escape(plot.title.capitalize())}</strong> "
+            f"(<code>{html.escape(plot.name)}</code>). {html.escape(plot.caption)}"
+            f"</figcaption></figure>")
 
 
-def _new_figure(width: float, height: float) -> Any:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    from matplotlib.figure import Figure as MplFigure
-
-    fig = MplFigure(figsize=(width, height), dpi=100)
-    return fig
-
-
-def _colour(i: int) -> str:
-    return COLOURS[i % len(COLOURS)]
-
-
-def arm_name(a: dict[str, Any]) -> str:
-    """An arm's label with its players: "triktrak (search:1 v random)"."""
+def _arm_header(i: int, a: dict[str, Any]) -> str:
+    """The header of an arm's column, escaped: its letter and label, its players beneath."""
     pl = a.get("players") or {}
-    return f"{a['label']} ({pl.get('white', '?')} v {pl.get('black', '?')})"
+    return (f"{letter(i)} {html.escape(a['label'])}<br><small>"
+            f"{html.escape(pl.get('white', '?'))} (white) v "
+            f"{html.escape(pl.get('black', '?'))} (black)</small>")
 
 
-def _arm_header(a: dict[str, Any]) -> str:
-    """The header of an arm's column, escaped: its label, and its players beneath."""
-    pl = a.get("players") or {}
-    return (f"{html.escape(a['label'])}<br><small>{html.escape(pl.get('white', '?'))} (white) "
-            f"v {html.escape(pl.get('black', '?'))} (black)</small>")
+class Raw(str):
+    """A cell already written in HTML."""
 
 
-# -- plots ------------------------------------------------------------------------------------
-
-def plot_win_rates(result: dict[str, Any]) -> str:
-    arms = result["arms"]
-    rows = [("first to throw wins", lambda a: a["first_player_win_rate"]),
-            ("white wins", lambda a: a["win_rate"]["white"]),
-            ("black wins", lambda a: a["win_rate"]["black"])]
-    fig = _new_figure(7, 0.5 + 0.35 * len(rows) * len(arms) + 0.6)
-    ax = fig.add_subplot()
-    y = 0.0
-    ticks, names = [], []
-    for title, get in rows:
-        for i, a in enumerate(arms):
-            e = get(a)
-            if e["value"] is None:
-                continue
-            lo, hi = e["ci"] or (e["value"], e["value"])
-            ax.errorbar([100 * e["value"]], [y], xerr=[[100 * (e["value"] - lo)],
-                                                       [100 * (hi - e["value"])]],
-                        fmt="o", color=_colour(i), capsize=4,
-                        label=arm_name(a) if title == rows[0][0] else None)
-            y -= 1
-        ticks.append(y + len(arms) / 2 + 0.5)
-        names.append(title)
-        y -= 0.8
-    ax.axvline(50, color="#999", lw=0.8, ls="--")
-    ax.set_yticks(ticks, names)
-    ax.set_xlabel("% of games, with 95 % Wilson intervals")
-    ax.legend(fontsize=8, loc="lower left", bbox_to_anchor=(0, 1.0), ncol=2, frameon=False)
-    ax.grid(axis="x", color="#eee")
-    return _svg(fig, "winrates")
+def _cell(c: str) -> str:
+    if isinstance(c, Raw):
+        return c
+    # a value and its interval: the interval may go to the next line, not the value
+    value, sep, rest = c.partition(" [")
+    if sep and rest.endswith("]"):
+        return f'{html.escape(value)} <span class="ci">[{html.escape(rest)}</span>'
+    return html.escape(c)
 
 
-def plot_lengths(result: dict[str, Any], figures: Sequence[list[Figure]], name: str,
-                 unit: str) -> str | None:
-    hists = []
-    for figs in figures:
-        f = next((f for f in figs if f.name == name), None)
-        hists.append(f.histogram if f is not None else None)
-    if not any(h is not None and h.n for h in hists):
-        return None
-    values = sorted({x for h in hists if h is not None for x in h.counts})
-    if len(values) < 2:
-        return None                     # every game as long: nothing to draw
-    lo, hi = values[0], values[-1]
-    width = max(1, (hi - lo + 1) // 40 + (1 if (hi - lo + 1) % 40 else 0))
-    edges = list(range(lo, hi + width + 1, width))
-    fig = _new_figure(7, 3.2)
-    ax = fig.add_subplot()
-    for i, (a, h) in enumerate(zip(result["arms"], hists)):
-        if h is None or not h.n:
-            continue
-        xs = list(h.counts)
-        ax.hist(xs, bins=edges, weights=[100 * h.counts[x] / h.n for x in xs],
-                histtype="step", lw=1.6, color=_colour(i), label=arm_name(a))
-        mean = h.moments().mean
-        if mean is not None:
-            ax.axvline(mean, color=_colour(i), lw=0.8, ls=":")
-    ax.set_xlabel(f"length in {unit} (dotted: the mean)")
-    ax.set_ylabel("% of games")
-    ax.legend(fontsize=8, loc="lower left", bbox_to_anchor=(0, 1.0), ncol=2, frameon=False)
-    ax.grid(axis="y", color="#eee")
-    return _svg(fig, f"len-{re.sub(r'[^a-z0-9]+', '-', name)}")
+def _table(header: Sequence[str], rows: Sequence[Sequence[str]], numeric_from: int = 1,
+           text_from: int = 10 ** 6, cls: str = "") -> str:
+    head = "".join(f"<th>{h if isinstance(h, Raw) else html.escape(h)}</th>" for h in header)
+    body = "\n".join("<tr>" + "".join(
+        f'<td class="num">{_cell(c)}</td>' if numeric_from <= j < text_from else
+        f"<td>{c if isinstance(c, Raw) else html.escape(c)}</td>" for j, c in enumerate(r))
+        + "</tr>" for r in rows)
+    many = len(header) > 8
+    klass = " ".join(x for x in (cls, "many" if many else "") if x)
+    attr = f' class="{klass}"' if klass else ""
+    return (f'<div class="wide"><table{attr}>\n<thead><tr>{head}</tr></thead>\n<tbody>\n'
+            f"{body}\n</tbody>\n</table></div>")
 
-
-def _rules_union(result: dict[str, Any], key: str) -> list[str]:
-    names: list[str] = []
-    for a in result["arms"]:
-        for rule in a["rules"]:
-            if rule not in names:
-                names.append(rule)
-    return names
-
-
-def plot_rules(result: dict[str, Any], what: str) -> str | None:
-    """Grouped horizontal bars per rule: `what` is "share" (of the points) or "per_game";
-    a rule an arm does not have gets no bar there. Rates spread over several orders of
-    magnitude are drawn on a logarithmic axis."""
-    arms = result["arms"]
-    rules = [r for r in _rules_union(result, what)
-             if any(sum(a["rules"][r]["fired"].values()) for a in arms if r in a["rules"])]
-    if what == "share":
-        rules = [r for r in rules if any((a["rules"].get(r) or {}).get("share") for a in arms)]
-    if not rules:
-        return None
-    scale = 100 if what == "share" else 1
-    bars: list[list[tuple[float, float, float] | None]] = []
-    for a in arms:
-        row: list[tuple[float, float, float] | None] = []
-        for rule in rules:
-            r = a["rules"].get(rule)
-            if r is None:
-                row.append(None)
-                continue
-            value, ci = (r["share"], r["share_ci"]) if what == "share" else \
-                (r["per_game"]["value"], r["per_game"]["ci"])
-            value = value or 0.0
-            lo, hi = ci or (value, value)
-            row.append((scale * value, scale * lo, scale * hi))
-        bars.append(row)
-    positive = [b[0] for row in bars for b in row if b is not None and b[0] > 0]
-    log = bool(positive) and max(positive) / min(positive) > 50
-    floor = min(positive) / 3 if log else 0.0
-    fig = _new_figure(7, 0.6 + 0.26 * len(rules) * len(arms) + 0.6)
-    ax = fig.add_subplot()
-    step = 0.8 / len(arms)
-    for i, (a, row) in enumerate(zip(arms, bars)):
-        ys, xs = [], []
-        errs: list[list[float]] = [[], []]
-        for k, b in enumerate(row):
-            if b is None or (log and b[0] <= 0):
-                continue
-            value, lo, hi = b
-            ys.append(-k - i * step)
-            xs.append(value - floor)
-            errs[0].append(max(0.0, value - max(lo, floor)))
-            errs[1].append(max(0.0, hi - value))
-        ax.barh(ys, xs, left=floor, height=step * 0.9, color=_colour(i), xerr=errs,
-                capsize=2, error_kw={"lw": 0.8}, label=arm_name(a))
-    if log:
-        ax.set_xscale("log")
-    ax.set_yticks([-k - 0.4 + step / 2 for k in range(len(rules))], rules, fontsize=8)
-    ax.set_ylim(-len(rules) + 0.3, 0.7)
-    ax.set_xlabel(("% of all the points the rules gave, with 95 % intervals" if what == "share"
-                   else "firings per game (both sides), with 95 % intervals") +
-                  (" (log scale; 0 not drawn)" if log else ""))
-    ax.legend(fontsize=8, loc="lower left", bbox_to_anchor=(0, 1.0), ncol=2, frameon=False)
-    ax.grid(axis="x", color="#eee")
-    return _svg(fig, f"rules-{what}")
-
-
-def plot_differences(result: dict[str, Any]) -> str | None:
-    """The differences against the first arm with their intervals: the proportions in
-    percentage points, and the rules' firings per game (the borne-off rule's among them) in
-    firings, each panel on its own axis."""
-    names = {a["label"]: arm_name(a) for a in result["arms"]}
-    usable = [d for d in result["differences"] if d["difference"] is not None and d["ci"]]
-    panels = [("proportion", [d for d in usable if d["kind"] == "proportion"], 100,
-               "B − A in percentage points, with 95 % intervals"),
-              ("rules", [d for d in usable if d["figure"].endswith(".per_game")], 1,
-               "B − A in firings per game, with 95 % intervals")]
-    panels = [p for p in panels if p[1]]
-    if not panels:
-        return None
-    heights = [0.6 + 0.3 * len(p[1]) for p in panels]
-    fig = _new_figure(7, sum(heights) + 0.4 * len(panels))
-    axes = fig.subplots(len(panels), 1, squeeze=False,
-                        gridspec_kw={"height_ratios": heights})
-    for ax, (_kind, diffs, scale, xlabel) in zip(axes[:, 0], panels):
-        for k, d in enumerate(diffs):
-            lo, hi = d["ci"]
-            v = d["difference"]
-            ax.errorbar([scale * v], [-k], xerr=[[scale * max(0.0, v - lo)],
-                                                 [scale * max(0.0, hi - v)]],
-                        fmt="s", color=_colour(d["arm"]), capsize=3, ms=4)
-        ax.set_yticks([-k for k in range(len(diffs))],
-                      [f"{d['title']} ({names.get(d['b'], d['b'])})" for d in diffs],
-                      fontsize=7)
-        ax.set_ylim(-len(diffs) + 0.5, 0.5)
-        ax.axvline(0, color="#999", lw=0.8, ls="--")
-        ax.set_xlabel(xlabel, fontsize=8)
-        ax.grid(axis="x", color="#eee")
-    fig.tight_layout()
-    return _svg(fig, "differences")
-
-
-# -- the page ---------------------------------------------------------------------------------
 
 def _short(value: float | None, ci: Sequence[float] | None) -> str:
     """A value and its interval with four significant digits (the CSV and JSON have all)."""
@@ -269,25 +145,33 @@ def _short(value: float | None, ci: Sequence[float] | None) -> str:
     return f(value) if not ci else f"{f(value)} [{f(ci[0])}, {f(ci[1])}]"
 
 
-def _letter(i: int) -> str:
-    return chr(ord("A") + i) if i < 26 else f"A{i}"
+# -- the rules diff ----------------------------------------------------------------------------
+
+#: the groups of `tablier diff` whose keys change how a game is played or what it is worth
+_PLAY = (("options", "options"), ("movement", "movement"), ("dice", "dice"),
+         ("ladder", "ladder"), ("board", "board"), ("option_sets", "option sets"),
+         ("regions", "regions"), ("define", "definitions"), ("turn", "turn"))
 
 
-class Raw(str):
-    """A header cell already written in HTML (an arm's label with its players)."""
+def diff_summary(result: dict[str, Any]) -> tuple[int, str]:
+    """The keys that differ in one `diff_documents` result and a one-line account of them:
+    (keys that change play, "rules 3, board 1; also [bot] 2, the description 4")."""
+    rules = result.get("rules") or {}
+    counts = [("rules", len(rules.get("added", ())) + len(rules.get("removed", ())) +
+               len({c["id"] for c in rules.get("changed", ())}))]
+    counts += [(words, len(result.get(key) or ())) for key, words in _PLAY]
+    play = [(w, n) for w, n in counts if n]
+    others = [(w, len(result.get(k) or ())) for k, w in (("bot", "[bot]"),
+                                                         ("variant", "the description"))]
+    others = [(w, n) for w, n in others if n]
+    total = sum(n for _w, n in play)
+    text = ", ".join(f"{w} {n}" for w, n in play)
+    if others:
+        text += ("; also " if text else "") + ", ".join(f"{w} {n}" for w, n in others)
+    return total, text
 
 
-def _table(header: Sequence[str], rows: Sequence[Sequence[str]], numeric_from: int = 1,
-           text_from: int = 10 ** 6) -> str:
-    head = "".join(f"<th>{h if isinstance(h, Raw) else html.escape(h)}</th>" for h in header)
-    body = "\n".join("<tr>" + "".join(
-        f'<td class="num">{html.escape(c)}</td>' if numeric_from <= j < text_from else
-        f"<td>{html.escape(c)}</td>" for j, c in enumerate(r)) + "</tr>" for r in rows)
-    return (f'<div class="wide"><table>\n<thead><tr>{head}</tr></thead>\n<tbody>\n{body}\n'
-            f"</tbody>\n</table></div>")
-
-
-def _diffs_html(specs: Sequence[Any]) -> str:
+def _diffs_html(specs: Sequence[Any], arms: Sequence[dict[str, Any]]) -> str:
     from interpreter.rulebook.blocks import html_body
     from interpreter.rulebook.diff import diff_blocks, diff_documents
     from interpreter.variant.loader import load_document
@@ -297,50 +181,392 @@ def _diffs_html(specs: Sequence[Any]) -> str:
     for j in range(1, len(docs)):
         result = diff_documents(docs[0], docs[j])
         blocks = diff_blocks(docs[0], docs[j], result, level=4)
-        # the first block is the diff's title: the summary of a section the reader may fold
-        parts.append(f"<details open><summary>{html_body(blocks[:1])}</summary>"
-                     f"{html_body(blocks[1:])}</details>")
+        keys, what = diff_summary(result)
+        label = arms[j]["label"] if j < len(arms) else specs[j].label
+        line = (f"{letter(j)} {label} against A: " +
+                (f"{keys} key{'s' if keys != 1 else ''} of play differ{'s' if keys == 1 else ''}"
+                 if keys else "no key of play differs") + (f" ({what})" if what else ""))
+        parts.append(f'<details class="diff"><summary>{html.escape(line)}</summary><div>'
+                     f"{html_body(blocks)}</div></details>")
     return "\n".join(parts)
 
 
+# -- the parts of the page -----------------------------------------------------------------------
+
+
+def _any(x: Any) -> str:
+    """A statistic or its degrees of freedom, whatever its shape (a number, a pair, text)."""
+    if x is None:
+        return "—"
+    if isinstance(x, (list, tuple)):
+        return ", ".join(_any(y) for y in x)
+    if isinstance(x, (int, float)) and not isinstance(x, bool):
+        return _num(x)
+    return str(x)
+
+
+def _short_hash(h: str | None) -> str:
+    return "—" if not h else f"{h[:12]}…"
+
+
+def _glance(result: dict[str, Any], names: Sequence[str]) -> str:
+    """The summary at the top: who played what, how many games, which seeds, which version."""
+    arms = result["arms"]
+    esc = html.escape
+    items: list[tuple[str, str]] = []
+    items.append(("Arms", "; ".join(f"<strong>{letter(i)}</strong> {esc(n)}"
+                                    for i, n in enumerate(names))))
+    games = sorted({a.get("games") for a in arms})
+    per = (f"{games[0]:,} per arm" if len(games) == 1 and games[0] is not None else
+           ", ".join(f"{letter(i)} {a.get('games'):,}" for i, a in enumerate(arms)))
+    finished = sum(a.get("unfinished") or 0 for a in arms)
+    drawn = sum(a.get("draws") or 0 for a in arms)
+    items.append(("Games", per + (f"; {drawn:,} drawn" if drawn else "") +
+                  (f"; {finished:,} unfinished" if finished else "") +
+                  ("; <strong>interrupted</strong>" if result.get("interrupted") else "")))
+    seeds = result.get("seeds")
+    seed = esc(str(result.get("seed")))
+    if seeds and len(seeds) > 1:
+        first = esc(str(seeds[0]))
+        arm = (f"every arm the games of <code>simulate --seed {first}+r</code>, paired"
+               if result.get("paired") else
+               f"arm i, from 0, the games of <code>simulate --seed {first}+r+i</code>")
+        items.append(("Seeds", f"{esc(', '.join(str(s) for s in seeds))}: replicate r, from "
+                      f"0, is what <code>compare --seed {first}+r</code> plays ({arm})"))
+    else:
+        arm = ("paired: every arm plays the games of <code>simulate --seed "
+               f"{seed}</code>, the same seed and dice for game i of each arm"
+               if result.get("paired") else
+               f"arm i, from 0, plays the games of <code>simulate --seed {seed}+i</code>")
+        items.append(("Seed", f"{seed} ({arm})"))
+    items.append(("Replicates", esc(str(result.get("replicates") or 1))))
+    fams = result.get("families") or {}
+    tests = f"{result.get('tests', 0)} tests"
+    if fams:
+        tests += (", p-values adjusted by Holm's method within each family (" +
+                  ", ".join(f"{esc(k)} {v.get('tests', '?')}" for k, v in fams.items()) + ")")
+    else:
+        tests += ", p-values adjusted by Holm's method over all of them"
+    against = result.get("against")
+    if against:
+        tests += f"; compared against {esc(str(against))}"
+    items.append(("Tests", tests))
+    if result.get("version"):
+        items.append(("Tablier", f"version {esc(str(result['version']))}"))
+    prints = [(i, a.get("rules_fingerprint")) for i, a in enumerate(arms)]
+    if any(h for _i, h in prints):
+        items.append(("Rules fingerprints", "; ".join(
+            f"{letter(i)} <code>{esc(_short_hash(h))}</code>" for i, h in prints) +
+            ' (in full under <a href="#provenance">Provenance</a>)'))
+    return ('<dl class="glance">' + "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in items)
+            + "</dl>")
+
+
+def _provenance(result: dict[str, Any]) -> str | None:
+    arms = result["arms"]
+    if not any(a.get("rules_fingerprint") or a.get("weights_sha256") for a in arms):
+        return None
+    rows = []
+    for i, a in enumerate(arms):
+        w = a.get("weights_sha256") or {}
+
+        def code(h: Any) -> Raw:
+            return Raw(f'<code class="hash">{html.escape(str(h))}</code>' if h else "—")
+        rows.append((letter(i), a["label"], code(a.get("rules_fingerprint")),
+                     code(w.get("white")), code(w.get("black"))))
+    version = result.get("version")
+    return ("<h3 id=\"provenance\">Provenance</h3><p class=\"note\">" +
+            (f"Tablier {html.escape(str(version))}. " if version else "") +
+            "Each arm's rules fingerprint (a sha256 over everything of the compiled variant "
+            "that changes play or its value) and the sha256 of the weights file each side's "
+            "learned player read (— for a player without one).</p>" +
+            _table(("", "arm", "rules fingerprint", "weights, white", "weights, black"), rows,
+                   numeric_from=99))
+
+
+def _families(result: dict[str, Any]) -> str | None:
+    fams = result.get("families")
+    if not fams:
+        return None
+    return ("<p class=\"note\">Tests are grouped in families by the unit of their figures; "
+            "Holm's adjustment runs within each family, of the size given here.</p>" +
+            _table(("family", "tests", "adjustment"),
+                   [(k, str(v.get("tests", "—")), str(v.get("adjustment", "Holm")))
+                    for k, v in fams.items()], numeric_from=1, text_from=2))
+
+
+def _omnibus(result: dict[str, Any]) -> str | None:
+    tests = result.get("omnibus")
+    if not tests:
+        return None
+    labels = [a["label"] for a in result["arms"]]
+
+    def arms(t: dict[str, Any]) -> str:
+        return " ".join(letter(labels.index(x)) if x in labels else str(x)
+                        for x in t.get("arms") or ())
+    return ("<h3 id=\"omnibus\">Across all the arms</h3><p class=\"note\">One test across all "
+            "the arms first (χ² for rates, Kruskal–Wallis for lengths and other means): does "
+            "any arm differ? Then the comparisons below say which.</p>" +
+            _table(("figure", "test", "statistic", "df", "p", "p (Holm)", "family", "arms"),
+                   [(str(t.get("title") or t.get("figure")), str(t.get("test", "")),
+                     _any(t.get("statistic")), _any(t.get("df")), _p(t.get("p_value")),
+                     _p(t.get("p_adjusted")), str(t.get("family") or "—"), arms(t))
+                    for t in tests], numeric_from=2, text_from=6))
+
+
+def _pair(result: dict[str, Any], d: dict[str, Any]) -> Raw:
+    labels = [a["label"] for a in result["arms"]]
+    a = labels.index(d["a"]) if d.get("a") in labels else 0
+    b = labels.index(d["b"]) if d.get("b") in labels else int(d.get("arm") or 0)
+    return Raw(f"{letter(b)} − {letter(a)}<br><small>{html.escape(str(d['b']))} − "
+               f"{html.escape(str(d['a']))}</small>")
+
+
+def _differences(result: dict[str, Any], names: dict[str, str]) -> str:
+    """The differences with their tests, one table per family when the result has families,
+    and those reported side by side but not tested (units that differ) with their reason."""
+    diffs = shown_differences(result)
+    tested = [d for d in diffs if d.get("tested", True) is not False]
+    untested = [d for d in diffs if d.get("tested", True) is False]
+    header = ("figure", "B − A", "value in A", "value in B", "B − A [95 % interval]", "p",
+              "p (Holm)", "games needed", "test")
+
+    def row(d: dict[str, Any]) -> list[str]:
+        lo, hi = d.get("ci") or (None, None)
+        diff = "—" if d.get("difference") is None else (
+            _num(d["difference"]) if lo is None else
+            f"{_num(d['difference'])} [{_num(lo)}, {_num(hi)}]")
+        return [str(d["title"]), _pair(result, d), _num(d.get("value_a")),
+                _num(d.get("value_b")), diff, _p(d.get("p")), _p(d.get("p_adjusted")),
+                _num(d.get("games_needed")), str(d.get("test") or "")]
+    out = []
+    fams = result.get("families") or {}
+    if any(d.get("family") for d in tested):
+        order = list(fams) + sorted({str(d.get("family")) for d in tested} - set(fams))
+        for fam in order:
+            members = [d for d in tested if str(d.get("family")) == fam]
+            if not members:
+                continue
+            size = (fams.get(fam) or {}).get("tests")
+            out.append(f"<h4>Family: {html.escape(fam)}" +
+                       (f" ({size} tests, Holm within the family)" if size else "") + "</h4>")
+            out.append(_table(header, [row(d) for d in members], numeric_from=2,
+                              text_from=8, cls="differences"))
+    else:
+        out.append(_table(header, [row(d) for d in tested], numeric_from=2, text_from=8,
+                          cls="differences"))
+    both = [d for d in untested if d.get("value_a") is not None and d.get("value_b") is not None]
+    if both:
+        out.append("<h4 id=\"untested\">Side by side, not tested</h4><p class=\"note\">"
+                   "Figures whose arms count in different units (points against jetons, holes "
+                   "against games) are shown side by side but never tested against each "
+                   "other.</p>")
+        out.append(_table(("figure", "B − A", "value in A", "value in B", "why not tested"),
+                          [[str(d["title"]), _pair(result, d), _num(d.get("value_a")),
+                            _num(d.get("value_b")), _why(d)] for d in both],
+                          numeric_from=2, text_from=4, cls="untested"))
+    absent = [d for d in untested if d not in both]
+    if absent:
+        out.append("<h4 id=\"absent\">Figures of one arm only</h4><p class=\"note\">What "
+                   "one arm of a comparison has and the other has not (a rule, a ladder's "
+                   "figure, a kind of result), not tested; each arm's value is in the tables "
+                   "of figures and rules above.</p>")
+        out.append(_absent(result, absent))
+    return "\n".join(out)
+
+
+def _absent(result: dict[str, Any], absent: Sequence[dict[str, Any]]) -> str:
+    """One line per comparison: the figures only one of its arms has, a rule's three figures
+    (per game, per throw, share) named once by the rule."""
+    labels = [a["label"] for a in result["arms"]]
+    by: dict[tuple[int, int], list[dict[str, Any]]] = {}
+    for d in absent:
+        a = labels.index(d["a"]) if d.get("a") in labels else 0
+        b = labels.index(d["b"]) if d.get("b") in labels else int(d.get("arm") or 0)
+        by.setdefault((b, a), []).append(d)
+    items = []
+    for (b, a), ds in sorted(by.items()):
+        parts = []
+        for side, who, present in ((b, "only in", "value_b"), (a, "only in", "value_a")):
+            mine = [d for d in ds if d.get(present) is not None]
+            rules = list(dict.fromkeys(str(d["figure"]).split(".")[1] for d in mine
+                                       if str(d["figure"]).startswith("rules.")))
+            others = [str(d["title"]) for d in mine if not str(d["figure"]).startswith("rules.")]
+            if others:
+                parts.append(f"{who} {letter(side)}: " + ", ".join(others))
+            if rules:
+                parts.append(f"rules {who} {letter(side)}: " + ", ".join(rules))
+        neither = [str(d["title"]) for d in ds
+                   if d.get("value_a") is None and d.get("value_b") is None]
+        if neither:
+            parts.append("in neither: " + ", ".join(neither))
+        items.append(f"<li><strong>{letter(b)} − {letter(a)}</strong> "
+                     f"({html.escape(labels[b])} − {html.escape(labels[a])}): "
+                     f"{html.escape('; '.join(parts))}.</li>")
+    return '<ul class="absent">' + "".join(items) + "</ul>"
+
+
+def _why(d: dict[str, Any]) -> Raw:
+    return Raw(f'<span class="why">{html.escape(str(d.get("why") or "not tested"))}</span>')
+
+
+#: the figures whose replicates are tabled one by one
+_MAIN = (("first_player_win_rate", "the first to throw wins"),
+         ("win_rate.white", "white wins"), ("draw_rate", "drawn"),
+         ("length_throws", "length in throws"), ("value_points", "worth of a game"))
+
+
+def _figure_json(a: dict[str, Any], name: str) -> dict[str, Any] | None:
+    if name.startswith("rules."):
+        rule, _, what = name[len("rules."):].rpartition(".")
+        r = (a.get("rules") or {}).get(rule) or {}
+        got = r.get(what)
+        return got if isinstance(got, dict) else None
+    head, _, rest = name.partition(".")
+    node = a.get(head)
+    if rest and isinstance(node, dict):
+        node = node.get(rest)
+    return node if isinstance(node, dict) else None
+
+
+def _replicates(result: dict[str, Any], names_: Sequence[str], titles: dict[str, str]
+                ) -> str | None:
+    arms = result["arms"]
+    heads: list[str] = [Raw(_arm_header(i, a)) for i, a in enumerate(arms)]
+    have = [n for n in names_ if any((_figure_json(a, n) or {}).get("replicates")
+                                     for a in arms)]
+    if not have:
+        return None
+    out = ["<p class=\"note\">Each replicate is an independent run of the whole design with "
+           "its own seed. For each main figure, every replicate's estimate with its 95 % "
+           "interval and its number of games or events (n), the pooled estimate over all "
+           "the replicates' games, and the test of homogeneity across the replicates (χ² on "
+           "the replicates × 2 table for proportions; Kruskal–Wallis or one-way ANOVA for "
+           "means): a small p says the replicates disagree more than chance allows.</p>"]
+    for name, title in _MAIN:
+        objs = [_figure_json(a, name) for a in arms]
+        if not any(o and o.get("replicates") for o in objs):
+            continue
+        seeds: list[Any] = []
+        for o in objs:
+            for r in (o or {}).get("replicates") or ():
+                if r.get("seed") not in seeds:
+                    seeds.append(r.get("seed"))
+        rows = []
+        for s in seeds:
+            row = [f"seed {s}"]
+            for o in objs:
+                rep = next((r for r in (o or {}).get("replicates") or ()
+                            if r.get("seed") == s), None)
+                row.append("—" if rep is None else
+                           f"{_short(rep.get('value'), rep.get('ci'))} (n {rep.get('n')})")
+            rows.append(row)
+        rows.append(["pooled"] + ["—" if o is None else
+                                  _short(o.get("value", o.get("mean")), o.get("ci"))
+                                  for o in objs])
+        rows.append(["homogeneity"] + [_homogeneity(o) for o in objs])
+        out.append(f"<h4>{html.escape(title)}</h4>")
+        out.append(_table(["replicate"] + heads, rows))
+    other = [n for n in have if n not in dict(_MAIN)]
+    if other:
+        out.append("<h4>Homogeneity of the other figures</h4>")
+        out.append(_table(["figure"] + heads,
+                          [[titles.get(n, n)] + [_homogeneity(_figure_json(a, n))
+                                                 for a in arms] for n in other]))
+    return "\n".join(out)
+
+
+def _homogeneity(o: dict[str, Any] | None) -> str:
+    h = (o or {}).get("homogeneity")
+    if not h:
+        return "—"
+    test = str(h.get("test") or "")
+    df = h.get("df")
+    return (f"{test} {_any(h.get('statistic'))}" + (f" (df {_any(df)})" if df is not None
+                                                     else "") + f", p {_p(h.get('p_value'))}")
+
+
+def _units(arms: Sequence[dict[str, Any]]) -> str:
+    """What the worth of a game is counted in, where the arms say."""
+    if not any(a.get("unit") for a in arms):
+        return ""
+    units = {unit_of(a) for a in arms}
+    if len(units) == 1:
+        return f" The worth of a game is in {html.escape(units.pop())}."
+    return (" The worth of a game is in each arm's unit: " + "; ".join(
+        f"{letter(i)} {html.escape(unit_of(a))}" for i, a in enumerate(arms)) + ".")
+
+
+# -- the page ------------------------------------------------------------------------------------
+
+
 def render_html(specs: Sequence[Any], result: dict[str, Any],
-                figures: Sequence[list[Figure]]) -> str:
+                figures: Sequence[list[Figure]], drawn: Sequence[Plot] | None = None) -> str:
+    """The report as one HTML page; `drawn`: the plots, when already drawn (`--figures`)."""
     from interpreter.rulebook.blocks import CSS
 
     arms = result["arms"]
     labels = [a["label"] for a in arms]
-    heads: list[str] = [Raw(_arm_header(a)) for a in arms]
+    heads: list[str] = [Raw(_arm_header(i, a)) for i, a in enumerate(arms)]
     names = {a["label"]: arm_name(a) for a in arms}
     esc = html.escape
     title = "Comparison: " + " | ".join(labels)
+    every = list(drawn) if drawn is not None else plots(result, figures)
+    by_name = {p.name: p for p in every}
+    names_, cells, titles = _by_figure(result, figures)
+    replicates = _replicates(result, names_, titles)
+    omnibus = _omnibus(result)
     out = [f"<h1>{esc(title)}</h1>"]
     if result.get("interrupted"):
         out.append("<p><strong>Interrupted</strong>: the figures are over the games "
                    "finished.</p>")
-    if result.get("paired"):
-        how = (f"paired: game i of every arm is the game i of <code>tablier simulate --seed "
-               f"{result['seed']}</code>, the same seed and dice (common random numbers), "
-               f"and the differences are taken game by game")
-    else:
-        how = (f"arm i, from 0, plays the games of <code>tablier simulate --seed "
-               f"{result['seed']}+i</code>")
-    out.append(f"<p>Seed {result['seed']} ({how}). Every interval is a 95 % interval "
-               f"(z = {result['z']}); every figure can be recomputed from the games' lines. "
-               f"{result.get('tests', 0)} tests, their p-values adjusted by Holm's method "
-               f"over all of them.</p>")
+    out.append('<section id="summary">')
+    out.append(_glance(result, [arm_name(a) for a in arms]))
     if result.get("caveat"):
         out.append(f'<p class="caveat">{esc(result["caveat"])}</p>')
-    letters = [_letter(i) for i in range(len(arms))]
+    contents = [("arms", "The arms"), ("differs", "What differs"), ("figures", "Figures"),
+                ("rules", "Rules")]
+    if replicates:
+        contents.append(("replicates", "Replicates"))
+    contents.append(("plots", "Plots"))
+    contents.append(("tests", "Differences and tests"))
+    contents.append(("needed", "Games needed"))
+    out.append('<nav class="contents"><strong>Contents</strong><ol>' + "".join(
+        f'<li><a href="#{k}">{v}</a></li>' for k, v in contents) + "</ol></nav>")
+    out.append("</section>")
+
+    out.append('<h2 id="arms">The arms</h2>')
+    if result.get("paired"):
+        how = (f"Paired: game i of every arm is the game i of <code>tablier simulate --seed "
+               f"{result['seed']}</code>, the same seed and dice (common random numbers), "
+               f"and the differences are taken game by game.")
+    else:
+        how = (f"Arm i, from 0, plays the games of <code>tablier simulate --seed "
+               f"{result['seed']}+i</code>.")
+    out.append(f"<p class=\"note\">{how} Every interval is a 95 % interval "
+               f"(z = {result['z']}); every figure can be recomputed from the games' "
+               f"lines.</p>")
     out.append(_table(("", "arm", "variant", "options", "white", "black", "games", "decided",
                        "drawn", "unfinished", "lines"), [
-        (letters[i], a["label"], a["variant"], " ".join(a["options"]) or "—",
+        (letter(i), a["label"], a["variant"], " ".join(a.get("options") or ()) or "—",
          a["players"]["white"], a["players"]["black"], str(a["games"]), str(a["decided"]),
          str(a["draws"]), str(a["unfinished"]), a.get("games_out") or "—")
         for i, a in enumerate(arms)], numeric_from=6, text_from=10))
-    out.append("<h2>What differs</h2>")
-    out.append(_diffs_html(specs))
-    out.append("<h2>Figures</h2>")
-    names_, cells, titles = _by_figure(result, figures)
+    prov = _provenance(result)
+    if prov:
+        out.append(prov)
+
+    out.append('<h2 id="differs">What differs</h2>')
+    if len(specs) > 1:
+        out.append("<p class=\"note\">The <code>tablier diff</code> of each arm against A "
+                   "(rules, options and the switches they set, movement, dice, ladder, board, "
+                   "regions and definitions, <code>[turn]</code>, <code>[bot]</code>, the "
+                   "description): one line each, folded; open it to read the keys.</p>")
+        out.append(_diffs_html(specs, arms))
+    else:
+        out.append("<p>One arm: nothing to compare.</p>")
+
+    out.append('<h2 id="figures">Figures</h2>')
     plain = [n for n in names_ if not n.startswith("rules.")]
     out.append("<p class=\"note\">Each value with its 95 % interval, under the players named "
                "at the head of each column: proportions (of the decided games for the win "
@@ -348,33 +574,34 @@ def render_html(specs: Sequence[Any], result: dict[str, Any],
                "mark kinds) with Wilson intervals; means per game with mean ± z·s/√n, or the "
                "exact Poisson interval where a count is rare; rates with linearised ratio "
                "intervals. The branching factor is the mean number of legal plays a throw, the "
-               "forced throws those with at most one play.</p>")
+               "forced throws those with at most one play." + _units(arms) + "</p>")
     out.append(_table(["figure"] + heads,
-                      [[titles[n]] + [cells[n].get(lab, "") for lab in labels] for n in plain]))
-    firsts = [(a, a["first_player_win_rate"]) for a in arms]
+                      [[titles[n]] + [cells[n].get(lab, "") for lab in labels] for n in plain],
+                      cls="figures"))
     out.append("<p class=\"note\">The first to throw against 1/2 (exact binomial test over "
                "the decided games): " + "; ".join(
-                   f"{esc(names[a['label']])}: p = {_p(f.get('p_value'))}, Holm "
-                   f"{_p(f.get('p_adjusted'))}" for a, f in firsts) + ".</p>")
-    out.append("<h3>Rules</h3>")
+                   f"{letter(i)}: p = {_p(a['first_player_win_rate'].get('p_value'))}, Holm "
+                   f"{_p(a['first_player_win_rate'].get('p_adjusted'))}"
+                   for i, a in enumerate(arms)) + ".</p>")
+
+    out.append('<h2 id="rules">Rules</h2>')
     out.append("<p class=\"note\">Firings per game (both sides together), per throw (all "
-               "firings over all throws) and the rule's share of all the points the rules "
+               "firings over all throws) and each rule's share of all the points the rules "
                "gave, with 95 % intervals (exact Poisson where the firings are rare; a rule "
-               "that never fired gets [0, upper bound]); — where the arm has no such rule. "
-               "Arms: " + "; ".join(f"{letters[i]} = {esc(arm_name(a))}"
-                                     for i, a in enumerate(arms)) + ".</p>")
-    rules = _rules_union(result, "per_game")
+               "that never fired gets [0, upper bound]); — where the arm has no such rule.</p>")
+    rules: list[str] = []
+    for a in arms:
+        rules += [r for r in a.get("rules") or {} if r not in rules]
     silent = [r for r in rules if all(not sum(a["rules"][r]["fired"].values())
                                       for a in arms if r in a["rules"])]
     rules = [r for r in rules if r not in silent]
-    head = ["rule"] + [Raw(f"{what} ({letter})<br><small>{esc(a['players']['white'])} v "
-                           f"{esc(a['players']['black'])}</small>")
-                       for what in ("per game", "per throw", "share")
-                       for letter, a in zip(letters, arms)]
-    rows = []
-    for rule in rules:
-        row = [rule]
-        for what in ("per_game", "per_throw", "share"):
+    for what, heading in (("per_game", "Firings per game"), ("per_throw", "Firings per throw"),
+                          ("share", "Share of the points")):
+        if what == "share" and not any(a.get("points") for a in arms):
+            continue
+        rows = []
+        for rule in rules:
+            row = [rule]
             for a in arms:
                 r = a["rules"].get(rule)
                 if r is None:
@@ -383,41 +610,35 @@ def render_html(specs: Sequence[Any], result: dict[str, Any],
                     row.append(_short(r["share"], r["share_ci"]))
                 else:
                     row.append(_short(r[what]["value"], r[what]["ci"]))
-        rows.append(row)
-    out.append(_table(head, rows))
+            rows.append(row)
+        if rows:
+            out.append(f"<h3>{heading}</h3>")
+            out.append(_table(["rule"] + heads, rows, cls=f"rules-{what}"))
     if silent:
         out.append(f"<p>Never fired in any arm: {esc(', '.join(silent))}.</p>")
-    out.append("<h2>Plots</h2>")
-    out.append(_figure("win rates", plot_win_rates(result),
-                       "Win rates with their 95 % Wilson intervals, over the decided games; "
-                       "the dashed line is 50 %. Players: " +
-                       "; ".join(names.values()) + "."))
-    lengths = [plot_lengths(result, figures, "length_throws", "throws")]
-    for unit in ("holes", "marks", "games"):
-        lengths.append(plot_lengths(result, figures, f"length.{unit}", unit))
-    units = ["throws", "holes", "marks", "games"]
-    out.append('<div class="side">' + "".join(
-        _figure(f"length in {u}", svg, f"Length of the games in {u}: % of games per bin "
-                f"(each arm named with its players, white v black).")
-        for u, svg in zip(units, lengths) if svg) + "</div>")
-    share, rate = plot_rules(result, "share"), plot_rules(result, "per_game")
-    side = []
-    if share:
-        side.append(_figure("rule shares", share,
-                            "Each rule's share of all the points scored, with 95 % intervals "
-                            "(ratio estimator), each arm with its players."))
-    if rate:
-        side.append(_figure("rule rates", rate,
-                            "Each rule's firings per game, both sides together, with 95 % "
-                            "intervals, each arm with its players."))
-    if side:
-        out.append('<div class="side">' + "".join(side) + "</div>")
-    out.append("<h2>Differences</h2>")
-    diff_plot = plot_differences(result)
-    if diff_plot:
-        out.append(_figure("differences", diff_plot,
-                           "Differences against the first arm, " + esc(names[labels[0]]) +
-                           ": the proportions and the rules' firings per game."))
+
+    if replicates:
+        out.append('<h2 id="replicates">Replicates</h2>')
+        out.append(replicates)
+
+    out.append('<h2 id="plots">Plots</h2>')
+    out.append("<p class=\"note\">Each arm keeps its colour, marker and line style in every "
+               "plot, and its letter: " + "; ".join(
+                   f"{letter(i)} = {esc(n)}" for i, n in enumerate(names.values())) +
+               ". Arms with the same results are drawn side by side, never on top of each "
+               "other. With <code>--figures DIR</code> each plot is also written as "
+               "<code>NAME.svg</code> and <code>NAME.pdf</code>, NAME given under it.</p>")
+    for name in ("win-rates", "length-throws", "length-holes", "length-marks", "length-games",
+                 "worth", "game-values", "rule-shares", "rule-rates", "replicates"):
+        if name in by_name:
+            out.append(_figure(by_name[name]))
+
+    out.append('<h2 id="tests">Differences and tests</h2>')
+    if omnibus:
+        out.append(omnibus)
+    for name in ("differences", "differences-rules"):
+        if name in by_name:
+            out.append(_figure(by_name[name]))
     paired = result.get("paired")
     if paired:
         tests = ("Paired over the games (the same seed and dice in both arms): each figure's "
@@ -430,19 +651,24 @@ def render_html(specs: Sequence[Any], result: dict[str, Any],
                  "Welch's interval and t test; rates per throw and shares: linearised ratio "
                  "estimators and a z test; rare counts: the exact conditional Poisson test and "
                  "the MOVER interval.")
-    out.append(f"<p class=\"note\">Each figure of each arm against the same figure of "
-               f"{esc(names[labels[0]])} (B − A). {tests} p (Holm): adjusted over all "
-               f"{result.get('tests', 0)} tests of the report. White's and black's win rates "
-               f"over the decided games are complements: only white's is tested. Games "
-               f"needed: per arm, for ±1 percentage point on a difference of proportions, "
-               f"±1 % of the first arm's figure otherwise.</p>")
-    out.append(_table(("figure", "arm B (players)", "value in A", "value in B",
-                       "B − A [95 % interval]", "p", "p (Holm)", "games needed", "test"), [
-        (d["title"], names.get(d["b"], d["b"]), _num(d["value_a"]), _num(d["value_b"]),
-         _cell(d["difference"], *(d["ci"] or (None, None))), _p(d["p"]),
-         _p(d.get("p_adjusted")), _num(d["games_needed"]), d["test"])
-        for d in shown_differences(result)], numeric_from=2, text_from=8))
-    out.append("<h2>Games needed</h2>")
+    holm = ("within each family of tests (figures of one unit)" if result.get("families")
+            else f"over all {result.get('tests', 0)} tests of the report")
+    against = result.get("against")
+    pairs = ("every pair of arms" if against == "all pairs" else
+             f"each arm against {esc(str(against))}" if against else "each arm against A")
+    out.append(f"<p class=\"note\">Compared: {pairs}. Each row is one figure of two arms, "
+               f"the second named minus the first named (arms by their letters). {tests} "
+               f"p (Holm): adjusted by Holm's method "
+               f"{holm}. White's and black's win rates over the decided games are "
+               f"complements: only white's is tested. Games needed: per arm, for ±1 "
+               f"percentage point on a difference of proportions, ±1 % of A's figure "
+               f"otherwise.</p>")
+    fams = _families(result)
+    if fams:
+        out.append(fams)
+    out.append(_differences(result, names))
+
+    out.append('<h2 id="needed">Games needed</h2>')
     out.append("<p class=\"note\">For each figure of each arm, the games that would give "
                "±1 percentage point (a proportion: the smallest number of games whose Wilson "
                "interval at the observed value is two points wide) or ±1 % of the figure (a "
@@ -453,7 +679,8 @@ def render_html(specs: Sequence[Any], result: dict[str, Any],
             need.setdefault(f.name, {})[a["label"]] = _num(evaluate(f)["games_needed"])
     shown = [n for n in names_ if not n.endswith((".per_throw", ".share"))]
     out.append(_table(["figure"] + heads,
-                      [[titles[n]] + [need[n].get(lab, "") for lab in labels] for n in shown]))
+                      [[titles[n]] + [need.get(n, {}).get(lab, "") for lab in labels]
+                       for n in shown]))
     return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
             f"<title>{esc(title)}</title>\n<style>{CSS}{_EXTRA_CSS}</style>\n</head>\n<body>\n"

@@ -466,3 +466,244 @@ def diff_paired(s: PairedSums, sign_test: bool, relative_to: float | None = None
     eps = PRECISION if proportion else (None if not relative_to else PRECISION * abs(relative_to))
     needed = None if eps is None else math.ceil((Z * sd / eps) ** 2)
     return Difference(d, (d - half, d + half), p, test, needed)
+
+
+# -- several arms, several replicates -----------------------------------------------------------
+
+@dataclass(frozen=True)
+class Test:
+    """A test across several groups (arms, or the replicates of one arm): its name, statistic,
+    degrees of freedom (a pair for an F test), p-value, and how the p-value was found
+    ("asymptotic", or "Monte Carlo" with `MC_TABLES` random tables of the same margins)."""
+
+    test: str
+    statistic: float
+    df: int | tuple[int, int]
+    p: float
+    method: str = "asymptotic"
+
+    def json(self) -> dict[str, object]:
+        return {"test": self.test, "statistic": self.statistic,
+                "df": list(self.df) if isinstance(self.df, tuple) else self.df,
+                "p_value": self.p, "method": self.method}
+
+
+#: the random tables of a Monte Carlo test, and the seed they are drawn from (a report is the
+#: same at every run)
+MC_TABLES = 9999
+MC_SEED = 20240521
+#: an expected count below this makes a χ² test's p-value Monte Carlo instead of asymptotic
+SMALL_EXPECTED = 5.0
+
+
+def _mc_p(observed: float, simulated: object) -> float:
+    """(1 + #{simulated ≥ observed}) / (B + 1), with a tolerance for rounding."""
+    import numpy as np
+
+    sims = np.asarray(simulated, dtype=float)
+    hits = int(np.count_nonzero(sims >= observed * (1 - 1e-12) - 1e-12))
+    return (1 + hits) / (len(sims) + 1)
+
+
+def chi2_rows(rows: Sequence[tuple[int, int]]) -> Test | None:
+    """Homogeneity of proportions k_i/n_i across groups: Pearson's χ² of the groups × 2 table
+    [[k_i, n_i − k_i]] (groups with n_i = 0 left out), df = groups − 1, its p from the χ²
+    distribution (scipy.stats.chi2_contingency, no continuity correction), or, where an
+    expected count is below 5, the Monte Carlo p of the same statistic over `MC_TABLES`
+    tables with the same margins (multivariate hypergeometric). None under two groups;
+    statistic 0 and p = 1 when every group is all one way."""
+    rows = [(int(k), int(n)) for k, n in rows if n > 0]
+    if len(rows) < 2:
+        return None
+    ks = [k for k, _ in rows]
+    ns = [n for _, n in rows]
+    big_n, big_k = sum(ns), sum(ks)
+    df = len(rows) - 1
+    if big_k == 0 or big_k == big_n:
+        return Test("chi-square", 0.0, df, 1.0)
+    table = [[k, n - k] for k, n in rows]
+    stat = float(_st.chi2_contingency(table, correction=False).statistic)
+    small = min(min(n * big_k, n * (big_n - big_k)) for n in ns) / big_n < SMALL_EXPECTED
+    if not small:
+        return Test("chi-square", stat, df, float(_st.chi2.sf(stat, df)))
+    import numpy as np
+
+    rng = np.random.default_rng(MC_SEED)
+    n_arr = np.array(ns, dtype=np.int64)
+    draws = rng.multivariate_hypergeometric(n_arr, big_k, size=MC_TABLES)
+    expected = n_arr * big_k / big_n
+    # the statistic of a k×2 table: Σ (x − e)²·(1/e + 1/f), f = n − e the expected failures
+    weight = 1 / expected + 1 / (n_arr - expected)
+    sims = ((draws - expected) ** 2 * weight).sum(axis=1)
+    return Test("chi-square", stat, df, _mc_p(stat, sims), "Monte Carlo")
+
+
+def kruskal_counts(groups: Sequence[dict[int, int]]) -> Test | None:
+    """The Kruskal–Wallis test of groups of integers given as histograms ({value: count}):
+    the values ranked together (tied values at their mean rank), R_i each group's rank sum,
+    H = 12/(N(N + 1))·Σ R_i²/n_i − 3(N + 1), divided by the tie correction
+    1 − Σ(t³ − t)/(N³ − N); df = groups − 1, p from the χ² distribution. Exact arithmetic up
+    to the last division. None under two non-empty groups or when every value is the same."""
+    groups = [g for g in groups if sum(g.values())]
+    if len(groups) < 2:
+        return None
+    ns = [sum(g.values()) for g in groups]
+    big_n = sum(ns)
+    rank_sums = [Fraction(0)] * len(groups)
+    below = 0
+    ties = 0
+    for v in sorted(set().union(*groups)):
+        t = sum(g.get(v, 0) for g in groups)
+        mean_rank = Fraction(2 * below + t + 1, 2)
+        for i, g in enumerate(groups):
+            c = g.get(v, 0)
+            if c:
+                rank_sums[i] += c * mean_rank
+        below += t
+        ties += t * t * t - t
+    correction = 1 - Fraction(ties, big_n ** 3 - big_n)
+    if correction == 0:
+        return None
+    h = (Fraction(12, big_n * (big_n + 1)) * sum(r * r / n for r, n in zip(rank_sums, ns))
+         - 3 * (big_n + 1)) / correction
+    df = len(groups) - 1
+    stat = max(0.0, float(h))
+    return Test("Kruskal-Wallis", stat, df, float(_st.chi2.sf(stat, df)))
+
+
+def anova_moments(groups: Sequence[Moments]) -> Test | None:
+    """The classic one-way analysis of variance from each group's (n, Σx, Σx²): between-group
+    sum of squares Σ n_i(m_i − m)², within-group Σ(Σx² − n_i·m_i²), F on (k − 1, N − k)
+    degrees of freedom (exact arithmetic up to the last division). None under two groups or
+    without a degree of freedom within them; without spread within the groups, p = 1 if the
+    means agree, else 0."""
+    groups = [g for g in groups if g.n]
+    k = len(groups)
+    big_n = sum(g.n for g in groups)
+    if k < 2 or big_n - k < 1:
+        return None
+    grand = Fraction(sum(g.total for g in groups), big_n)
+    between = sum(g.n * (Fraction(g.total, g.n) - grand) ** 2 for g in groups)
+    within = sum(g.squares - Fraction(g.total * g.total, g.n) for g in groups)
+    df = (k - 1, big_n - k)
+    if within == 0:
+        return Test("one-way ANOVA (F)", math.inf if between else 0.0, df,
+                    0.0 if between else 1.0)
+    f = float((between / df[0]) / (within / df[1]))
+    return Test("one-way ANOVA (F)", f, df, float(_st.f.sf(f, *df)))
+
+
+def cochran_q(estimates: Sequence[tuple[float, float]]) -> Test | None:
+    """Cochran's Q of homogeneity of estimates with standard errors (R_i, se_i): the weights
+    w_i = 1/se_i², the pooled R̂ = Σw_iR_i/Σw_i, Q = Σw_i(R_i − R̂)² on k − 1 degrees of
+    freedom. None under two estimates or with a standard error of 0."""
+    est = [(r, se) for r, se in estimates]
+    if len(est) < 2 or any(not se for _, se in est):
+        return None
+    w = [1 / (se * se) for _, se in est]
+    pooled = sum(wi * r for wi, (r, _) in zip(w, est)) / sum(w)
+    q = sum(wi * (r - pooled) ** 2 for wi, (r, _) in zip(w, est))
+    df = len(est) - 1
+    return Test("Cochran's Q", q, df, float(_st.chi2.sf(q, df)))
+
+
+def poisson_homogeneity(counts: Sequence[tuple[int, float]]) -> Test | None:
+    """Homogeneity of Poisson rates k_i/e_i (events over exposures: games, throws, points):
+    the dispersion statistic X² = Σ(k_i − K·e_i/E)²/(K·e_i/E) on k − 1 degrees of freedom,
+    its p from the χ² distribution, or where an expected count is below 5, by Monte Carlo over
+    `MC_TABLES` multinomial draws of the K events in proportion to the exposures (the exact
+    conditional distribution). None under two groups with exposure; p = 1 without events."""
+    rows = [(int(k), float(e)) for k, e in counts if e > 0]
+    if len(rows) < 2:
+        return None
+    df = len(rows) - 1
+    big_k = sum(k for k, _ in rows)
+    big_e = sum(e for _, e in rows)
+    if big_k == 0:
+        return Test("Poisson dispersion (chi-square)", 0.0, df, 1.0)
+    expected = [big_k * e / big_e for _, e in rows]
+    stat = sum((k - m) ** 2 / m for (k, _), m in zip(rows, expected))
+    if min(expected) >= SMALL_EXPECTED:
+        return Test("Poisson dispersion (chi-square)", stat, df, float(_st.chi2.sf(stat, df)))
+    import numpy as np
+
+    rng = np.random.default_rng(MC_SEED)
+    probs = np.array([e / big_e for _, e in rows])
+    draws = rng.multinomial(big_k, probs, size=MC_TABLES)
+    m = np.array(expected)
+    sims = ((draws - m) ** 2 / m).sum(axis=1)
+    return Test("Poisson dispersion (chi-square)", stat, df, _mc_p(stat, sims), "Monte Carlo")
+
+
+@dataclass
+class Friedman:
+    """The Friedman test of k paired arms, summed game by game (each game a block): each
+    game's values ranked across the arms (ties at their mean rank), the rank sums R_j and the
+    ties. χ²_F = (12/(n·k(k + 1))·ΣR_j² − 3n(k + 1)) / (1 − Σ(t³ − t)/(n·k(k² − 1))), k − 1
+    degrees of freedom (as scipy.stats.friedmanchisquare)."""
+
+    k: int
+    n: int = 0
+    ties: int = 0
+    rank_sums: list[Fraction] | None = None
+
+    def add(self, values: Sequence[int]) -> None:
+        if self.rank_sums is None:
+            self.rank_sums = [Fraction(0)] * self.k
+        order = sorted(set(values))
+        below = 0
+        ranks: dict[int, Fraction] = {}
+        for v in order:
+            t = values.count(v)
+            ranks[v] = Fraction(2 * below + t + 1, 2)
+            below += t
+            self.ties += t * t * t - t
+        for j, v in enumerate(values):
+            self.rank_sums[j] += ranks[v]
+        self.n += 1
+
+    def test(self) -> Test | None:
+        k, n = self.k, self.n
+        if n < 1 or self.rank_sums is None:
+            return None
+        correction = 1 - Fraction(self.ties, n * k * (k * k - 1))
+        if correction == 0:
+            return None
+        stat = (Fraction(12, n * k * (k + 1)) * sum(r * r for r in self.rank_sums)
+                - 3 * n * (k + 1)) / correction
+        s = max(0.0, float(stat))
+        return Test("Friedman", s, k - 1, float(_st.chi2.sf(s, k - 1)))
+
+
+@dataclass
+class CochranQ:
+    """Cochran's Q test of a 0/1 figure over k paired arms (each game a block): C_j each arm's
+    total, T_i each game's, N = ΣC_j; Q = (k − 1)(k·ΣC_j² − N²)/(k·N − ΣT_i²), k − 1
+    degrees of freedom."""
+
+    k: int
+    n: int = 0
+    tt: int = 0
+    columns: list[int] | None = None
+
+    def add(self, values: Sequence[int]) -> None:
+        if self.columns is None:
+            self.columns = [0] * self.k
+        for j, v in enumerate(values):
+            self.columns[j] += v
+        t = sum(values)
+        self.tt += t * t
+        self.n += 1
+
+    def test(self) -> Test | None:
+        k = self.k
+        if self.columns is None:
+            return None
+        big_n = sum(self.columns)
+        denominator = k * big_n - self.tt
+        if denominator == 0:
+            return None
+        q = Fraction((k - 1) * (k * sum(c * c for c in self.columns) - big_n * big_n),
+                     denominator)
+        s = max(0.0, float(q))
+        return Test("Cochran's Q", s, k - 1, float(_st.chi2.sf(s, k - 1)))

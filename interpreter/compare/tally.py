@@ -8,13 +8,16 @@ two-sample test need.
 
 What the ladder adds is read from the keys its lines carry: `game_results` and `cube_levels`
 (the cube), `game_values` (the 12-point game), `goes` (holes), `mark_kinds` (à écrire),
-`honours_games` (the combined game).
+`honours_games` (the combined game). The playout metrics of `--metrics` (decisiveness, drama,
+stability, board coverage: engine/metrics.py) are read from the integer sums of the lines'
+`lead` and `board`, each figure a ratio of totals over the games (`PLAYOUT`).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
+from interpreter.compare.playout import PLAYOUT, PlayoutSums
 from interpreter.compare.stats import Moments, RatioSums
 
 SIDES = ("white", "black")
@@ -145,6 +148,9 @@ class ArmTally:
     #: the ladder's proportions (k of n) and its counts per game (a histogram each)
     props: dict[str, _Proportion] = field(default_factory=dict)
     counts: dict[str, Histogram] = field(default_factory=dict)
+    #: the games whose lines carry the playout metrics (`--metrics`), the sums of each, and
+    #: whether a line's lead was a pip count (its lead changes are then the pip lead's)
+    playout: PlayoutSums = field(default_factory=PlayoutSums)
 
     def expect_rules(self, rules: Iterable[str]) -> None:
         """Rules whose figures are given even if they never fire (0 per game)."""
@@ -195,6 +201,7 @@ class ArmTally:
                 acc = self.rule_points[rule] = _Ratio()
             acc.add(int(by_side["white"]) + int(by_side["black"]), total)
         self._ladder(line)
+        self.playout.add(line)
 
     def _unit(self, name: str, x: int) -> None:
         self.units.setdefault(name, Histogram()).add(x)
@@ -300,10 +307,12 @@ class ArmTally:
             if complete or max(hist.counts, default=0) > 1 or unit != "games":
                 out.append(Figure(f"length.{unit}", "mean", f"length in {unit}",
                                   moments=hist.moments(), histogram=hist))
-        if self.points or complete:   # the lead is the points the rules gave: none, no lead
+        # the lead is the points the rules gave, or (`--metrics`) a race's pip count: else none
+        if self.points or complete or self.playout.pip_lead:
             out.append(Figure("lead_changes", "mean", "lead changes per game",
                               moments=self.lead_changes.moments(),
                               histogram=self.lead_changes))
+        out += self._playout_figures()
         total_values = sum(self.values.values())
         # of two kinds of value (or cube levels) the second is the complement of the first
         values = sorted(self.values.items(), key=lambda kv: (-kv[1], kv[0]))
@@ -316,8 +325,11 @@ class ArmTally:
             out.append(Figure(f"cube_levels.{level}", "proportion", f"cube at {level}",
                               k, total_cubes, tested=not (len(cubes) == 2 and j == 1)))
         for name, p in sorted(self.props.items()):
+            # the cube's gammon, backgammon and pass rates are the shares of those game values
+            # (`values.*`), which carry the test: one test a figure
             out.append(Figure(f"ladder.{name}_rate", "proportion",
-                              f"{name.replace('.', ' ').replace('_', ' ')} (share)", p.k, p.n))
+                              f"{name.replace('.', ' ').replace('_', ' ')} (share)", p.k, p.n,
+                              tested=name not in _VALUE_SHARES))
         for name, hist in sorted(self.counts.items()):
             out.append(Figure(f"ladder.{name}", "mean",
                               f"{name.replace('.', ' ').replace('_', ' ')} per game",
@@ -342,6 +354,25 @@ class ArmTally:
                                                   self.points_sq, pts.xy),
                                   events=acc.y if pts.y else 0, unit=units.get(rule, most),
                                   upper=1.0))
+        return out
+
+    def _playout_figures(self) -> list[Figure]:
+        """The playout metrics (`PLAYOUT`), where the lines carry them."""
+        p = self.playout
+        if not p.games:
+            return []
+        out = []
+        n = p.games
+        for name, title, _y, _x, upper, events, _worth, tested in PLAYOUT:
+            acc = p.sums[name]
+            # where the normal interval fails, the exact one counts games (the samples of a
+            # game are not independent), each worth the numerator's mean a counted game; none
+            # counted: each as much as a whole game's denominator (at most 3.69/n)
+            k = p.events[events]
+            unit = acc.y / k if k else acc.x / n
+            out.append(Figure(name, "ratio", title,
+                              ratio=RatioSums(n, acc.y, acc.x, acc.yy, acc.xx, acc.xy),
+                              events=k, unit=unit, upper=upper, tested=tested))
         return out
 
     def observations(self, line: dict[str, Any]) -> tuple[dict[str, tuple[int, int]],
@@ -369,6 +400,10 @@ class ArmTally:
         return got, xs
 
 
+#: the cube ladder's rates that are shares of its game values (`values.gammon`, ...)
+_VALUE_SHARES = ("gammons", "backgammons", "passes")
+
+
 def x_kind(name: str) -> str:
     """What the denominator of a figure counts, for a game that lacks the figure: the game's
     values, cube levels, throws, points, or 1 (a mean per game)."""
@@ -384,8 +419,10 @@ def x_kind(name: str) -> str:
 
 def tally_lines(lines: Iterable[dict[str, Any]],
                 value_names: dict[str, str] | None = None) -> ArmTally:
-    """The tally of lines (e.g. read back from a `--games-out` file)."""
+    """The tally of lines (e.g. read back from a `--games-out` file): the games' lines, the
+    header line and any other without `"game"` skipped."""
     t = ArmTally(value_names or {"1": "single"})
     for line in lines:
-        t.add(line)
+        if "game" in line:
+            t.add(line)
     return t

@@ -236,6 +236,10 @@ class GameResult:
     #: legal plays summed over the play decisions, the forced decisions (at most one play),
     #: the play decisions (engine/game.py `play_counts`)
     play_counts: tuple[int, int, int] = (0, 0, 0)
+    #: the playout metrics of the play (engine/metrics.py `Tracker.summary`: decisiveness,
+    #: drama, stability, coverage and the sums they are made of), for a game started with
+    #: `metrics=True`; None otherwise
+    metrics: dict[str, Any] | None = None
     #: the ladder that played it (its ledgers: `.ledger`, `.combine`, `.match`)
     ladder: Any = None
 

@@ -22,7 +22,9 @@ and recorded as one ("white throws 6-6" after "white doublet 6").
 The board is always held from the mover's point of view (kernel/board.py); `mover` says who that
 is (0 = white, 1 = black). With `keep_record`, the game keeps its record (the dice of every throw
 and every decision with its answer, engine/record.py) and its log of events (what the text log
-of `tablier play` is rendered from), each an object of a class of engine/events.py.
+of `tablier play` is rendered from), each an object of a class of engine/events.py. With
+`metrics`, it keeps the sums of its playout metrics (engine/metrics.py: who leads, decisiveness,
+drama, stability, board coverage), which its result carries (`GameResult.metrics`).
 """
 from __future__ import annotations
 
@@ -38,6 +40,7 @@ from interpreter.engine.contract import (BLACK, DICE216, END, ON, RESIGN_CHOICES
 from interpreter.engine.events import (After, Decided, Ended, Event, Forced, NewGame, Passed,
                                        Played, RecordEntry, Releve, ResignDeclined, Resigned,
                                        Restacked, Scored, Thrown, Tied)
+from interpreter.engine.metrics import Tracker
 from interpreter.errors import TablierError
 from interpreter.kernel.board import Board, updated
 from interpreter.kernel.movegen import Play
@@ -107,7 +110,7 @@ class Game:
 
     def __init__(self, variant: Any, seed: Any, *, max_turns: int = 20000,
                  keep_record: bool = True, doubles: tuple[bool, bool] = (True, True),
-                 resigns: bool = False):
+                 resigns: bool = False, metrics: bool = False):
         #: the variant the play was started with (what its record names); `variant` is the
         #: one of the game being played, another where the ladder plays several in turn
         self.root = variant
@@ -142,6 +145,8 @@ class Game:
         self.play_counts = [0, 0, 0]
         self._leader = -1
         self.lead_changes = 0
+        #: the playout metrics of the play (engine/metrics.py), kept only when asked for
+        self.metrics: Tracker | None = Tracker(self) if metrics else None
         #: the record: each throw (`Thrown`) and each decision with its answer (`Decided`)
         self.record: list[RecordEntry] = []
         #: the log: the record's entries and the events between them (engine/events.py)
@@ -362,6 +367,9 @@ class Game:
                 inner.close()
                 if self._carry(nxt) == 0 and not self._swapping:
                     return self._finish()
+                self._snapshot()            # the score the resignation left, in the log
+                if nxt.how == "releve":     # a mark conceded: the men set up, `who` throws
+                    self._start_first = True
                 self._swapping = False
                 inner = self._play(restart=True)
                 try:
@@ -379,6 +387,7 @@ class Game:
         ladder once accepted, None when the opponent declines."""
         L = self.ladder
         levels = L.resign_levels
+        level = L.resign_aliases.get(level, level) if level not in levels else level
         if level not in levels:
             raise IllegalAnswer(f"a resignation here is one of {', '.join(map(repr, levels))}, "
                                 f"not {level!r}")
@@ -477,9 +486,15 @@ class Game:
         # the playout's counts, kept in locals and added to `play_counts` when the run of
         # throws ends (a run left at a yield for good, a resigned game, loses its own)
         n_plays = n_forced = n_decisions = 0
+        # the playout metrics, of this game only (not of a search's copy, which shares them)
+        tracker = self.metrics
+        if tracker is not None and tracker.game is not self:
+            tracker = None
         turns = self.turns
         how = "limit"
         while turns < max_turns:
+            if tracker is not None:
+                tracker.look(t.opening)
             if keep and turns:
                 self._snapshot()
             branching = self.branching
@@ -651,6 +666,8 @@ class Game:
                     # counted with the side whose play made it hold (no side wins it)
                     self.fire(end_id, mover)
                     self.event(Tied, end_id)
+                    if tracker is not None:
+                        tracker.ended(None, after, mover)
                     if self._carried(L.game_tied(), t):
                         continue
                     how = "end"
@@ -665,6 +682,8 @@ class Game:
                     self.fire(end_id, winner)
                     self.fire(rule_id, winner)
                     self.event(Ended, winner, k, end_id, rule_id)
+                    if tracker is not None:
+                        tracker.ended(winner, after, mover)
                     if self._carried(L.game_end(winner, k), t):
                         continue
                     how = "end"
@@ -884,6 +903,13 @@ class Game:
         result.lead_changes = self.lead_changes
         c = self.play_counts
         result.play_counts = (c[0], c[1], c[2])
+        tracker = self.metrics
+        if tracker is not None and tracker.game is self:
+            tracker.finish(result.winner)
+            result.metrics = tracker.summary()
+            if tracker.by_pips:
+                # a race's lead is its pip count (nothing scores)
+                result.lead_changes = tracker.changes
         return result
 
     def _snapshot(self) -> None:
@@ -913,6 +939,9 @@ class Game:
         """A new game begins: True when it begins with an opening throw (to be drawn). A game
         of another variant ends this run of the throws (`_swapping`: `_carry` says 0), which
         start again with that variant's rules."""
+        tracker = self.metrics
+        if tracker is not None and tracker.game is self:
+            tracker.new_game()
         if nxt.variant is not None and nxt.variant is not self.variant:
             self.variant = nxt.variant
             self._swapping = True

@@ -1,7 +1,8 @@
 """Saved games (`tablier play --save FILE`, `--resume FILE`): TOML written with tomli-w.
 
-A save holds `format` (an integer version), `[game]` (the variant id, the seed, the options,
-the players' kinds and capabilities, the turns played, the notation played in), `[[files]]`
+A save holds `format` (an integer version), `[game]` (the variant id, the seed, the game's
+number in the seed's run when it is not 0 (`index`: `play --game K`), the options, the players'
+kinds and capabilities, the turns played, the notation played in), `[[files]]`
 (name and sha256 of each file of the variant's `extends` chain), `[record] moves`
 (engine/record.py: each throw's dice and each decision with its answer, in order), `[state]`
 (the current state: the board seen by the
@@ -23,7 +24,7 @@ from typing import Any, Callable
 from interpreter.engine.contract import SIDE_NAMES
 from interpreter.engine.record import Record, entry_text, parse_entry, replay
 from interpreter.errors import InputError, TablierError
-from interpreter.bounded import MAX_FILE_BYTES, parse_toml, read_toml
+from interpreter.bounded import MAX_FILE_BYTES, MAX_GAMES, parse_toml, read_toml
 from interpreter.kernel.board import to_json
 
 FORMAT = 1
@@ -76,6 +77,8 @@ def save_data(record: Record, state: dict[str, Any],
         "game": {"variant": record.variant, "seed": record.seed,
                  "options": list(record.options), "players": list(record.players),
                  "doubles": list(record.doubles), "turns": state["turns"],
+                 # game K of `simulate --seed SEED` (`play --game K`); game 0 is not written
+                 **({"index": record.index} if record.index else {}),
                  **({"variant_file": record.source} if record.source else {}),
                  **({"notation": notation} if notation else {})},
         "files": [{"name": n, "sha256": h} for n, h in record.files],
@@ -144,6 +147,10 @@ def save_record(data: dict[str, Any]) -> tuple[dict[str, Any], Record]:
     players = _need(game, "players", list, "game.")
     doubles = _need(game, "doubles", list, "game.")
     _need(game, "turns", int, "game.")
+    index = game.get("index", 0)
+    if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < MAX_GAMES:
+        raise SaveError(f"`game.index` must be the number of a game of a run, from 0 to "
+                        f"{MAX_GAMES - 1:,}; found {json.dumps(index, default=str)[:40]}")
     source = game.get("variant_file")
     if source is not None and not isinstance(source, str):
         raise SaveError("`game.variant_file` must be a string (the path of the variant file)")
@@ -163,7 +170,7 @@ def save_record(data: dict[str, Any]) -> tuple[dict[str, Any], Record]:
     entries = [parse_entry(m, n) for n, m in enumerate(moves, 1)]
     _need(data, "state", dict, "")
     record = Record(variant, seed, (players[0], players[1]), (doubles[0], doubles[1]),
-                    tuple(options), tuple(pairs), entries, source=source)
+                    tuple(options), tuple(pairs), entries, index, source=source)
     return data, record
 
 

@@ -12,11 +12,13 @@ the choices of a word decision are listed, numbered, on the line before it. When
 a terminal the line read is echoed after the prompt, so that the output reads as a transcript.
 
 At a play prompt: a play in from/to notation (`24/18(2)`, `8/2*/1`, `bar/22`, `6/off`, or the
-chosen notation's point names); a number from `list`; `list`, `hint`, `undo`, `board`,
-`save FILE`, `resign`, `help`. A play may be entered in parts (`24/18`, then `13/11`): the board
-is shown as it is built, `undo` takes back the last part, and a complete play built in parts is
-confirmed (`ok`) before it is played. An illegal or unreadable entry is named with its reason and
-asked again. End of input at any prompt raises `EndOfInput` (the command saves the game).
+chosen notation's point names); a number from `list`; `list`, `hint` (the best play, then the
+best five ranked with their values; `hint all` ten, `hint N` the N best; at the cube, the
+cube's numbers), `undo`, `board`, `save FILE`, `resign`, `help`. A play may be entered in
+parts (`24/18`, then `13/11`): the board is shown as it is built, `undo` takes back the last
+part, and a complete play built in parts is confirmed (`ok`) before it is played. An illegal or
+unreadable entry is named with its reason and asked again. End of input at any prompt raises
+`EndOfInput` (the command saves the game).
 """
 from __future__ import annotations
 
@@ -26,15 +28,15 @@ from functools import partial
 from typing import Any, Callable, TextIO
 
 from interpreter.engine.contract import PLAY_KINDS, SIDE_NAMES, Resign
-from interpreter.engine.events import ResignDeclined, Scored, Thrown
+from interpreter.engine.events import Decided, ResignDeclined, Scored, Thrown
 from interpreter.errors import TablierError
 from interpreter.kernel.board import BAR, PINS, POOL, sort_key
 from interpreter.kernel.notation import expand_steps
 from interpreter.notation import UNENTERED, Notation, NotationError
 from interpreter.players.base import DOUBLES
 from interpreter.render import LogWriter
-from interpreter.terminal import (console_for, draw_board, ladder_lines, named_points,
-                                  score_lines)
+from interpreter.terminal import (console_for, draw_board, fit, ladder_lines,
+                                  named_points_lines, score_lines, terminal_width)
 
 #: what each word decision asks, in a sentence
 QUESTIONS = {
@@ -68,22 +70,84 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
 QUIT_WORDS = frozenset({"quit", "exit"})
 
 HELP_PLAY = """\
-Enter a play from/to, e.g. 24/18 13/11, 24/18(2), 8/2*/1, bar/22, 6/off ({points}).
+Enter a play from/to, e.g. 24/18 13/11, 24/18(2), 8/2*/1, bar/22, 6/off
+({points}).
   N          the N-th play of `list`
   list       the legal plays, numbered
-  hint       what the strongest bot would play, and why
+  hint       what the strongest bot would play, and its 5 best plays ranked
+             with their values; hint all: up to 10 (hint N: the N best)
   undo       take back the last part of a play entered in parts
   board      show the board again
   save FILE  write the game to FILE (as --save does) and go on
-  resign     resign ({levels})
+{resign}
   quit, exit end the game here (saved to --save FILE when given)
   help       this text
-A play can be entered in parts (24/18, then 13/11): the board shows it as it is built, and a
-complete play built in parts is played once confirmed with ok."""
+A play can be entered in parts (24/18, then 13/11): the board shows it as it is
+built, and a complete play built in parts is played once confirmed with ok."""
 
-HELP_WORD = """\
-Answer with the number or the word of a choice. Also: hint, board, save FILE, resign, quit,
-help."""
+
+#: how many answers `hint` ranks, and the most `hint all` does
+HINT_TOP = 5
+HINT_ALL = 10
+
+
+def hint_count(low: str) -> int | None:
+    """How many answers a `hint` entry (lower case) asks to see ranked: `hint` the
+    `HINT_TOP` best, `hint all` up to `HINT_ALL`, `hint N` the N best; None for anything
+    else."""
+    words = low.split()
+    if words == ["hint"]:
+        return HINT_TOP
+    if len(words) == 2 and words[0] == "hint":
+        if words[1] == "all":
+            return HINT_ALL
+        if words[1].isdigit() and int(words[1]) >= 1:
+            return int(words[1])
+    return None
+
+
+def candidate_lines(r: Any, top: int, number: dict[int, str], who: str,
+                    what: str = "plays") -> list[str]:
+    """The `top` best answers of a ranking (`players/hint.Ranking`) as lines fitting the
+    terminal: a heading, then one answer a line: its number in `list` (`number`, by choice
+    index, written `#N`; none for a word), its text, its value in the ranking's unit and what
+    it gives up to the best (`best` for the best)."""
+    shown = r.choices[:max(top, 1)]
+    n = len(r.choices)
+    count = f"the {len(shown)} best of {n} {what}" if len(shown) < n else f"all {n} {what}"
+    lines = [f"  {count} ({r.unit} for {who}" +
+             ("; # is the number in list):" if number else "):")]
+    nums = [f"#{number[c.index]}" if c.index in number else "" for c in shown]
+    nw = max(len(x) for x in nums)
+    values = [f"{c.value:+.3f}" for c in shown]
+    vw = max(len(v) for v in values)
+    best = shown[0].value
+    diffs = ["best"] + [f"-{max(best - c.value, 0.0):.3f}" for c in shown[1:]]
+    dw = max(len(d) for d in diffs)
+    lead = 4 + (nw + 2 if nw else 0)
+    room = terminal_width() - lead - 2 - vw - 2 - dw
+    tw = min(max(len(c.text) for c in shown), max(room, 12))
+    for num, c, v, d in zip(nums, shown, values, diffs):
+        first = f"    {num:>{nw}}  " if nw else "    "
+        lines.append(f"{first}{c.text:<{tw}}  {v:>{vw}}  {d:>{dw}}".rstrip())
+    return lines
+
+
+def is_resignation(low: str) -> bool:
+    """Whether an entry (lower case) asks to resign: `resign`, `resign LEVEL`, `concede WHAT`
+    (`concede` alone, where a decision offers it, answers the decision)."""
+    return low in ("resign", "concede") or low.startswith(("resign ", "concede "))
+
+
+def conceded_level(ladder: Any, word: str) -> str | None:
+    """The level of the ladder's resignations `word` names (`resign mark`, `concede partie`;
+    the partie, the match and the game of a single game are all the whole play), or None."""
+    levels = ladder.resign_levels
+    if word in levels:
+        return word
+    if word in ("partie", "match") and ladder.resign_whole is not None:
+        return ladder.resign_whole
+    return None
 
 
 class EndOfInput(Exception):
@@ -113,21 +177,27 @@ class Session:
         self.console = console_for(out)
         self.save = save
         self.echo = (not getattr(inp, "isatty", lambda: False)()) if echo is None else echo
-        self.writer = LogWriter(variant, notation=notation, rule_names=True)
+        self.writer = LogWriter(variant, notation=notation, rule_names=True, forced=True)
         self.shown = 0
         self.humans = 0
         self._relaxed: Any = None
         #: the last `save FILE` made at the prompt: (path, the game's log length then)
         self.saved: tuple[str, int] | None = None
+        #: the names of the points were shown under a board (then only on `board`, `help`)
+        self.legend_shown = False
 
     # -- output ---------------------------------------------------------------------------------
 
     def say(self, text: Any = "") -> None:
+        """Write `text`: a string line by line, each wrapped by words to the terminal's width
+        (`terminal.fit`); a board (rich `Text`) as it is drawn (it fits already)."""
         if isinstance(text, str):
             # names from a variant file reach the terminal: no control characters (escapes)
             if not text.isprintable():
                 text = "".join(c if c.isprintable() or c == "\n" else "?" for c in text)
-            self.out.write(text + "\n")
+            width = terminal_width()
+            self.out.write("".join(part + "\n" for line in text.split("\n")
+                                   for part in fit(line, width)))
         else:
             self.console.print(text, end="")
         self.out.flush()
@@ -217,14 +287,28 @@ class HumanPlayer:
         self.side = side
         self.s = session
         session.humans += 1
+        #: what the last decision showed: (the board's key, the throw, the score lines, how
+        #: many of the throw's scoring items, -1 before the throw was shown); the next
+        #: decision on the same board and throw does not show them again
+        self._last: tuple[tuple, int, list[str], int] | None = None
+        #: why the cube was not offered before this throw (dead), and the reason last said
+        self._dead: str | None = None
+        self._dead_said: str | None = None
 
     # -- the protocol ---------------------------------------------------------------------------
 
     def answer(self, decision: Any) -> int | str | Resign:
         s = self.s
         game = decision.game
+        if decision.kind == "double":
+            dead = decision.view.ladder.get("dead")
+            if dead:
+                # a dead cube is not offered: the throw is made at once (the reason is said
+                # with it, once)
+                self._dead = dead
+                return 0
         s.catch_up(game)
-        self.show(decision)
+        self.show(decision, compact=True)
         if decision.kind in PLAY_KINDS:
             return self._play(decision)
         if decision.kind == "mark":
@@ -241,30 +325,77 @@ class HumanPlayer:
             return SIDE_NAMES[side], SIDE_NAMES[1 - side]
         return ("you", "the opponent") if side == self.side else ("the opponent", "you")
 
-    def show(self, decision: Any, board: Any = None, before: Any = None) -> None:
+    def show(self, decision: Any, board: Any = None, before: Any = None,
+             compact: bool = False) -> None:
+        """The board, the throw and what it scored, then the score it left. `compact` (the
+        decisions as they come): what was shown at the decision just before, on the same board
+        and throw (the cube before the throw, a go), is not shown again, and the names of the
+        points under the board only at the first board (`board` and `help` show them)."""
         s = self.s
         view = decision.view
         game = decision.game
         me = SIDE_NAMES[decision.player]
-        s.say("")
-        s.say(draw_board(s.variant, view.board if board is None else board, decision.player,
-                         s.notation, before=before, on_roll=game.mover))
-        for line in ladder_lines(view.ladder, self.names(decision.player)):
-            s.say(line)
+        shown = view.board if board is None else board
+        names = self.names(decision.player)
+        score = ladder_lines(view.ladder, names)
+        key = (id(game), decision.player, tuple(shown))
+        throw = _last_throw(game)
+        last = self._last if compact else None
+        self._last = None
+        if last is None or last[0] != key:
+            s.say("")
+            s.say(draw_board(s.variant, shown, decision.player, s.notation, before=before,
+                             on_roll=game.mover, legend=not (compact and s.legend_shown)))
+            s.legend_shown = True
+        said = score if last is None or last[0] != key or last[2] != score else []
+        self._last = (key, throw, score, -1)
         if decision.kind == "double":
+            for line in said:
+                s.say(line)
             s.say(f"{me} to throw")
+            self._dead = self._dead_said = None
             return
         mover = game.mover
         if decision.kind in BEFORE_THROW:
             # the cube is offered before a throw: the dice on the board are the last throw's
+            for line in said:
+                s.say(line)
             s.say(f"{SIDE_NAMES[mover]} to throw, and offers the cube")
             return
+        # the throw (and the play, at a decision after it), what it scored rule by rule, then
+        # the score it leaves; what the decision before showed of this throw is not repeated
         items = this_throw_items(game)
-        s.say(f"{SIDE_NAMES[mover]} threw {'-'.join(map(str, view.dice))}" +
-              ("" if items else "; it scores nothing before the play"
-               if s.variant.rules.score_roll else ""))
-        for line in score_lines(s.variant, items, mover, self.names(mover)):
+        thrown = f"{SIDE_NAMES[mover]} threw {'-'.join(map(str, view.dice))}"
+        played = self._played(game, throw)
+        if played:
+            thrown += f" and played {played}"
+        again = last is not None and last[1] == throw and last[3] >= 0
+        told = last[3] if last is not None and again else 0
+        if again:
+            s.say(thrown)
+        else:
+            s.say(thrown + ("" if items else "; it scores nothing before the play"
+                            if s.variant.rules.score_roll and not played else ""))
+        for line in score_lines(s.variant, items[told:], mover, self.names(mover)):
             s.say("  " + line)
+        self._last = (key, throw, score, len(items))
+        for line in said:
+            s.say(line)
+        if self._dead is not None and mover == decision.player:
+            if self._dead != self._dead_said:
+                s.say(f"(no cube offered: {self._dead})")
+                self._dead_said = self._dead
+            self._dead = None
+
+    def _played(self, game: Any, throw: int) -> str:
+        """The play of the throw that begins at `throw` in the log, as players write it, once it
+        is made (a decision after the play: continue, mark, school); "" before."""
+        if throw < 0:
+            return ""
+        mover = game.log[throw].side
+        parts = [e.answer for e in game.log[throw + 1:]
+                 if isinstance(e, Decided) and e.side == mover and e.kind in ("play", "enter")]
+        return " ".join(self.s.notation.log_text(text, mover) for text in parts)
 
     def _list(self, decision: Any) -> list[tuple[int, str]]:
         """The legal plays as (choice index, text), in the order `tablier moves` sorts them."""
@@ -287,28 +418,39 @@ class HumanPlayer:
                                                            self.names())) + ")"
             self.s.say(f"{n:>3}. {text}{extra}")
 
-    def _hint(self, decision: Any) -> None:
-        from interpreter.players.hint import hint
+    def _hint(self, decision: Any, top: int = HINT_TOP) -> None:
+        """What the strongest bot would answer (the best and the next best, as `hint` has
+        always said), then the `top` best answers ranked with their values in the game's unit
+        and what each gives up to the best; at a cube question, the cube's numbers."""
+        from interpreter.players.hint import cube_numbers, cube_verdict, ranking
 
-        h = hint(decision)
+        r = ranking(decision, notation=self.s.notation, deep=top)
+        number: dict[int, str] = {}
         if decision.is_play:
-            listed = self._list(decision)
-            number = {i: (n, text) for n, (i, text) in enumerate(listed, 1)}
-            n, text = number[h.index]
-            what = f"{n}. {text}"
-        else:
-            number = {}
-            what = str(decision.choices[h.index])
+            number = {i: str(n) for n, (i, _t) in enumerate(self._list(decision), 1)}
+
+        def named(c: Any) -> str:
+            return f"{number[c.index]}. {c.text}" if c.index in number else c.text
+        best = r.choices[0]
         reason = ""
-        if h.second is not None and h.best is not None:
-            second = h.second.text
-            if decision.is_play and h.second.index in number:
-                k, t = number[h.second.index]
-                second = f"{k}. {t}"
-            reason = (f" — worth {h.best.value:+.3f} {h.unit}, {h.difference:.3f} more than the "
-                      f"next best, {second}" +
-                      ("" if h.exact else " (judged without playing it out)"))
-        self.s.say(f"hint ({h.bot}): {what}{reason}")
+        if len(r.choices) > 1:
+            second = r.choices[1]
+            diff = round(best.value, 4) - round(second.value, 4)
+            reason = (f" — worth {best.value:+.3f} {r.unit}, {diff:.3f} more than the next "
+                      f"best, {named(second)}" +
+                      ("" if r.exact else " (judged without playing it out)"))
+        self.s.say(f"hint ({r.bot}): {named(best)}{reason}")
+        if len(r.choices) > 1 and (r.exact or decision.is_play):
+            # (words not played out have no values to rank them by)
+            for line in candidate_lines(r, top, number, self.names()[0],
+                                        "plays" if decision.is_play else "answers"):
+                self.s.say(line)
+        if decision.kind == "double":
+            numbers = cube_numbers(decision, ranked_by=r)
+            if numbers:
+                self.s.say("  the cube, in " + r.unit + ": " +
+                           ", ".join(f"{w} {v:+.3f}" for w, v in numbers) +
+                           f"; right: {cube_verdict(numbers)}")
 
     def _save(self, decision: Any, path: str) -> None:
         s = self.s
@@ -329,8 +471,13 @@ class HumanPlayer:
     def _common(self, decision: Any, line: str) -> bool:
         """The commands of every prompt; True when `line` was one of them."""
         low = line.lower()
-        if low == "hint":
-            self._hint(decision)
+        if low == "hint" or low.startswith("hint "):
+            top = hint_count(low)
+            if top is None:
+                self.s.say(f"{line.strip()}: hint alone shows the {HINT_TOP} best answers, "
+                           f"hint all up to {HINT_ALL}, hint N the N best")
+            else:
+                self._hint(decision, top)
         elif low == "board":
             self.show(decision)
         elif low == "save" or low.startswith("save "):
@@ -340,23 +487,92 @@ class HumanPlayer:
         return True
 
     def _resign(self, decision: Any, line: str) -> Resign | None:
-        """The resignation `resign [LEVEL]` asks for (the level asked when there are several)."""
-        levels = decision.game.ladder.resign_levels
-        level = line[len("resign"):].strip().lower()
-        if len(levels) == 1:
-            return Resign(levels[0])
-        while level not in levels:
-            if level:
-                self.s.say(f"resign: {level!r} is not one of {', '.join(levels)}")
-            self.s.say("resign: " + "  ".join(f"{n} {w}" for n, w in enumerate(levels, 1))
-                       + "  (or cancel)")
-            got = self.s.read(f"{SIDE_NAMES[decision.player]} resign> ", decision)
-            level = got.lower()
-            if level in ("cancel", "c", ""):
+        """The resignation `line` asks for (`resign [LEVEL]`, `concede partie`), or None when
+        it is cancelled or refused. Where the opponent is asked to accept it (backgammon) the
+        level is asked when not given; elsewhere (the trictrac parties, a single game) what
+        it gives away is said and must be confirmed: `resign` concedes the unit in play (the
+        mark, the game), `concede partie` the whole partie (or match)."""
+        s = self.s
+        ladder = decision.game.ladder
+        levels = ladder.resign_levels
+        words = line.lower().split()
+        verb, arg = words[0], " ".join(words[1:])
+        prompt = f"{SIDE_NAMES[decision.player]} resign> "
+        if ladder.resign_needs_consent:
+            if verb == "concede":
+                s.say(f"{line.strip()}: here a game is resigned with resign ("
+                      f"{', '.join(levels)}), which the opponent accepts or declines")
                 return None
-            if level.isdigit() and 1 <= int(level) <= len(levels):
-                level = levels[int(level) - 1]
-        return Resign(level)
+            level = arg
+            if len(levels) == 1:
+                return Resign(levels[0])
+            while level not in levels:
+                if level:
+                    s.say(f"resign: {level!r} is not one of {', '.join(levels)}")
+                s.say("resign: " + "  ".join(f"{n} {w}" for n, w in enumerate(levels, 1))
+                      + "  (or cancel)")
+                level = s.read(prompt, decision).lower()
+                if level in ("cancel", "c", ""):
+                    return None
+                if level.isdigit() and 1 <= int(level) <= len(levels):
+                    level = levels[int(level) - 1]
+            return Resign(level)
+        if verb == "concede" and not arg:
+            s.say(f"{line.strip()}: say what is conceded: " + self._resign_words(ladder))
+            return None
+        if arg:
+            found = conceded_level(ladder, arg)
+            if found is None:
+                s.say(f"{line.strip()}: here you may concede " + self._resign_words(ladder))
+                return None
+            level = found
+        else:
+            level = levels[0]
+        terms = ladder.resign_terms(decision.player, level, self.names(decision.player))
+        s.say(terms[0].upper() + terms[1:] + ".")
+        s.say("Concede it? Nothing is played until you confirm.  1 yes  2 no")
+        got = s.read(prompt, decision).lower()
+        if got in ("1", "y", "yes"):
+            return Resign(level)
+        s.say("not conceded: play goes on")
+        return None
+
+    @staticmethod
+    def _resign_words(ladder: Any) -> str:
+        """What may be conceded, as the commands that do it."""
+        levels = ladder.resign_levels
+        whole = ladder.resign_whole
+        if whole is None:
+            return f"the {levels[0]} in play (resign)"
+        if whole == levels[0]:
+            return f"the {'partie' if whole == 'game' else whole} (resign, or concede partie)"
+        return f"the {levels[0]} in play (resign) or the {whole} (concede partie)"
+
+    def _help_resign(self, ladder: Any) -> str:
+        """The lines of `help` on resigning and conceding."""
+        levels = ladder.resign_levels
+        whole = ladder.resign_whole
+        if ladder.resign_needs_consent:
+            return (f"  resign     offer to resign ({', '.join(levels)}): the opponent accepts "
+                    f"or declines")
+        if whole is None:
+            return f"  resign     concede the {levels[0]} in play (asked to confirm)"
+        if whole == levels[0]:
+            name = "partie" if whole == "game" else whole
+            return (f"  resign, concede partie\n"
+                    f"             concede the {name} (asked to confirm)")
+        also = "" if whole == "partie" else f"; also concede {whole}"
+        return (f"  resign     concede the {levels[0]} in play (asked to confirm)\n"
+                f"  concede partie\n"
+                f"             concede the whole {whole} (asked to confirm{also})")
+
+    def _help_word(self, decision: Any) -> str:
+        ladder = decision.game.ladder
+        words = "resign" if ladder.resign_needs_consent or ladder.resign_whole is None \
+            else "resign, concede partie"
+        return (f"Answer with the number or the word of a choice. Also: hint (the best answer "
+                f"and the answers ranked with their values; hint all, hint N), board, save "
+                f"FILE, {words}, quit, help.")
 
     # -- word decisions -------------------------------------------------------------------------
 
@@ -376,16 +592,22 @@ class HumanPlayer:
                 question = f"You are doubled: take, pass, or redouble at once ({again[0]}, " \
                            f"keeping the cube)?"
         prompt = f"{SIDE_NAMES[decision.player]} {decision.kind}> "
+        listed = "  " + "  ".join(f"{n} {c}" for n, c in enumerate(choices, 1))
         while True:
-            s.say(question + "  " + "  ".join(f"{n} {c}" for n, c in enumerate(choices, 1)))
+            # the question, then its choices on the line before the prompt
+            if len(question) + len(listed) <= terminal_width():
+                s.say(question + listed)
+            else:
+                s.say(question)
+                s.say(listed)
             line = s.read(prompt, decision)
             low = line.lower()
             if not line and decision.kind in ENTER_MEANS_FIRST:
                 return 0
             if low == "help":
-                s.say(HELP_WORD)
+                s.say(self._help_word(decision))
                 continue
-            if (low == "resign" or low.startswith("resign ")) and decision.kind != "resign":
+            if is_resignation(low) and decision.kind != "resign" and low not in choices:
                 r = self._resign(decision, line)
                 if r is not None:
                     return r
@@ -419,7 +641,7 @@ class HumanPlayer:
                 return due
             if low.isdigit() and 0 <= int(low) <= top:
                 return int(low)
-            if low == "resign" or low.startswith("resign "):
+            if is_resignation(low):
                 r = self._resign(decision, line)
                 if r is not None:
                     return r
@@ -441,7 +663,6 @@ class HumanPlayer:
         plays = game.legal_plays(decision)
         dice = game.dice
         entry = Entry(self, decision, plays, base, dice)
-        levels = ", ".join(game.ladder.resign_levels)
         while True:
             prompt = f"{SIDE_NAMES[side]} " \
                 f"{'confirm' if entry.complete is not None else decision.kind}> "
@@ -450,19 +671,20 @@ class HumanPlayer:
             if entry.complete is not None:
                 if low in ("", "ok", "yes", "y"):
                     return entry.complete
-                if low not in ("undo", "help", "board", "list", "hint", "resign") \
-                        and not low.startswith(("save", "resign")):
+                if low not in ("undo", "help", "board", "list", "hint") \
+                        and not low.startswith(("save", "hint ")) and not is_resignation(low):
                     s.say("the play is complete: ok to play it, undo to take back its last part")
                     continue
             if low == "help":
-                s.say(HELP_PLAY.format(points=s.notation.examples(), levels=levels))
-                if s.notation.names:
-                    s.say(named_points(s.notation, side))
+                s.say(HELP_PLAY.format(points=s.notation.examples(),
+                                       resign=self._help_resign(game.ladder)))
+                for legend in named_points_lines(s.notation, side):
+                    s.say(legend)
             elif low in ("list", "l"):
                 self._print_list(decision)
             elif low == "undo":
                 if entry.undo():
-                    self.show(decision, entry.board, before=base)
+                    self.show(decision, entry.board, before=base, compact=True)
                     s.say(entry.status())
                 else:
                     s.say("undo: nothing entered yet")
@@ -470,7 +692,7 @@ class HumanPlayer:
                 self.show(decision, entry.board, before=base if entry.parts else None)
                 if entry.parts:
                     s.say(entry.status())
-            elif low == "resign" or low.startswith("resign "):
+            elif is_resignation(low):
                 r = self._resign(decision, line)
                 if r is not None:
                     return r
@@ -489,7 +711,7 @@ class HumanPlayer:
                 if done is not None:
                     return done
                 if entry.parts:
-                    self.show(decision, entry.board, before=base)
+                    self.show(decision, entry.board, before=base, compact=True)
                     s.say(entry.status())
 
 
@@ -550,10 +772,8 @@ class Entry:
         except NotationError as exc:
             s.say(str(exc))
             return None
+        # a wrong hit mark is the last fault named: the moves' own faults come first
         stray = self._stray_hit(new, marked)
-        if stray is not None:
-            s.say(f"{line.strip()}: {stray}")
-            return None
         if not new and self.parts:
             s.say(f"{line!r} adds nothing to the play")
             return None
@@ -566,6 +786,9 @@ class Entry:
             found = self._matching(steps)
             if found is None:
                 continue
+            if stray is not None:
+                s.say(f"{line.strip()}: {stray}")
+                return None
             index, board = found
             if index is not None and not self.parts:
                 return index                # a whole play typed at once: played
@@ -574,7 +797,7 @@ class Entry:
             self.complete = index
             return None
         s.say(explain(self.s, self.decision, self.steps + new, self.base, self.dice, line,
-                      self.parts))
+                      self.parts, stray))
         return None
 
     def _stray_hit(self, new: list[tuple[int, int]], marked: list[int]) -> str | None:
@@ -629,6 +852,15 @@ def _apply(gen: Any, base: Any, path: Any, steps: list[tuple[int, int]]) -> Any:
     return tuple(board)
 
 
+def _last_throw(game: Any) -> int:
+    """Where the throw in progress begins in the game's log (-1: none yet)."""
+    log = game.log
+    i = len(log) - 1
+    while i >= 0 and not isinstance(log[i], Thrown):
+        i -= 1
+    return i
+
+
 def this_throw_items(game: Any) -> list[tuple[str, str, int, int]]:
     """The scoring items of the throw in progress (rule, "mover" | "opponent", points, ways),
     from the game's log."""
@@ -646,9 +878,12 @@ def this_throw_items(game: Any) -> list[tuple[str, str, int, int]]:
 # -- why an entry is no legal play ----------------------------------------------------------------
 
 def explain(session: Session, decision: Any, steps: list[tuple[int, int]], base: Any,
-            dice: tuple[int, ...], line: str, parts: list) -> str:
+            dice: tuple[int, ...], line: str, parts: list, stray: str | None = None) -> str:
     """The reason the steps entered (`steps`, the parts before included) are no legal play nor
-    the beginning of one."""
+    the beginning of one: the first real fault, looking at each move in turn (no checker of
+    the player's on its point, a checker on the bar that must enter first, a closed point, a
+    number not in the throw, a pinned checker), then the rules of the file (`forbid`, the
+    obligations), and only then `stray`, a `*` where nothing is hit."""
     n = session.notation
     side = decision.player
     variant = session.variant
@@ -673,11 +908,14 @@ def explain(session: Session, decision: Any, steps: list[tuple[int, int]], base:
     for a, b in sorted(steps, key=lambda st: st[0] not in (BAR, UNENTERED)):
         # a man waiting off the board enters as from pip `entry_pip`
         dist = (mr.entry_pip if a == UNENTERED else a) - b
-        reason = _first_obstacle(variant, board, a, b, n, side)
+        # the faults of one move, in the order a player looks for them
+        reason = _no_checker(board, a, n, side) or _must_enter(variant, board, a)
         if reason is not None:
             return f"{step_text(a, b)}: {reason}" + after
-        if board[a] <= 0:
-            return f"{step_text(a, b)}: no checker of yours on {n.described(a, side)}" + after
+        if 1 <= b <= 24 and board[b] <= -mr.block:
+            held = -board[b]
+            return (f"{step_text(a, b)}: {n.described(b, side)} is closed (the opponent holds "
+                    f"it with {held} checker{'s' if held != 1 else ''})") + after
         die = dist if dist in avail else None
         if die is None and b == 0:
             higher = [d for d in sorted(avail) if d > dist and used[d] < avail[d]]
@@ -689,10 +927,9 @@ def explain(session: Session, decision: Any, steps: list[tuple[int, int]], base:
                         + ", ".join(n.described(p, side) for p in closed) + ")") + after
             return (f"{step_text(a, b)}: no checker of yours can move {dist} from "
                     f"{n.label(a, side)} with {roll}")
-        if 1 <= b <= 24 and board[b] <= -mr.block:
-            held = -board[b]
-            return (f"{step_text(a, b)}: {n.described(b, side)} is closed (the opponent holds "
-                    f"it with {held} checker{'s' if held != 1 else ''})") + after
+        reason = _pinned(board, a, n, side)
+        if reason is not None:
+            return f"{step_text(a, b)}: {reason}" + after
         used[die] += 1
         if used[die] > avail[die]:
             times = "twice" if avail[die] == 1 else f"{used[die]} times ({roll} gives " \
@@ -739,7 +976,7 @@ def explain(session: Session, decision: Any, steps: list[tuple[int, int]], base:
         rule_id = _dropping_prefer(variant, decision, base, dice, play.board, full)
         if rule_id is not None:
             return f"{shown}: {_rule_words(variant, rule_id)}"
-        return f"{shown}: not a legal play with {roll} (list shows them)"
+        return f"{shown}: {stray or f'not a legal play with {roll} (list shows them)'}"
     if steps:
         corner = variant.move_rules.own_corner
         if corner is not None and board[corner] == 1:
@@ -755,7 +992,7 @@ def explain(session: Session, decision: Any, steps: list[tuple[int, int]], base:
                 return (f"{step_text(a, b)}: no checker of yours can move {a - b} from "
                         f"{n.label(a, side)} with {roll}"
                         + (" after the rest of the play" if len(prefix) > 1 else ""))
-    return f"{shown}: not a legal play with {roll} (list shows them)"
+    return f"{shown}: {stray or f'not a legal play with {roll} (list shows them)'}"
 
 
 def _closed_ways(board: list, a: int, dist: int, avail: Counter, block: int) -> list[int]:
@@ -778,20 +1015,29 @@ def _closed_ways(board: list, a: int, dist: int, avail: Counter, block: int) -> 
     return []
 
 
-def _first_obstacle(variant: Any, board: list, a: int, b: int, n: Notation,
-                    side: int) -> str | None:
-    """Why the mover cannot move a checker from `a` at all on `board`, before any number is
-    looked at: his checker there is pinned, a checker of his on the bar (or waiting off the
-    board) must enter first; None when nothing stops it."""
-    mr = variant.move_rules
+def _pinned_here(board: list, a: int) -> bool:
+    """Whether a checker of the mover's lies pinned on `a` (under the opponent's)."""
     pins = board[PINS] if len(board) > PINS else 0
-    if 1 <= a <= 24 and pins >> a & 1 and board[a] < 0:
-        return (f"your checker on {n.described(a, side)} is pinned under the opponent's and "
-                f"cannot move until it is freed")
-    if a == BAR and board[BAR] <= 0:
-        return "no checker of yours is on the bar"
-    if a == UNENTERED and (len(board) <= POOL or board[POOL] <= 0):
-        return "no checker of yours is waiting to enter"
+    return 1 <= a <= 24 and bool(pins >> a & 1) and board[a] < 0
+
+
+def _no_checker(board: list, a: int, n: Notation, side: int) -> str | None:
+    """Why the mover has no checker to move from `a` (none there, none on the bar, none
+    waiting off the board), or None. A pinned checker is there (`_pinned` says why it stays)."""
+    if a == BAR:
+        return "no checker of yours is on the bar" if board[BAR] <= 0 else None
+    if a == UNENTERED:
+        return ("no checker of yours is waiting to enter"
+                if len(board) <= POOL or board[POOL] <= 0 else None)
+    if board[a] <= 0 and not _pinned_here(board, a):
+        return f"no checker of yours on {n.described(a, side)}"
+    return None
+
+
+def _must_enter(variant: Any, board: list, a: int) -> str | None:
+    """Why a checker of the mover's on the bar (or waiting off the board) must enter before
+    the one on `a` moves, or None."""
+    mr = variant.move_rules
     if a != BAR and board[BAR] > 0 and mr.enter_first and getattr(mr, "enter", "bar") == "bar":
         waiting = board[BAR]
         return (f"a checker on the bar must enter first ({waiting} of yours "
@@ -799,6 +1045,14 @@ def _first_obstacle(variant: Any, board: list, a: int, b: int, n: Notation,
     if a != UNENTERED and len(board) > POOL and board[POOL] > 0 and mr.unentered_first:
         return (f"your checkers waiting off the board must all enter first ({board[POOL]} "
                 f"waiting: in/...)")
+    return None
+
+
+def _pinned(board: list, a: int, n: Notation, side: int) -> str | None:
+    """Why the mover's checker on `a` cannot move because it is pinned, or None."""
+    if _pinned_here(board, a):
+        return (f"your checker on {n.described(a, side)} is pinned under the opponent's and "
+                f"cannot move until it is freed")
     return None
 
 

@@ -336,6 +336,20 @@ class Combine:
         self.suspension_case = None
         self._end_of_partie()
 
+    def concede_mark(self, player: int) -> MarkResult:
+        """`player` concedes the mark à écrire in play (a resignation): settled as a conceded
+        mark (`Ecrire.concede_mark`; while à écrire is suspended after its mark was scored, the
+        next mark, at no holes). As after a go, every suspension ends; the honours game goes on
+        with its holes (match-scoring R8)."""
+        self._check_open()
+        result = self.ecrire.concede_mark(player)
+        self.can_go = self.must_go = -1
+        self.suspended = {"ecrire": None, "honours": None}
+        self.suspension_case = None
+        if self.finished:
+            self._end_of_partie()
+        return result
+
     def _why_no_go(self, player: int) -> str:
         if self.active("ecrire"):
             return self.ecrire._why_no_go(player)
@@ -600,8 +614,8 @@ class CombinePlay(EcrirePlay):
     def reset_ledger(self) -> None:
         self.combine.reset_men()
 
-    def resign_ledger(self, player: int) -> None:
-        self.combine.resign(player)
+    def scorer(self) -> Combine:
+        return self.combine
 
     def state(self, player: int) -> dict[str, Any]:
         out = super().state(player)

@@ -28,7 +28,7 @@ Test B6 of §7.6: A doubles, B takes; B redoubles to 4; A passes: B wins 2.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -371,6 +371,32 @@ class Match:
             self._crawford_next = True
 
 
+def dead_cube(match: Match, cube: Cube, player: int) -> str | None:
+    """Why the cube is dead for `player`, about to throw: nothing he could do with it would
+    help him. In the Crawford game nobody may double (§7.4); a cube owned by the opponent or at
+    its cap cannot be turned; and in a match, once a single game won at the cube's value gives
+    `player` the points he still needs (post-Crawford for the leader, one point away; a cube he
+    owns at or above what he needs), doubling can only raise what the opponent wins. None while
+    the cube lives (money play always, but for the cap)."""
+    if not cube.enabled:
+        return ("the Crawford game: nobody may double" if cube.crawford
+                else "the cube is not used in this game")
+    if cube.owner is not None and cube.owner != player:
+        return "the opponent owns the cube"
+    if not cube._fits(2 * cube.value):
+        return f"the cube is at its highest ({cube.value})"
+    if match.length:
+        away = match.away(player)
+        if away <= cube.value:
+            post = (match.crawford_game is not None
+                    and len(match.games) + 1 > match.crawford_game)
+            if post and away == 1:
+                return "post-Crawford, 1 point away: any game won wins the match"
+            return (f"{away} point{'s' if away != 1 else ''} away with the cube at "
+                    f"{cube.value}: any game won wins the match")
+    return None
+
+
 # -- the live match (the turn loop's ladder for `kind = "cube"`) ---------------------------------
 
 from interpreter.engine.events import Cubed, MatchGameBegun, MatchGameWon  # noqa: E402
@@ -402,6 +428,23 @@ class CubePlay(Ladder):
     @classmethod
     def bot_unit(cls, match_length: int = 0) -> str:
         return "match-winning chances (2 MWC - 1)" if match_length else "points"
+
+    @classmethod
+    def has_cube(cls, model: Any = None) -> bool | None:
+        return bool(getattr(model, "cube_in_use", True))
+
+    @classmethod
+    def game_value_names(cls, model: Any, names: dict[str, str]) -> frozenset[str] | None:
+        """Single, gammon, backgammon (as the cube's results name them), and a pass where the
+        cube is in use."""
+        out = frozenset(VALUE_NAMES.get(int(k), str(k)) for k in names)
+        return out | frozenset({"pass"}) if cls.has_cube(model) else out
+
+    @classmethod
+    def worth_unit(cls, model: Any = None) -> str:
+        """Money play: a game's points at the cube's stake; a match: the points of its last
+        game (what a finished match's line gives as its value)."""
+        return "match points" if getattr(model, "match_length", 0) else "points"
 
     @classmethod
     def worth(cls, state: dict) -> Worth:
@@ -511,6 +554,7 @@ class CubePlay(Ladder):
     #: Jacoby rule applies as to a game played out); a double waiting for an answer is void
     resign_levels = ("single", "gammon", "backgammon")
     resign_needs_consent = True
+    resign_whole = None
 
     def resign(self, player: int, level: str) -> Next:
         cube = self.cube
@@ -586,6 +630,8 @@ def cube_state(m: Match, c: Cube, player: int) -> dict:
         "cube_in_use": m.ladder.cube_in_use,
         "crawford_rule": m.ladder.crawford_in_use,
         "may_double": c.may_double(player),
+        # why the cube is dead for the player (None: it lives), `dead_cube`
+        "dead": dead_cube(m, c, player),
         "may_redouble_instantly": c.may_redouble_instantly(player),
         "pending": None if p is None else {
             "doubler": "me" if p.doubler == player else "opponent", "value": p.value,

@@ -348,14 +348,25 @@ class Ecrire:
         return (f"{me} may go only directly after making a hole on {me}'s own throw (a go must "
                 f"directly follow the goer's own-throw holes)")
 
+    def concede_mark(self, player: int) -> MarkResult:
+        """`player` concedes the mark in play (a resignation, `resign` at the board): it is
+        settled as a conceded mark (match-scoring R7), won by the opponent at the simple rate,
+        (his holes − the conceder's) + the consolation, and the next mark begins. R7 has the
+        conceder behind; one level or ahead pays the consolation alone (his holes cancel the
+        opponent's but never turn the payment round)."""
+        self._check_open()
+        self.can_go = -1
+        self._claimant = -1
+        self._last_hole = None
+        return self._settle_mark(1 - player, conceded=True, resigned=True)
+
     def resign(self, player: int) -> None:
         """`player` resigns the partie: the mark in play and every mark still to be played are
-        settled as marks conceded to the opponent (each mark after the first at no holes, worth
-        its consolation), and the partie is settled as usual."""
+        settled as marks conceded to the opponent (`concede_mark`: each mark after the first at
+        no holes, worth its consolation), and the partie is settled as usual."""
         self._check_open()
         while self.settlement is None:
-            self.can_go = -1
-            self._settle_mark(1 - player, conceded=True)
+            self.concede_mark(player)
 
     # -- the end of a mark ------------------------------------------------------------------
 
@@ -394,7 +405,7 @@ class Ecrire:
             m = (4 if pickup else 5) if grand else (2 if pickup else 3)
         return ("grand-lurch" if grand else "petty-lurch"), m, pickup, arrears, rate_from
 
-    def _settle_mark(self, w: int, conceded: bool) -> MarkResult:
+    def _settle_mark(self, w: int, conceded: bool, resigned: bool = False) -> MarkResult:
         loser = 1 - w
         holes = self.holes
         lurch = None if conceded else self._lurch(w)
@@ -405,7 +416,10 @@ class Ecrire:
         else:
             kind, m, pickup, arrears, rate_from = lurch
             extra = {"pickup": pickup, "arrears": arrears, "rate_from": rate_from}
-        payment = m * (holes[w] + c) - holes[loser]                      # R5
+        if resigned:        # R7's simple rate; a conceder level or ahead pays the consolation
+            payment = max(holes[w] - holes[loser], 0) + c
+        else:
+            payment = m * (holes[w] + c) - holes[loser]                  # R5
         result = MarkResult(mark=self.k, kind=kind, winner=w, loser=loser,
                             holes=(holes[0], holes[1]), multiplier=m, payment=payment,
                             leader=self.leader, **extra)
@@ -615,6 +629,9 @@ class EcrirePlay(Schools, PointsLadder):
     leader of the next mark does. A sortie resets the men too (the player who bore off throws
     again). Strict marker claims ask "banner" and "necktie" right after the first hole."""
 
+    #: a board marks this ladder's mark holes with pegs (and its points with jetons)
+    peg_key: str | None = "mark_holes"
+
     #: the game's name, for the refusal of rules scored on the play
     name = "the partie à écrire"
     #: a network learns the mark in play: who wins it and what it pays, in steps of jetons
@@ -651,6 +668,11 @@ class EcrirePlay(Schools, PointsLadder):
 
     @classmethod
     def bot_unit(cls, match_length: int = 0) -> str:
+        return "jetons"
+
+    @classmethod
+    def worth_unit(cls, model: Any = None) -> str:
+        """The partie is worth the jetons of its settlement."""
         return "jetons"
 
     @classmethod
@@ -846,18 +868,77 @@ class EcrirePlay(Schools, PointsLadder):
         if won:
             yield from self._claims(side)
 
+    #: `resign` concedes the mark in play, `concede partie` the partie (docs/play.md)
+    resign_levels = ("mark", "partie")
+    resign_whole = "partie"
+    #: a record written when `resign` conceded the partie says "resigns game"
+    resign_aliases = {"game": "partie"}
+
     def resign(self, player: int, level: str) -> Next:
-        """A resignation concedes the partie (`Ecrire.resign`)."""
+        """A resignation concedes the mark in play (level "mark": `Ecrire.concede_mark`, a
+        conceded mark of match-scoring R7; the men are set up again for the next mark, whose
+        leader throws) or the partie ("partie": `Ecrire.resign`, every mark left conceded)."""
         if self.ledger is None:
             self.make_ledger(self.game.mover)
         before = len(self.marks.results)
-        self.resign_ledger(player)
+        if level == "mark":
+            self.concede_ledger(player)
+        else:
+            self.resign_ledger(player)
         for _ in range(len(self.marks.results) - before):
             self._mark_ended()
-        return END
+        if self.finished:
+            return END
+        # as after a go that ends a mark: the schools of the mark are void with it, the points
+        # and the bredouille start afresh
+        self._schools = []
+        self._theirs = 0
+        if self.holes_span_marks:
+            h = self.holes
+            h.points[0] = h.points[1] = 0
+            h.bred[0] = h.bred[1] = True
+            h.can_go = -1
+        else:
+            self.holes = Holes(self.model.holes_ladder(), names=NAMES)
+        return Next("releve", self.marks.leader)
+
+    def scorer(self) -> Any:
+        """The ledger a resignation is settled on: the marks (combiné: with the honours)."""
+        return self.marks
 
     def resign_ledger(self, player: int) -> None:
-        self.marks.resign(player)
+        self.scorer().resign(player)
+
+    def concede_ledger(self, player: int) -> None:
+        self.scorer().concede_mark(player)
+
+    def resign_terms(self, player: int, level: str, names: tuple[str, str]) -> str:
+        """What conceding the mark or the partie gives away now, worked out on a copy of the
+        ledger by the code that will settle it."""
+        import copy
+
+        if self.ledger is None:
+            return f"conceding the {level}: {names[1]} wins it"
+        me, them = names
+        e = self.marks
+        trial = copy.deepcopy(self.scorer())
+        marks = trial if isinstance(trial, Ecrire) else trial.ecrire
+        mine, theirs = e.holes[player], e.holes[1 - player]
+        at = f"mark {e.k} of {e.n_marks} (holes {me} {mine}, {them} {theirs})"
+        if level == "mark":
+            r = trial.concede_mark(player)
+            first = me if marks.leader == player else them
+            after = ("the last mark: the partie is then settled" if marks.finished else
+                     f"then mark {marks.k} begins, {first} throwing first")
+            return (f"conceding {at}: {them} wins it as a conceded mark, at the simple rate: "
+                    f"{r.payment} jetons from {me}, and a lost mark for {me}; {after}")
+        trial.resign(player)
+        left = marks.marks_won - e.marks_won - 1
+        s = marks.settlement
+        net = s.net if s is not None else (0, 0)
+        later = f" and the {left} mark{'s' if left != 1 else ''} still to play" if left else ""
+        return (f"conceding the partie: {at}{later} go to {them} as conceded marks, then the "
+                f"partie is settled: {me} {net[player]:+d}, {them} {net[1 - player]:+d} jetons")
 
     def on_all_off(self) -> None:
         self.holes.reset_men()

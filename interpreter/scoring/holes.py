@@ -17,7 +17,7 @@ the opponent's), so it holds plain ints and lists; its parameters are the `Holes
 """
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -232,6 +232,11 @@ class PointsLadder(Ladder):
     """What the ladders that count each throw's points towards holes (or game values) answer
     alike: a bot weighs the chance of winning the partie, and the variant needs `score` rules."""
 
+    @classmethod
+    def game_value_names(cls, model: Any, names: dict[str, str]) -> frozenset[str] | None:
+        """Holes, marks and jetons: not the names of value rules."""
+        return None
+
     points_unit: str | None = "holes"
     learns_values = False
     ended_by_rules = False
@@ -258,8 +263,16 @@ class HolesPlay(Schools, PointsLadder):
     and the opponent's; after a hole on his own throw the roller may go (a relevé, and he throws
     again); the game ends at the ladder's number of holes."""
 
+    #: a board marks this ladder's holes with pegs (and its points with jetons)
+    peg_key: str | None = "holes"
+
     net_unit = "holes"
     sheet = "points"
+
+    @classmethod
+    def worth_unit(cls, model: Any = None) -> str:
+        """A partie is worth its stake multiplier (`match_lurch`: ×1 to ×4)."""
+        return "stakes"
     feature_names = tuple(f"{n}_{side}" for side in ("me", "opponent")
                           for n in ("points", "holes", "bredouille", "to_go_1", "to_go_2",
                                     "to_go_4")) + ("can_go",)
@@ -371,11 +384,27 @@ class HolesPlay(Schools, PointsLadder):
         self.releves += 1
 
     def resign(self, player: int, level: str) -> Next:
-        """A resignation concedes the game of holes: the opponent wins it with the holes as they
-        stand, at the stake multiplier those holes give (`match_lurch`)."""
+        """A resignation concedes the game of holes, which is the partie: the opponent wins it
+        with the holes as they stand, at the stake multiplier those holes give (`match_lurch`;
+        the rules, match-scoring §6.2 and trictrac.md §6, say nothing of a concession, and this
+        is what the holes on the board would give were the game played out to this point)."""
         self.holes.winner = 1 - player
         self.holes.can_go = -1
         return END
+
+    def resign_terms(self, player: int, level: str, names: tuple[str, str]) -> str:
+        h = self.holes
+        mine, theirs = h.holes[player], h.holes[1 - player]
+        keep = h.winner
+        h.winner = 1 - player
+        try:
+            k = h.multiplier()
+        finally:
+            h.winner = keep
+        worth = "" if k == 1 else f", worth ×{k} ({self.model.match_lurch})"
+        return (f"conceding the partie (the game of {self.model.holes_to_win} holes): "
+                f"{names[1]} wins it with the holes as they stand, {names[0]} {mine}, "
+                f"{names[1]} {theirs}{worth}")
 
     @property
     def finished(self) -> bool:

@@ -132,6 +132,26 @@ class Ladder:
         return "points"
 
     @classmethod
+    def worth_unit(cls, model: Any = None) -> str:
+        """The unit of what a finished play was worth to its winner (its line's `value`,
+        averaged by `compare` as `value_points`; `model` is the variant's `[ladder]`): by
+        default a game's points by its value rules."""
+        return "points"
+
+    @classmethod
+    def has_cube(cls, model: Any = None) -> bool | None:
+        """None where the ladder has no doubling cube; else whether the file (`model`, its
+        `[ladder]`) puts it in use."""
+        return None
+
+    @classmethod
+    def game_value_names(cls, model: Any, names: dict[str, str]) -> frozenset[str] | None:
+        """The names the values of its plays can take (`names`: the value rules' names by
+        value, "2" → "gammon"); None where they are not known beforehand (a ladder that
+        counts holes, marks or games). One game: its value rules' names."""
+        return frozenset(names.values())
+
+    @classmethod
     def worth(cls, state: dict) -> Worth:
         """What the play is won by, from its state seen by a player (`state()`)."""
         return Worth()
@@ -191,8 +211,17 @@ class Ladder:
     offers_before_throw = False
     #: what a player may resign (the answer `Resign(level)`), and whether the opponent is asked
     #: to accept it (a "resign" decision) before the ladder scores it
+    #: what a peg counts on the frame of a board drawn with this ladder's score (the key of a
+    #: position's `state.score`: "holes", "mark_holes", "games"), None where the board marks
+    #: no holes or points (tablier draw, the web board: interpreter/svg.py)
+    peg_key: str | None = None
     resign_levels: tuple[str, ...] = ("game",)
+    #: the levels records written by earlier versions name, read as the level they meant
+    resign_aliases: dict[str, str] = {}
     resign_needs_consent = False
+    #: the level that concedes the whole play (`concede partie` at the board; one game here),
+    #: None where no resignation does (a match of several games goes on after one)
+    resign_whole: str | None = "game"
 
     def __init__(self, model: Any, game: Any):
         self.model = model
@@ -259,6 +288,11 @@ class Ladder:
         """`player` resigns (accepted, where the ladder asks): what happens next. By default the
         opponent wins the game, worth 1."""
         return self.game_end(1 - player, 1)
+
+    def resign_terms(self, player: int, level: str, names: tuple[str, str]) -> str:
+        """What resigning at `level` gives away now, in words, for the player to confirm it
+        (`names`: his and his opponent's, as the board names them)."""
+        return f"conceding the game: {names[1]} wins it, worth 1"
 
     # -- state ----------------------------------------------------------------------------------
 

@@ -80,6 +80,11 @@ def match_of(state: dict) -> dict:
 class RotationPlay(Ladder):
     """The match of a rotation: game after game, each of its own variant (see the module)."""
 
+    @classmethod
+    def game_value_names(cls, model: Any, names: dict[str, str]) -> frozenset[str] | None:
+        """Games of several files: their values are not one file's."""
+        return None
+
     plays_games = RotationLadder.plays_games
     learns_values = False
     ended_by_rules = False
@@ -87,6 +92,12 @@ class RotationPlay(Ladder):
     @classmethod
     def bot_unit(cls, match_length: int = 0) -> str:
         return "match-winning chances (2 MWC - 1)"
+
+    @classmethod
+    def worth_unit(cls, model: Any = None) -> str:
+        """The points of the match's last game (what a finished match's line gives as its
+        value)."""
+        return "match points"
 
     @classmethod
     def worth(cls, state: dict) -> Worth:
@@ -146,9 +157,22 @@ class RotationPlay(Ladder):
     def game_tied(self) -> Next:
         return self._finish(None, 0)
 
+    #: a resignation concedes the game in play, not the match
+    resign_whole = None
+
     def resign(self, player: int, level: str) -> Next:
         """A resigned game is won by the opponent, worth 1."""
         return self._finish(1 - player, 1)
+
+    def resign_terms(self, player: int, level: str, names: tuple[str, str]) -> str:
+        score = self.score
+        ends = score[1 - player] + 1 >= self.model.match_points
+        return (f"conceding game {len(self.games) + 1} ({self.current.name}): {names[1]} wins "
+                f"it, worth 1, and " + (f"with it the match, to {self.model.match_points}"
+                                        if ends else
+                                        f"the match to {self.model.match_points} goes on "
+                                        f"(now {names[0]} {score[player]}, {names[1]} "
+                                        f"{score[1 - player]})"))
 
     def _finish(self, winner: int | None, points: int) -> Next:
         g = self.game

@@ -226,6 +226,14 @@ class ContinuousPlay(PointsLadder):
     wins a game forfeits a pending extra throw, and the winner is asked (but for the match's last
     game) whether to go away (a fresh game from the start) or continue from the position."""
 
+    #: a board marks this ladder's games with pegs (and its points with jetons)
+    peg_key: str | None = "games"
+
+    @classmethod
+    def game_value_names(cls, model: Any, names: dict[str, str]) -> frozenset[str] | None:
+        """Each game of the match is worth a value of its value rules."""
+        return frozenset(names.values())
+
     points_unit: str | None = "game values"
     learns_units = True
     new_game_note: str | None = "a new game: opening throw"
@@ -250,6 +258,11 @@ class ContinuousPlay(PointsLadder):
 
     @classmethod
     def bot_unit(cls, match_length: int = 0) -> str:
+        return "game values"
+
+    @classmethod
+    def worth_unit(cls, model: Any = None) -> str:
+        """The match is worth the difference of its totals of game values."""
         return "game values"
 
     @classmethod
@@ -330,24 +343,74 @@ class ContinuousPlay(PointsLadder):
             return Next("game", winner, start="first")
         return Next("game", start="opening")
 
-    def resign(self, player: int, level: str) -> Next:
-        """A resignation concedes the match: the game in play is won by the opponent, worth what
-        the value rules give for the resigner's points now, and the match ends there, won by the
-        opponent whatever the totals."""
+    #: `resign` concedes the game in play, `concede partie` (or `concede match`) the match
+    resign_levels = ("game", "match")
+    resign_whole = "match"
+
+    def _concede_game(self, player: int) -> GameEntry:
+        """The game in play is won by the opponent of `player`, worth what the value rules give
+        for `player`'s points now (match-scoring §6.1 says nothing of a concession: the game
+        counts as lost where it stands). A game `player` has just won and not yet continued
+        is first recorded as left (gone away), and the concession is of the next one."""
         g = self.game
         match = self.match
         w = 1 - player
+        if match.pending is not None and match.pending.winner == player:
+            entry = match.resolve(GO, self._turns)
+            g.event(GameWon, entry.number, entry.winner, entry.value, entry.excess, GO)
+            self._turns = 0
         if match.pending is None:
             match.pending = GameEntry(
                 number=match.game_number, winner=w,
                 points=(match.points[0], match.points[1]),
                 value=self._game_value(w, (match.points[player], match.points[w])),
                 excess=0, continued=match.continued)
-        entry = match.resolve("go" if not match.is_last_game else None, self._turns)
-        entry.decision = "resigned"
+        entry = match.resolve(GO if not match.is_last_game else None, self._turns)
         g.event(GameWon, entry.number, entry.winner, entry.value, entry.excess, None)
+        self._turns = 0
+        return entry
+
+    def resign(self, player: int, level: str) -> Next:
+        """A resignation concedes the game in play ("game": the match goes on with the next game,
+        afresh, as after going away) or the match ("match": the game in play is conceded and the
+        match ends there, won by the opponent whatever the totals)."""
+        match = self.match
+        entry = self._concede_game(player)
+        if level == "game":
+            entry.decision = "conceded"
+            if match.finished:              # the last game: conceding it ends the match
+                return END
+            if self.model.restart == "winner_throws":
+                return Next("game", entry.winner, start="first")
+            return Next("game", start="opening")
+        entry.decision = "resigned"
         self.resigned = player
         return END
+
+    def resign_terms(self, player: int, level: str, names: tuple[str, str]) -> str:
+        me, them = names
+        m = self.match
+        w = 1 - player
+        mine, theirs = m.points[player], m.points[w]
+        value = self._value_now(w, mine, theirs)
+        game = (f"game {m.game_number} of {m.ladder.match_games} (points {me} {mine}, {them} "
+                f"{theirs})")
+        worth = (f"worth ×{value} ({me} with {mine} point{'s' if mine != 1 else ''}, by the "
+                 f"value rules)")
+        totals = m.totals()
+        now = f"{me} {totals[player]}, {them} {totals[w]}"
+        if level == "game":
+            after = ("the last game: the match then ends" if m.is_last_game else
+                     f"then game {m.game_number + 1} begins afresh")
+            return f"conceding {game}: {them} wins it, {worth}; {after} (now {now})"
+        return (f"conceding the match: {game} goes to {them}, {worth}, and the match ends "
+                f"there, won by {them} whatever the totals (now {now})")
+
+    def _value_now(self, w: int, loser_points: int, winner_points: int) -> int:
+        """What a game won now by `w` is worth, the rules' firing counts left untouched."""
+        g = self.game
+        b = g.board if g.mover == w else g.variant.flip(g.board)
+        return g.game_value(b, (winner_points, loser_points))[0]
 
     @property
     def finished(self) -> bool:

@@ -357,10 +357,13 @@ def _lower(text: str) -> str:
 
 def _sources(doc: Any) -> tuple[tuple[str, str], ...]:
     """(path, sha256) of the variant's file and of every file it extends, its own first."""
+    from interpreter.variant.loader import given_text
+
     out = []
     for path in getattr(doc, "chain", None) or [doc.path]:
         try:
-            data = Path(path).read_bytes()
+            text = given_text(path)
+            data = Path(path).read_bytes() if text is None else text.encode("utf-8")
         except (OSError, TypeError):
             continue
         out.append((str(path), hashlib.sha256(data).hexdigest()))
@@ -373,7 +376,86 @@ def load_variant(ref: str | Path, overrides: Sequence[str] = ()) -> Variant:
     validate_paths`), and the rules are compiled once."""
     from interpreter.variant.loader import load_document
 
-    return build_variant(load_document(ref, overrides, check_rules="on-error"))
+    variant = build_variant(load_document(ref, overrides, check_rules="on-error"))
+    # what it was loaded from, for a process that compiles its code in the background
+    # (interpreter/native/prepare.py)
+    variant.__dict__["loaded_from"] = (str(ref), tuple(overrides))
+    return variant
+
+
+@dataclass(frozen=True)
+class VariantTexts:
+    """A variant file with every file its load reads (the files it `extends`, a rotation's
+    games), as text: what a process without the files builds the variant from
+    (`load_variant_texts`; a Dask worker, interpreter/runner.py). `root` is the file's absolute
+    path, `display` the path as the person wrote it (for messages), `texts` (absolute path,
+    sha256 of the UTF-8 text, text) of each file read."""
+
+    root: str
+    display: str
+    texts: tuple[tuple[str, str, str], ...]
+
+    @property
+    def digests(self) -> tuple[str, ...]:
+        return tuple(digest for _path, digest, _text in self.texts)
+
+
+def is_builtin_ref(ref: str | Path) -> bool:
+    """Whether `ref` names a built-in variant by its id (not a file)."""
+    from interpreter.resources import builtin_variant_path
+    from interpreter.variant.loader import _looks_like_path
+
+    return isinstance(ref, str) and not _looks_like_path(ref) and \
+        builtin_variant_path(ref) is not None
+
+
+def variant_texts(ref: str | Path, overrides: Sequence[str] = (),
+                  built: Variant | None = None) -> VariantTexts | None:
+    """The texts a variant file's load reads, for `load_variant_texts` elsewhere; None for a
+    built-in id (every installed package has its files). With `built` (the variant already
+    loaded from `ref`), the files read now must be those it was built from: a file changed in
+    between is an error, not another variant played."""
+    from interpreter.variant.loader import recording_texts, text_key
+
+    if is_builtin_ref(ref):
+        return None
+    root = text_key(Path(ref).resolve())
+    with recording_texts() as seen:
+        again = load_variant(root, overrides)
+    if built is not None and again.files != built.files:
+        raise TablierError(f"the variant file {shown_ref(ref)} changed while it was being read "
+                           f"(its sha256 is not that of the file loaded a moment before)")
+    texts = tuple((path, hashlib.sha256(text.encode("utf-8")).hexdigest(), text)
+                  for path, text in sorted(seen.items()))
+    return VariantTexts(root, str(ref), texts)
+
+
+def load_variant_texts(sent: VariantTexts, overrides: Sequence[str] = ()) -> Variant:
+    """`load_variant` of a file given as text (`variant_texts`): each text is first checked
+    against its sha256, then the variant is compiled from the texts alone (no file is read but
+    a built-in variant's); its messages name the file as the person wrote it."""
+    from interpreter.variant.loader import given_texts, text_key
+
+    import os
+
+    texts: dict[str, tuple[str, str]] = {}
+    here, shown_here = os.path.dirname(sent.root), os.path.dirname(sent.display)
+    for path, digest, text in sent.texts:
+        if hashlib.sha256(text.encode("utf-8")).hexdigest() != digest:
+            raise TablierError(f"{shown_ref(sent.display)}: the text received for "
+                               f"{shown_ref(path)} does not match its sha256 {digest[:12]}…")
+        # each file named as the person would: from the folder of the file they named
+        display = sent.display if text_key(path) == sent.root else \
+            os.path.normpath(os.path.join(shown_here, os.path.relpath(path, here)))
+        texts[text_key(path)] = (text, display)
+    with given_texts(texts):
+        return load_variant(sent.root, overrides)
+
+
+def shown_ref(ref: str | Path) -> str:
+    from interpreter.bounded import shown_name
+
+    return repr(shown_name(str(ref), 200))
 
 
 def validate_paths(paths: Iterable[str | Path]) -> list[Diagnostic]:

@@ -19,7 +19,9 @@ import copy
 import os
 import re
 import tomllib
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
@@ -58,6 +60,90 @@ from interpreter.variant.schema import VariantModel
 REPLACED_WHOLE: frozenset[KeyPath] = frozenset({("board", "start")})
 #: the most files an `extends` chain may hold
 MAX_CHAIN = 16
+
+
+# -- variant files given as text --------------------------------------------------------------
+
+#: the variant files a load takes from text instead of the disk (`given_texts`): absolute path
+#: (`text_key`) → (text, the path as the person wrote it, for messages)
+_GIVEN: ContextVar[dict[str, tuple[str, str]] | None] = ContextVar("tablier_given_texts",
+                                                                    default=None)
+#: the variant files a load read, absolute path → text (`recording_texts`)
+_SEEN: ContextVar[dict[str, str] | None] = ContextVar("tablier_seen_texts", default=None)
+
+
+def text_key(path: str | os.PathLike[str]) -> str:
+    """A variant file's place among given texts: its absolute path, made without the disk
+    (`..` taken away by the letter, links not followed), so that a process without the file
+    finds the same key for the same path."""
+    return os.path.normpath(os.path.abspath(os.fspath(path)))
+
+
+@contextmanager
+def given_texts(texts: Mapping[str, tuple[str, str]]) -> Iterator[None]:
+    """Within: a load reads the variant files of `texts` (`text_key` → (text, display)) from
+    their text, and no other file but the built-in variants (the installed package's): a path
+    among neither is a missing file. What a Dask worker compiles a variant file from
+    (interpreter/runner.py)."""
+    token = _GIVEN.set(dict(texts))
+    try:
+        yield
+    finally:
+        _GIVEN.reset(token)
+
+
+@contextmanager
+def recording_texts() -> Iterator[dict[str, str]]:
+    """Within: every variant file a load reads is kept, `text_key` → text, in the dict given."""
+    seen: dict[str, str] = {}
+    token = _SEEN.set(seen)
+    try:
+        yield seen
+    finally:
+        _SEEN.reset(token)
+
+
+def given_text(path: str | os.PathLike[str]) -> str | None:
+    """The given text of the variant file at `path` (None: not given, read from the disk)."""
+    given = _GIVEN.get()
+    if given is None:
+        return None
+    got = given.get(text_key(path))
+    return None if got is None else got[0]
+
+
+def _given_display(path: str | os.PathLike[str]) -> str | None:
+    given = _GIVEN.get()
+    got = None if given is None else given.get(text_key(path))
+    return None if got is None else got[1]
+
+
+def _builtin_file(path: str | os.PathLike[str]) -> bool:
+    """Whether `path` is a file of the built-in variants (of the installed package)."""
+    try:
+        return Path(path).resolve().parent == variants_dir().resolve()
+    except (OSError, ValueError, RuntimeError):
+        return False
+
+
+def _read_variant_text(path: Path, display: str) -> str:
+    """A variant file's text: given (`given_texts`), else read within bounds; kept when a load
+    records (`recording_texts`). Where texts are given, a file among them is never read from
+    the disk, nor any other but a built-in variant's."""
+    given = _GIVEN.get()
+    if given is not None:
+        text = given_text(path)
+        if text is None:
+            if not _builtin_file(path):
+                raise InputError(f"{display}: no such file", code="file-not-found",
+                                 reason="no such file")
+            text = read_toml_file(path, display=display)
+    else:
+        text = read_toml_file(path, display=display)
+    seen = _SEEN.get()
+    if seen is not None:
+        seen[text_key(path)] = text
+    return text
 
 
 @dataclass(frozen=True)
@@ -356,7 +442,10 @@ def _display(path: Path) -> str:
 
 def _exists(path: Path, ref: str | Path) -> bool:
     """False for a name that names nothing. A path that cannot even be looked up (too long, a
-    NUL) is left to the bounded read, which says why; a name written like an id is not a path."""
+    NUL) is left to the bounded read, which says why; a name written like an id is not a path.
+    Where texts are given (`given_texts`), a file is among them or a built-in variant's."""
+    if _GIVEN.get() is not None and not _builtin_file(path):
+        return given_text(path) is not None
     try:
         os.stat(path)
     except FileNotFoundError:
@@ -443,7 +532,7 @@ class _Session:
         variant file (`is_variant_data`) before any diagnostic quotes a line of it: else it is
         refused as "not a variant file", its content unquoted."""
         try:
-            text = read_toml_file(path, display=display)
+            text = _read_variant_text(path, display)
         except InputError as error:
             message = f"no such file: {display}" if error.code == "file-not-found" else str(error)
             self._fail(cited, display, error.code, message)
@@ -500,7 +589,9 @@ class _Session:
             builtin = builtin_variant_path(ref)
             if builtin is not None:
                 return builtin, _display(builtin)
-        return Path(ref), shown_name(str(ref), 200)
+        # a file given as text is named as the person wrote it
+        display = _given_display(ref)
+        return Path(ref), display if display is not None else shown_name(str(ref), 200)
 
     def _resolve_extends(self, value: str, origin: _Origin) -> Path | tuple[str, str]:
         """The file `extends = value` names, or (code, message) saying why there is none.
@@ -517,6 +608,12 @@ class _Session:
             if not value.endswith(".toml"):
                 return "extends-not-found", (f"`extends` names a built-in variant or a variant "
                                              f"file, whose name ends in `.toml`; found {shown}")
+            if _GIVEN.get() is not None and not _builtin_file(target):
+                # files given as text: only those, the disk is not looked at
+                if given_text(target) is not None:
+                    return target
+                return "extends-not-found", (f"`extends`: no file {shown} (looked for "
+                                             f"{shown_name(os.path.normpath(target), 200)})")
             try:
                 os.stat(target)
             except FileNotFoundError:

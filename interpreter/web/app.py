@@ -5,10 +5,16 @@ CSS, no build step and nothing fetched from elsewhere) and the JSON API of the p
 
     POST /api/games                {"variant", "white", "black", "seed", "set": {KEY: value}}
                                    or {"resume": TOML}                → {"id", "state"}
-    GET  /api/games/{id}                                              → {"id", "state"}
-    POST /api/games/{id}/answer    {"answer": string}                 → STATE, or 400
+    GET  /api/games/{id}[?seat=TOKEN]                                 → {"id", "state"}
+    POST /api/games/{id}/answer    {"answer": string, "seat": TOKEN, "version": n}
+                                                                      → STATE, or 400, 403, 409
+    GET  /api/games/{id}/events[?seat=TOKEN]   → text/event-stream: each event the STATE
     POST /api/games/{id}/preview   {"steps": [[from, to], ...]}       → {"svg"}
-    POST /api/games/{id}/hint                                         → STATE with the hint
+    POST /api/games/{id}/hint                                         → STATE with the hint,
+                                   and the best answers ranked: "candidates" [{"play",
+                                   "value", "error", "answer"}] in "unit"; "cube" at a double
+    POST /api/games/{id}/review    {}  (a game over)  → {"review": `tablier analyse --json`,
+                                   "text", "partial", "seconds"}, or 409 while in play
     GET  /api/games/{id}/save                                         → the saved game (TOML)
     GET  /api/games/{id}/board.svg                                    → the board
     GET  /api/variants                         → the built-in variants and the served files
@@ -24,6 +30,15 @@ own, no `Origin` of another site, POST bodies typed `application/json` and of at
 through the checks of `--resume` and `tablier sheet`; a variant named by a request, a save or
 a record is a built-in id or a file of the folder given at start (`interpreter.web.catalogue`),
 never a path. Bots play one turn a request (`bot_to_move` in the state: the page asks again).
+
+A game of two people has two seats (`interpreter.web.session`): `POST /api/games` answers
+their tokens (`"seats"`) and links; in such a game an answer (and a hint, and the save) needs
+the token of the side asked (`"seat"` in the body, `?seat=` or the `X-Tablier-Seat` header),
+else 403 (the review of a game over needs none: it is the players' and the watchers'); an
+answer naming the `version` of an older STATE is 409 with the STATE as it is (`"state"`),
+nothing played. Every request that changes a game publishes its new STATE to the
+game's event streams (`interpreter.web.stream`), which hold no lock and do no work.
+
 Bad input is a 400 (404 for an unknown game) with `{"error": ...}`; a fault of the server is a
 500 `{"error": "internal error"}`, its traceback on the server's standard error only. The
 modules the requests use (numpy, the players, the native code's compiler) are imported before
@@ -32,12 +47,14 @@ half-way.
 """
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import importlib
 import json
 import secrets
 import sys
 import time
+from collections.abc import Callable
 from importlib.util import find_spec
 from pathlib import Path
 import tomllib
@@ -57,23 +74,65 @@ from interpreter.web import pages
 from interpreter.web.catalogue import Catalogue, check_settings
 from interpreter.web.doors import MAX_BODY, Busy, Doors, Works, server_hosts
 from interpreter.web.session import (HUMAN, Session, Sessions, WebError, notations_by_variant,
-                                     player_kinds)
+                                     player_kinds, networks)
+from interpreter.web.stream import IN_ALL, KEEP_ALIVE, PER_GAME, EventStream, Hub
+from interpreter.engine.contract import SIDE_NAMES
 
 STATIC = Path(__file__).parent / "static"
 #: the most `--set` keys a request may give
 MAX_SETS = 64
+#: the part of a request's time (`--request-seconds`) a game's review may work: the rest
+#: replays its record and answers before the request is stopped (503)
+REVIEW_SHARE = 0.6
 
 
 #: the most lines of an error an answer quotes
 MAX_ERROR_LINES = 60
 
 
-def _error(message: str, status: int = 400) -> JSONResponse:
+def _error(message: str, status: int = 400, extra: dict[str, Any] | None = None
+           ) -> JSONResponse:
     lines = message.splitlines()
     if len(lines) > MAX_ERROR_LINES or len(message) > 20_000:
         kept = "\n".join(lines[:MAX_ERROR_LINES])[:20_000]
         message = f"{kept}\n... ({len(lines) - kept.count(chr(10)) - 1} more lines)"
-    return JSONResponse({"error": message}, status_code=status)
+    return JSONResponse({"error": message, **(extra or {})}, status_code=status)
+
+
+class Stale(WebError):
+    """An answer to a board that has changed since the page showed it: 409, with the STATE as
+    it is now (`state`), nothing played."""
+
+    def __init__(self, message: str, state: dict[str, Any]):
+        super().__init__(message, 409)
+        self.extra = {"state": state}
+
+
+#: the most seat tokens one request may give (a page playing both sides gives two)
+MAX_TOKENS = 2
+
+
+def _tokens(request: Request, body: dict[str, Any] | None = None) -> list[str]:
+    """The seat tokens a request gives: `"seat"` in its body (a token, or a list of two),
+    `?seat=TOKEN` (repeated for two) and the `X-Tablier-Seat` header (tokens joined by
+    commas), in that order, each once."""
+    given: list[Any] = []
+    if body is not None and body.get("seat") is not None:
+        seat = body["seat"]
+        given += seat if isinstance(seat, list) else [seat]
+    given += request.query_params.getlist("seat")
+    header = request.headers.get("x-tablier-seat")
+    if header:
+        given += [t.strip() for t in header.split(",")]
+    out: list[str] = []
+    for token in given:
+        if not isinstance(token, str):
+            raise WebError(f"\"seat\" is a seat's token (a string), not {shown(token)}")
+        if token and token not in out:
+            out.append(token)
+    if len(out) > MAX_TOKENS:
+        raise WebError(f"a request gives at most {MAX_TOKENS} seat tokens, not {len(out)}")
+    return out
 
 
 async def _body(request: Request) -> dict[str, Any]:
@@ -105,7 +164,7 @@ def _handle(fn: Any) -> Any:
         try:
             return await fn(request)
         except (WebError, Busy) as exc:
-            return _error(str(exc), exc.status)
+            return _error(str(exc), exc.status, getattr(exc, "extra", None))
         except TablierError as exc:
             return _error(str(exc))
     endpoint.__name__ = fn.__name__
@@ -199,16 +258,26 @@ def _seed(value: Any) -> int | str:
 
 def create_app(limit: int = 100, max_idle: float = 6 * 3600, *, host: str = "127.0.0.1",
                port: int = 8000, variants: str | Path | None = None,
-               request_seconds: float = 10.0, max_games: int | None = None) -> Any:
+               request_seconds: float = 10.0, max_games: int | None = None,
+               announce: Callable[[str], None] | None = None, streams: int = IN_ALL,
+               streams_per_game: int = PER_GAME, keep_alive: float = KEEP_ALIVE) -> Any:
     """The application, behind its doors (`interpreter.web.doors.Doors`: the `Host`, `Origin`,
     `Content-Type` and size checks for `host` and `port`): `limit` games at most, each kept
     `max_idle` seconds without a request; the variants of `tablier variants` and the `.toml`
     files of the folder `variants`; each request's work stopped after `request_seconds`.
-    `max_games` is `limit` under the name of `serve --max-games`."""
+    `max_games` is `limit` under the name of `serve --max-games`. `announce(text)` is told the
+    links of each new game of two people (`serve` prints them); at most `streams` event
+    streams are open, `streams_per_game` on one game, each sending a comment after
+    `keep_alive` quiet seconds. The answer's `stop()` ends the event streams (call it when
+    the server is asked to stop: a stream otherwise lasts as long as its client)."""
     preload()
     games = Sessions(max_games if max_games is not None else limit, max_idle)
     catalogue = Catalogue(variants)
     works = Works(request_seconds)
+    hub = Hub(streams_per_game, streams, keep_alive)
+    # the address the players' links name: the one the server listens on, else its own name
+    named = host if host and host not in ("0.0.0.0", "::") else "127.0.0.1"
+    base = f"http://{f'[{named}]' if ':' in named else named}:{port}"
 
     def until() -> float:
         # the bots begin no new answer once half of the request's time is spent
@@ -268,42 +337,151 @@ def create_app(limit: int = 100, max_idle: float = 6 * 3600, *, host: str = "127
         with s.lock:
             state = s.state()
         games.add(s)
-        return {"id": s.id, "state": state}
+        if s.seats is None:
+            return {"id": s.id, "state": s.view(state)}
+        seats = {SIDE_NAMES[side]: token for side, token in s.seats.items()}
+        # the maker of the game holds both seats: its page plays both sides, and shows the
+        # links by which each side is played from a screen of its own
+        return {"id": s.id, "state": s.view(state, list(seats.values())), "seats": seats,
+                "links": links(s.id, seats)}
+
+    def links(game_id: str, seats: dict[str, str]) -> dict[str, str]:
+        page = f"{base}/game/{game_id}"
+        return {**{side: f"{page}?seat={token}" for side, token in seats.items()},
+                "watch": page}
 
     async def create(request: Request) -> Response:
         body = await _body(request)
-        return JSONResponse(await works.run(lambda: new_game(body)))
+        made = await works.run(lambda: new_game(body))
+        if announce is not None and "links" in made:
+            s = games.get(made["id"])
+            announce(f"a game for two people: {s.variant.name} ({made['id']})\n" +
+                     "".join(f"  {who:<6} {url}\n" for who, url in made["links"].items()))
+        return JSONResponse(made)
 
     def given_up(s: Session) -> Any:
         # the game of a work that could not be stopped (Works.run's on_abandon): it may be in
         # the middle of a turn
         def stop() -> None:
-            if s.stopped is None:
-                s.stopped = "a request's work could not be stopped in time"
-            s.broken = True
+            s.stop("a request's work could not be stopped in time", broken=True)
         return stop
 
-    def _poll(s: Session) -> dict:
+    # -- the event streams: every change published -------------------------------------------
+
+    refreshing: set[str] = set()
+    tasks: set[asyncio.Task] = set()
+
+    def fresh(s: Session) -> None:
+        with locked(s):
+            s.state()           # kept as the session's snapshot
+
+    def publish(s: Session) -> None:
+        """Send the game's new STATE to its streams, once a request that may have changed
+        it is done: the STATE that request made, or, where it made none (its work stopped),
+        one made now in the background."""
+        if not hub.watching(s.id):
+            return
+        snap = s.snapshot
+        if snap is not None and snap[0] == s.version:
+            hub.publish(s.id, *snap)
+            return
+        if s.id in refreshing:
+            return
+        refreshing.add(s.id)
+
+        async def again() -> None:
+            try:
+                await works.run(lambda: fresh(s))
+                if s.snapshot is not None:
+                    hub.publish(s.id, *s.snapshot)
+            except (Busy, TablierError):
+                pass            # busy: the request at work publishes when it is done
+            finally:
+                refreshing.discard(s.id)
+        task = asyncio.get_running_loop().create_task(again())
+        tasks.add(task)
+        task.add_done_callback(tasks.discard)
+
+    async def changing(s: Session, work: Callable[[], Any]) -> Any:
+        """The result of a request's work on the game `s`, its change then published."""
+        try:
+            return await works.run(work, given_up(s))
+        finally:
+            publish(s)
+
+    def _poll(s: Session, tokens: list[str]) -> dict:
         with locked(s):
             s.bot_turn(until())
-            return {"id": s.id, "state": s.state()}
+            return {"id": s.id, "state": s.view(s.state(), tokens)}
 
     async def get_game(request: Request) -> Response:
         s = games.get(request.path_params["id"])
-        return JSONResponse(await works.run(lambda: _poll(s), given_up(s)))
+        tokens = _tokens(request)
+        return JSONResponse(await changing(s, lambda: _poll(s, tokens)))
 
-    def _answer(s: Session, answer: Any) -> dict:
+    def seated(s: Session, tokens: list[str], what: str) -> set[int]:
+        """The sides `tokens` hold; in a game with seats, 403 without one of them (`what`
+        needs it)."""
+        sides = s.may_answer(tokens)
+        if s.seats is not None and not sides:
+            raise WebError(f"this game is played from its two seats: {what} (the token of its "
+                           f"player's link); a page without a seat watches", 403)
+        return sides
+
+    def asked_side(s: Session, sides: set[int]) -> None:
+        """403 where the game has seats and the side asked holds none of `sides`."""
+        d = s.pending
+        if s.seats is not None and d is not None and s.stopped is None and \
+                d.player not in sides:
+            yours = " and ".join(SIDE_NAMES[x] for x in sorted(sides))
+            raise WebError(f"it is {SIDE_NAMES[d.player]}'s turn ({s.asked(d)[1]}); your seat "
+                           f"is {yours}'s", 403)
+
+    def _answer(s: Session, body: dict[str, Any], tokens: list[str]) -> dict:
+        version = body.get("version")
+        if version is not None and (type(version) is not int):
+            raise WebError(f"\"version\" is the number of the STATE the page shows, not "
+                           f"{shown(version)}")
         with locked(s):
-            s.answer(answer)
+            sides = seated(s, tokens, "an answer needs the seat of the side asked")
+            if version is not None and version != s.version:
+                state = s.view(s.state(), tokens)
+                d = s.pending
+                now = s.asked(d)[1] if d is not None and s.stopped is None else \
+                    "the game is over" if s.stopped is None else "the game is stopped"
+                raise Stale(f"the board has changed since your page showed it (now: {now}); "
+                            f"nothing was played, and the board is shown again as it is",
+                            state)
+            asked_side(s, sides)
+            s.answer(body["answer"])
             s.bot_turn(until())
-            return s.state()
+            return s.view(s.state(), tokens)
 
     async def answer(request: Request) -> Response:
         s = games.get(request.path_params["id"])
         body = await _body(request)
         if "answer" not in body:
             raise WebError("the body is {\"answer\": string}")
-        return JSONResponse(await works.run(lambda: _answer(s, body["answer"]), given_up(s)))
+        tokens = _tokens(request, body)
+        return JSONResponse(await changing(s, lambda: _answer(s, body, tokens)))
+
+    async def events(request: Request) -> Response:
+        s = games.get(request.path_params["id"])
+        tokens = _tokens(request)
+        stream = hub.open(s.id)
+        try:
+            snap = s.snapshot
+            if snap is None or snap[0] != s.version:
+                await works.run(lambda: fresh(s))
+                snap = s.snapshot
+            assert snap is not None
+            hub.publish(s.id, *snap)
+        except BaseException:
+            hub.close(stream)
+            raise
+        return EventStream(hub, stream, snap,
+                           lambda state: json.dumps(s.view(state, tokens),
+                                                    separators=(",", ":")))
 
     def _preview(s: Session, body: dict[str, Any]) -> dict:
         with locked(s):
@@ -328,19 +506,43 @@ def create_app(limit: int = 100, max_idle: float = 6 * 3600, *, host: str = "127
 
     async def hint(request: Request) -> Response:
         s = games.get(request.path_params["id"])
-        await _body(request)
+        tokens = _tokens(request, await _body(request))
 
         def run() -> dict:
             with locked(s):
+                asked_side(s, seated(s, tokens, "a hint needs the seat of the side asked"))
                 s.ask_hint()
-                return s.state()
-        return JSONResponse(await works.run(run, given_up(s)))
+                out = s.view(s.state(), tokens)
+                # the ranked answers at the top too: {"play", "value", "error"} in "unit"
+                q = out.get("question") or {}
+                detail = q.get("hint_detail") or {}
+                out["candidates"] = q.get("hint_candidates") or []
+                out["unit"] = detail.get("unit")
+                out["cube"] = q.get("hint_cube")
+                return out
+        return JSONResponse(await changing(s, run))
+
+    def _review(s: Session) -> dict:
+        # the lock is held while the game is reviewed: its players (the strongest, which its
+        # hints asked) are used by one request at a time
+        with locked(s):
+            out = s.review(works.seconds * REVIEW_SHARE)
+            return {"id": s.id, **out, "max_seconds": round(works.seconds * REVIEW_SHARE, 2)}
+
+    async def review(request: Request) -> Response:
+        s = games.get(request.path_params["id"])
+        # the body may name seats; a game over is reviewed for its players and its watchers
+        _tokens(request, await _body(request))
+        return JSONResponse(await works.run(lambda: _review(s)))
 
     async def save(request: Request) -> Response:
         s = games.get(request.path_params["id"])
+        tokens = _tokens(request)
 
         def run() -> str:
             with locked(s):
+                # the save holds the seed, and so the dice to come: a player's, not a watcher's
+                seated(s, tokens, "the save needs a seat")
                 return s.save_text()
         text = await works.run(run)
         name = f"{s.variant.id}-{s.seed}.toml"
@@ -376,15 +578,33 @@ def create_app(limit: int = 100, max_idle: float = 6 * 3600, *, host: str = "127
         body = await _body(request)
         return JSONResponse(await works.run(lambda: sheet_view(body, ladder_for)))
 
+    def start_page() -> str:
+        from interpreter.notation import notations_of
+        from interpreter.variant.loader import load_document
+
+        rows = all_variants()
+        builtin = [r["id"] for r in rows if not r["id"].endswith(".toml")]
+        notations = notations_by_variant(builtin)
+        for row in rows:
+            if row["id"] not in notations:
+                # a served file, read from the folder (never by its name from here)
+                try:
+                    doc = load_document(catalogue.resolve(row["id"]), check_rules=False)
+                    notations[row["id"]] = list(notations_of(doc))
+                except TablierError:
+                    notations[row["id"]] = ["pips"]
+        return pages.index_page(rows, player_kinds(), notations,
+                                served=catalogue.folder is not None,
+                                networks=networks(builtin))
+
     async def index(request: Request) -> Response:
-        rows = await works.run(all_variants)
-        return HTMLResponse(pages.index_page(rows, player_kinds(),
-                                             notations_by_variant([r["id"] for r in rows]),
-                                             served=catalogue.folder is not None))
+        return HTMLResponse(await works.run(start_page))
 
     async def game_page(request: Request) -> Response:
         s = games.get(request.path_params["id"])
-        return HTMLResponse(pages.game_page(s.id, s.variant.name))
+        # its address may hold a seat's token: no other page is told it
+        return HTMLResponse(pages.game_page(s.id, s.variant.name),
+                            headers={"referrer-policy": "no-referrer"})
 
     async def sheet_page(request: Request) -> Response:
         return HTMLResponse(pages.sheet_page(await works.run(sheet_variants)))
@@ -413,8 +633,10 @@ def create_app(limit: int = 100, max_idle: float = 6 * 3600, *, host: str = "127
         Route("/api/games", _handle(create), methods=["POST"]),
         Route("/api/games/{id}", _handle(get_game)),
         Route("/api/games/{id}/answer", _handle(answer), methods=["POST"]),
+        Route("/api/games/{id}/events", _handle(events)),
         Route("/api/games/{id}/preview", _handle(preview), methods=["POST"]),
         Route("/api/games/{id}/hint", _handle(hint), methods=["POST"]),
+        Route("/api/games/{id}/review", _handle(review), methods=["POST"]),
         Route("/api/games/{id}/save", _handle(save)),
         Route("/api/games/{id}/board.svg", _handle(board_svg)),
         Route("/api/sheets", _handle(sheets), methods=["POST"]),
@@ -425,6 +647,7 @@ def create_app(limit: int = 100, max_idle: float = 6 * 3600, *, host: str = "127
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> Any:
         yield
+        hub.stop()
         works.stop_all()          # the server is stopping: no work goes on
 
     app = Starlette(routes=routes, exception_handlers={404: not_found_page,
@@ -433,8 +656,10 @@ def create_app(limit: int = 100, max_idle: float = 6 * 3600, *, host: str = "127
     app.state.games = games
     app.state.catalogue = catalogue
     app.state.works = works
+    app.state.hub = hub
     doors = Doors(app, server_hosts(host, port))
     doors.state = app.state       # type: ignore[attr-defined]
+    doors.stop = hub.stop         # type: ignore[attr-defined]
     return doors
 
 

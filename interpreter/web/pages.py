@@ -35,13 +35,22 @@ def message_page(title: str, message: str) -> str:
                  '<p><a href="/">Start a game</a></p>')
 
 
+#: what the start page says of a player beside its kind
+KIND_NOTES = {"human": "a person", "search:3:learned": "the strongest: a few seconds a move"}
+
+
 def index_page(variants: list[dict], kinds: list[str],
-               notations: dict[str, list[str]] | None = None, served: bool = False) -> str:
+               notations: dict[str, list[str]] | None = None, served: bool = False,
+               networks: list[str] | None = None) -> str:
     """The start page: `variants` are the built-in ones and the files of the served folder
-    (`serve --variants DIR`, named by their file names), which `served` says there is."""
+    (`serve --variants DIR`, named by their file names), which `served` says there is;
+    `networks` the built-in ones with a network shipped (the players that use one are offered
+    for those, and for the served files)."""
     options = "".join(f'<option value="{escape(v["id"])}">{escape(v["name"])} '
                       f'({escape(v["id"])})</option>' for v in variants)
-    players = "".join(f'<option value="{escape(k)}">{escape(k)}</option>' for k in kinds)
+    players = "".join(f'<option value="{escape(k)}">{escape(k)}'
+                      f'{f" ({KIND_NOTES[k]})" if k in KIND_NOTES else ""}</option>'
+                      for k in kinds)
     body = f"""
 <h1>Play a game</h1>
 <form id="new-game" class="panel">
@@ -60,6 +69,9 @@ def index_page(variants: list[dict], kinds: list[str],
   <label>Options, one KEY=VALUE a line (as <code>--set</code>)
     <textarea name="set" id="set" rows="3"
       placeholder="ladder.match_length=5&#10;dice.doublets=&quot;twice&quot;"></textarea></label>
+  <p class="help">Two people: choose <code>human</code> for both. The page that opens plays
+    both sides on this screen, and gives each side a link of its own to play from another
+    screen or another machine.</p>
   <button type="submit" id="start" class="big">Start</button>
   <p class="error" id="new-error" role="alert"></p>
 </form>
@@ -72,7 +84,10 @@ def index_page(variants: list[dict], kinds: list[str],
   <p class="error" id="resume-error" role="alert"></p>
 </form>
 """
-    return _page("Tablier", body, "index.js", {"kinds": kinds, "notations": notations or {}})
+    builtin = [v["id"] for v in variants if not v["id"].endswith(".toml")]
+    return _page("Tablier", body, "index.js", {"kinds": kinds, "notations": notations or {},
+                                                "builtin": builtin,
+                                                "networks": networks or []})
 
 
 def game_page(game_id: str, name: str) -> str:
@@ -83,13 +98,17 @@ def game_page(game_id: str, name: str) -> str:
     <div id="status" class="status" role="status"></div>
   </section>
   <section class="controls">
-    <div id="question" class="panel"></div>
+    <p id="seat" class="seat" hidden></p>
+    <div id="question" class="panel" aria-live="polite"></div>
+    <div id="review" class="panel review" hidden></div>
     <form id="typed" class="panel typed" hidden>
-      <label>Type a play <input id="typed-play" autocomplete="off"
-        placeholder="13/7 8/7"></label>
-      <button type="submit" id="typed-send">Play</button>
+      <label>Type a play <input id="typed-play" autocomplete="off" autocapitalize="off"
+        spellcheck="false" placeholder="from/to from/to"></label>
+      <button type="submit" id="typed-send">Play typed</button>
     </form>
     <p class="error" id="error" role="alert"></p>
+    <details id="links" class="panel links" hidden><summary>Players' links</summary>
+      <p id="links-help" class="help"></p><div id="links-list"></div></details>
     <div class="panel"><h3>Score</h3><div id="score"></div>
       <h3>This throw</h3><ul id="items"></ul></div>
     <div class="panel buttons">

@@ -21,7 +21,13 @@ STATE, the JSON the API returns (docs/play.md):
                           "choices": [...], "plays": [{"text", "paths": [[[from, to], ...]],
                           "items": [...]}]} for a play; "hint" the strongest bot's choice when
                           asked for (one of the choices), "hint_label" the same in the game's
-                          notation
+                          notation, "hint_detail" {"bot", "reason", "difference", "unit",
+                          "exact", "second"}, "hint_candidates" the best answers ranked
+                          (`HINT_CANDIDATES` at most): [{"play" (in the game's notation),
+                          "answer" (the choice it is), "value" (in the unit), "error" (the
+                          best's value less its own)}], and at a double "hint_cube"
+                          {"numbers": [{"answer": "no double" | "double/take" |
+                          "double/pass"..., "value"}], "right": "double, take"...}
     score                 {"ladder": kind, "text": the running score, "sides": the ladder's
                           state with sides named (as saves hold it), "lines": the score in
                           words, as the terminal board shows it}
@@ -39,13 +45,42 @@ STATE, the JSON the API returns (docs/play.md):
     bot_to_move           true while a bot is asked: the page asks for the state again
     stopped               null, or why the game was stopped (a turn took more than a request's
                           time)
-    svg                   the board as SVG, from the side of `view` (the human's, else white's)
+    svg                   the board as SVG, from the side of `view`: the human's, else the
+                          side asked where both are people, else white's; in a game with seats
+                          a page of one seat sees it from its side, a watcher from white's
+    version               how many times the game has changed (an answer, a bot's answer, a
+                          hint, a stop): each event of the stream carries it as its `id`, and
+                          an answer that names another version than the game's is refused 409
+                          (its page showed an older board)
+    seated                whether the game has seats (two people: each side is played only
+                          with its seat's token)
+    cube_note             null, or {"side", "text"}: why a person's cube was not offered
+                          before the throw in play (it is dead: "no cube offered to white:
+                          post-Crawford, 1 point away: any game won wins the match"), said
+                          at the first such throw for each reason
+
+What the STATE of one request adds, by the seat tokens the request gave (`Session.view`):
+`seat` (the side the token holds, "both" for the tokens of both sides, null for none),
+`seats_given` (the side of each token given, in order, null for a token of no seat) and
+`may_answer` (the sides this request may answer for: in a game with seats, those of its
+tokens; otherwise every side a person plays). In a game with seats a question's hint is
+shown only to the side asked. No STATE ever holds a seat token: the tokens are in the answer
+that made the game, and in the links of its players.
+
+A question also says what it asks in words: `text` (to the player asked: "White, your turn:
+double to 2, or roll?"), `watch_text` (to everyone else: "White's turn: double to 2, or
+roll?") and, for a word decision, `labels` (each choice's button: "Double to 2", "Roll").
 
 A play may be answered in pips (the `text` of a play) or in the game's notation (its `label`,
 or any play the notation reads).
+
+Seats: a game of two people (`human` on both sides) gets one unguessable token a side
+(`secrets.token_urlsafe`, 192 bits), compared with `hmac.compare_digest`; a resumed game of
+two people gets new ones.
 """
 from __future__ import annotations
 
+import hmac
 import secrets
 import threading
 import time
@@ -55,6 +90,7 @@ from typing import Any, cast
 from interpreter.engine.contract import SIDE_NAMES, Decision
 from interpreter.engine.events import Scored, Thrown
 from interpreter.engine.game import Game
+from interpreter.bounded import shown
 from interpreter.errors import TablierError
 from interpreter.kernel.board import to_json
 from interpreter.web.doors import Overrun
@@ -67,6 +103,40 @@ MAX_TURNS = 20000
 MAX_BOT_ANSWERS = 8
 #: the requests in a row in which a bot may run out of time before its game is stopped
 BOT_OVERRUNS = 2
+#: the bytes of randomness of a seat's token (192 bits)
+SEAT_BYTES = 24
+#: the longest seat token read
+MAX_TOKEN_LENGTH = 100
+#: how many answers a hint ranks with their values (the page shows the first five)
+HINT_CANDIDATES = 10
+#: a side's name as a sentence begins it
+NAMES = ("White", "Black")
+#: what each word decision asks, in words: to the player asked, and to everyone else. {Who}
+#: and {who} name the side asked, {Other} and {other} its opponent
+ASKED: dict[str, tuple[str, str]] = {
+    "go": ("{Who}, you won a hole on your own throw: stay, or go (the men are set up again)?",
+           "{Who} won a hole on that throw: stay or go?"),
+    "refait": ("{Who}, the holes are equal at six or more: stay, or call a refait (the mark is "
+               "replayed)?", "Holes equal at six or more: {who} stays or calls a refait"),
+    "concede": ("{Who}, you are behind at six holes or more: stay, or concede the mark?",
+                "{Who} is behind at six holes or more: stay or concede the mark?"),
+    "banner": ("{Who}, your first hole of the mark: claim the banner?",
+               "{Who}'s first hole of the mark: claim the banner?"),
+    "necktie": ("{Who}, your first hole of the mark: claim the necktie?",
+                "{Who}'s first hole of the mark: claim the necktie?"),
+    "continue": ("{Who}, you won the game: play on from the position, or go (afresh)?",
+                 "{Who} won the game: play on or go?"),
+    "rethrow": ("{Who}, a doublet: throw again?", "{Who} threw a doublet: throw again?"),
+    "doublet": ("{Who}, your 1-2 is played: which doublet do you name (you play it, then "
+                "throw again)?", "{Who} names a doublet"),
+    "resign": ("{Who}, {other} resigns: accept or decline?",
+               "{Other} resigns: {who} accepts or declines"),
+    "mark": ("{Who}, how many points do you mark?", "{Who} marks the points won"),
+    "school": ("{Who}, {other} marked the points wrongly: send {other} to school?",
+               "{Other} marked the points wrongly: {who} may send {other} to school"),
+}
+#: the buttons of the word decisions that say more than their word
+LABELS = {"throw": "Throw again", "school": "Send to school", "continue": "Play on"}
 
 
 class WebError(TablierError):
@@ -88,9 +158,51 @@ class Human:
         raise WebError("a person answers from the page")
 
 
+#: the strongest player a page offers where the variant has a network: the search three throws
+#: ahead judged by it (a few seconds a move; what a save may ask for, interpreter/io/save.py)
+STRONGEST = "search:3:learned"
+
+
 def player_kinds() -> list[str]:
-    """The kinds a page may choose (the players' registry, players/kinds.py)."""
-    return offered()
+    """The kinds a page may choose (the players' registry, players/kinds.py), and the
+    strongest, `STRONGEST`, where numpy is there."""
+    kinds = offered()
+    if "learned" in kinds and STRONGEST not in kinds:
+        kinds.insert(kinds.index("learned") + 1, STRONGEST)
+    return kinds
+
+
+_NETWORKS: dict[str, bool] = {}
+
+
+def networks(ids: list[str]) -> list[str]:
+    """The built-in variants of `ids` with a network shipped, theirs or, for a rotation
+    (Tavli), one for each of its games: those for which the start page offers the players
+    with `learned` in their kind."""
+    from importlib import resources
+
+    from interpreter.resources import builtin_variant_path
+    from interpreter.variant.loader import load_document
+
+    folder = resources.files("interpreter.players").joinpath("weights")
+
+    def shipped(vid: str) -> bool:
+        if builtin_variant_path(vid) is None:
+            return False            # a served file: no file is opened by its name here
+        if folder.joinpath(f"{vid}.npz").is_file():
+            return True
+        try:
+            games = getattr(load_document(vid, check_rules=False).model.ladder, "games", None)
+        except TablierError:
+            return False
+        if not isinstance(games, (list, tuple)) or not games:
+            return False
+        return all(isinstance(g, str) and folder.joinpath(f"{g}.npz").is_file() for g in games)
+
+    for vid in ids:
+        if vid not in _NETWORKS:
+            _NETWORKS[vid] = shipped(vid)
+    return [vid for vid in ids if _NETWORKS[vid]]
 
 
 _NOTATIONS: dict[str, list[str]] = {}
@@ -156,6 +268,10 @@ class Session:
         self.hint: str | None = None
         self.hint_label: str | None = None
         self.hint_detail: dict[str, Any] | None = None
+        #: the best answers ranked with their values (STATE's `question.hint_candidates`)
+        self.hint_candidates: list[dict[str, Any]] | None = None
+        #: at a double, the cube's numbers (STATE's `question.hint_cube`)
+        self.hint_cube: dict[str, Any] | None = None
         #: why the game was stopped (its turn loop interrupted, or a bot out of time)
         self.stopped: str | None = None
         #: whether the turn loop itself was interrupted (the game cannot be saved)
@@ -166,6 +282,20 @@ class Session:
         self.notation: Notation = notation_for(variant)
         #: what the players with a network say of the game, once (STATE's `players.notes`)
         self.notes: list[str] = []
+        #: the seats of a game of two people: side → token (None: no seats)
+        self.seats: dict[int, str] | None = None
+        #: how many times the game has changed (STATE's `version`)
+        self.version = 0
+        #: the last STATE made, with the version it shows (what the event streams send)
+        self.snapshot: tuple[int, dict[str, Any]] | None = None
+        #: the game's number in its seed's run (a save of `play --game K`; 0 for a new game)
+        self.index = 0
+        #: the game's whole review, once made (`review`)
+        self.reviewed: dict[str, Any] | None = None
+        #: why a person's dead cube was not offered before the throw in play (STATE's
+        #: `cube_note`: {"side", "text"}), and the reason last said to each side
+        self.cube_note: dict[str, str] | None = None
+        self.dead_said: dict[int, str] = {}
 
     @property
     def finished(self) -> bool:
@@ -206,10 +336,12 @@ class Session:
         s.notation = named
         s.players = players
         s.notes = _notes(kinds, variant)
+        s.seat_up()
         try:
             s.pending = next(gen)
         except StopIteration as stop:
             s.result = stop.value
+        s.skip_dead_cube()
         return s
 
     @classmethod
@@ -230,7 +362,7 @@ class Session:
         check_settings(record.options, "the save's options")
         variant = load_variant(save.variant_ref(record, lookup=catalogue.for_save),
                                list(record.options))
-        gs = f"{record.seed}/0"
+        gs = record.game_seed
         players = tuple(_player(k, f"{gs}:{SIDE_NAMES[i]}", variant)
                         for i, k in enumerate(record.players))
         run = save.checked_replay(data, record, variant, players, MAX_TURNS)
@@ -240,7 +372,58 @@ class Session:
         s.notation = notation_for(variant, save.notation_of(data))
         s.players = players
         s.notes = _notes(record.players, variant)
+        s.index = record.index
+        s.seat_up()         # a resumed game of two people gets new seats
+        s.skip_dead_cube()
         return s
+
+    # -- seats -----------------------------------------------------------------------------------
+
+    def seat_up(self) -> None:
+        """Give a game of two people its seats: one new token a side."""
+        if tuple(self.kinds) == (HUMAN, HUMAN):
+            self.seats = {side: secrets.token_urlsafe(SEAT_BYTES) for side in (0, 1)}
+
+    def seat_of(self, token: Any) -> int | None:
+        """The side whose seat `token` is (None: no seat of this game). Every seat is compared,
+        in constant time."""
+        if self.seats is None or not isinstance(token, str) or \
+                not 0 < len(token) <= MAX_TOKEN_LENGTH:
+            return None
+        given = token.encode("utf-8", "replace")
+        found = None
+        for side, seat in self.seats.items():
+            if hmac.compare_digest(given, seat.encode("ascii")):
+                found = side
+        return found
+
+    def may_answer(self, tokens: Any) -> set[int]:
+        """The sides a request with the seat `tokens` may answer for: in a game with seats,
+        its seats'; otherwise every side a person plays."""
+        if self.seats is None:
+            return {i for i, k in enumerate(self.kinds) if k == HUMAN}
+        return {s for s in map(self.seat_of, tokens) if s is not None}
+
+    def view(self, state: dict[str, Any], tokens: Any = ()) -> dict[str, Any]:
+        """`state` as the request with the seat `tokens` sees it: its `seat`, `seats_given`
+        and `may_answer`; in a game with seats, a question's hint only for the side asked."""
+        given = [self.seat_of(t) for t in tokens]
+        held = {s for s in given if s is not None}
+        allowed = self.may_answer(tokens)
+        out = dict(state)
+        svgs = out.pop("svgs", None)
+        if svgs is not None and len(held) < 2:
+            # the board from the seat's side; a watcher's from white's, not turning each throw
+            out["view"] = SIDE_NAMES[min(held)] if held else "white"
+            out["svg"] = svgs[out["view"]]
+        out["seat"] = None if not held else "both" if len(held) == 2 else SIDE_NAMES[min(held)]
+        out["seats_given"] = [None if s is None else SIDE_NAMES[s] for s in given]
+        out["may_answer"] = [SIDE_NAMES[s] for s in sorted(allowed)]
+        q = state.get("question")
+        if self.seats is not None and q is not None and "hint" in q and \
+                SIDE_NAMES.index(q["player"]) not in allowed:
+            out["question"] = {k: v for k, v in q.items() if not k.startswith("hint")}
+        return out
 
     # -- answering -------------------------------------------------------------------------------
 
@@ -261,8 +444,8 @@ class Session:
                 # the game is as it was: the next request tries again, once
                 self.overruns += 1
                 if self.overruns >= BOT_OVERRUNS:
-                    self.stopped = (f"the {self.kinds[d.player]} bot needed more time for its "
-                                    f"{d.kind} than a request may take, twice")
+                    self.stop(f"the {self.kinds[d.player]} bot needed more time for its "
+                              f"{d.kind} than a request may take, twice")
                 raise
             self.overruns = 0
             self._send(answer)
@@ -271,18 +454,55 @@ class Session:
                 break
         return n
 
+    def stop(self, why: str, broken: bool = False) -> None:
+        """Stop the game, saying why (`broken`: its turn loop was interrupted)."""
+        if self.stopped is None:
+            self.stopped = why
+        self.broken = self.broken or broken
+        self.version += 1
+
     def _send(self, answer: Any) -> None:
         self.hint = None
         self.hint_detail = None
+        self.hint_candidates = None
+        self.hint_cube = None
+        self.cube_note = None
+        self._step(answer)
+        self.skip_dead_cube()
+
+    def _step(self, answer: Any) -> None:
+        """Send `answer` to the turn loop: the next decision, or the end."""
+        self.version += 1
         try:
             self.pending = self.gen.send(answer)
         except StopIteration as stop:
             self.pending = None
             self.result = stop.value
         except Overrun:
-            self.stopped = "the next turn needed more work than a request may take"
-            self.broken = True
+            self.stop("the next turn needed more work than a request may take", broken=True)
             raise
+
+    def skip_dead_cube(self) -> None:
+        """A person whose cube is dead (the ladder's `dead`: nothing he could do with it would
+        help him) is not asked to double: he throws at once, as at the terminal, and the first
+        such throw says why (STATE's `cube_note`), once for each reason."""
+        while True:
+            d = self.pending
+            if d is None or self.stopped is not None or d.kind != "double" or \
+                    not isinstance(self.players[d.player], Human):
+                return
+            why = d.view.ladder.get("dead")
+            if not why or "roll" not in d.choices:
+                # the cube lives: the next dead cube is said again
+                self.dead_said.pop(d.player, None)
+                return
+            side = d.player
+            said = self.dead_said.get(side) == why
+            self.dead_said[side] = why
+            self._step(list(d.choices).index("roll"))
+            if not said:
+                self.cube_note = {"side": SIDE_NAMES[side],
+                                  "text": f"no cube offered to {SIDE_NAMES[side]}: {why}"}
 
     def answer(self, text: Any) -> None:
         """A person's answer to the question asked: a play in notation (or exactly one of the
@@ -303,6 +523,9 @@ class Session:
             i = words.index(text)
         elif text in labels:
             i = labels.index(text)
+        elif not d.is_play:
+            raise WebError(f"{shown(text, 60)} is not an answer to the question asked now "
+                           f"({self.asked(d)[1]}; the choices are {', '.join(map(repr, words))})")
         elif d.is_play and self.notation.name not in ("pips", "magriel"):
             # a play typed in the game's notation, read into pips
             steps = self.notation.parse(text, d.player)
@@ -313,29 +536,48 @@ class Session:
         self._send(i)
 
     def ask_hint(self) -> str:
-        """What the strongest bot would answer to the question asked (nothing is played)."""
+        """What the strongest bot would answer to the question asked (nothing is played): the
+        best answer, the next best and by how much, and the `HINT_CANDIDATES` best answers
+        ranked with their values in the game's unit and what each gives up to the best (at
+        a double, the cube's numbers too)."""
         d = self.pending
         if self.stopped is not None:
             raise WebError(f"the game is stopped: {self.stopped}")
         if d is None:
             raise WebError("the game is over: there is nothing to answer")
-        from interpreter.players.hint import hint
+        from interpreter.players.hint import cube_numbers, cube_verdict, ranking
 
-        h = hint(d)
+        r = ranking(d, deep=HINT_CANDIDATES)
         words = self.labels_of(d) if d.is_play else list(d.words())
+        answers = d.words()
+        best = r.choices[0]
         # the hint as one of the choices (the API's), and as the page shows it
-        self.hint = d.words()[h.index]
-        self.hint_label = words[h.index]
+        self.hint = answers[best.index]
+        self.hint_label = words[best.index]
         # the second-best answer and by how much the best beats it, in the judge's unit, the
         # plays in the game's notation
-        second = words[h.second.index] if h.second is not None else None
+        second = words[r.choices[1].index] if len(r.choices) > 1 else None
+        difference = round(round(best.value, 4) - round(r.choices[1].value, 4), 4) \
+            if second is not None else 0.0
         reason = None
-        if h.best is not None and second is not None:
-            reason = (f"worth {h.best.value:+.3f} {h.unit}, {h.difference:.3f} more than the "
+        if second is not None:
+            reason = (f"worth {best.value:+.3f} {r.unit}, {difference:.3f} more than the "
                       f"next best, {second}" +
-                      ("" if h.exact else " (judged without playing it out)"))
-        self.hint_detail = {"bot": h.bot, "reason": reason, "difference": h.difference,
-                            "unit": h.unit, "exact": h.exact, "second": second}
+                      ("" if r.exact else " (judged without playing it out)"))
+        self.hint_detail = {"bot": r.bot, "reason": reason, "difference": difference,
+                            "unit": r.unit, "exact": r.exact, "second": second}
+        self.hint_candidates = [
+            {"play": words[c.index], "answer": answers[c.index], "value": round(c.value, 4),
+             "error": round(max(best.value - c.value, 0.0), 4)}
+            for c in r.choices[:HINT_CANDIDATES]]
+        self.hint_cube = None
+        if d.kind == "double":
+            numbers = cube_numbers(d, ranked_by=r)
+            if numbers:
+                self.hint_cube = {"numbers": [{"answer": w, "value": round(v, 4)}
+                                              for w, v in numbers],
+                                  "right": cube_verdict(numbers)}
+        self.version += 1
         return self.hint
 
     def labels_of(self, d: Decision) -> list[str]:
@@ -436,16 +678,21 @@ class Session:
             return None
         return g.dice
 
-    def svg(self, board: tuple | None = None, **kw: Any) -> str:
-        from interpreter.svg import position_svg
+    def svg(self, board: tuple | None = None, side: int | None = None, **kw: Any) -> str:
+        """The board as SVG, drawn from `side` (default `view_side`)."""
+        from interpreter.svg import marking_of, position_svg
 
         g = self.game
         b = self.board() if board is None else board
         dice = self.dice()
-        side = self.view_side()
+        side = self.view_side() if side is None else side
         labels = {p: self.notation.label(p, side) for p in range(1, 25)}
+        try:
+            marking = marking_of(g.ladder.sides())
+        except Exception:   # noqa: BLE001 - the board is drawn without the marks
+            marking = None
         return position_svg(self.playing, b, dice=dice, mover=g.mover, side=side,
-                            labels=labels, cube=self.cube(), **kw)
+                            labels=labels, cube=self.cube(), marking=marking, **kw)
 
     def cube(self) -> tuple[int, str | None] | None:
         """The cube where the ladder has one in use: (its value, "white" | "black" | None
@@ -473,12 +720,17 @@ class Session:
         if d is not None and self.stopped is None:
             question = {"kind": "play" if d.is_play else "decision", "decision": d.kind,
                         "player": SIDE_NAMES[d.player], "choices": list(d.words())}
+            question["text"], question["watch_text"] = self.asked(d)
+            if not d.is_play:
+                question["labels"] = self.choice_labels(d)
             if d.is_play:
                 question["plays"] = self.plays()
             if self.hint is not None:
                 question["hint"] = self.hint
                 question["hint_label"] = self.hint_label
                 question["hint_detail"] = self.hint_detail
+                question["hint_candidates"] = self.hint_candidates
+                question["hint_cube"] = self.hint_cube
         res = self.result
         out: dict[str, Any] = {
             "id": self.id, "variant": self.variant.id, "name": self.variant.name,
@@ -500,6 +752,9 @@ class Session:
             "notation": self.notation.name, "notations": list(notations_of(self.variant)),
             "labels": self.pip_labels(),
             "pips": None,
+            "version": self.version,
+            "seated": self.seats is not None,
+            "cube_note": self.cube_note,
         }
         if races(self.playing):
             mine, theirs = pip_counts(self.playing, b)
@@ -512,6 +767,55 @@ class Session:
             # the end as the terminal says it: who won the match or partie, and the score
             out["result"]["text"] = result_line(self.variant, res, summary, "throws")
         out["svg"] = self.svg()
+        if self.seats is not None:
+            # a player at a screen of his own sees the board from his side, whoever is asked
+            out["svgs"] = {name: self.svg(side=i) for i, name in enumerate(SIDE_NAMES)}
+        self.snapshot = (self.version, out)
+        return out
+
+    # -- a question in words ---------------------------------------------------------------------
+
+    def _cube_values(self) -> tuple[int, int]:
+        """(the cube's value now, the value offered: by a double pending, else twice now)."""
+        cube = getattr(self.game.ladder, "cube", None)
+        value = int(getattr(cube, "value", 1) or 1)
+        pending = getattr(cube, "pending", None)
+        return value, int(getattr(pending, "value", 2 * value) or 2 * value)
+
+    def asked(self, d: Decision) -> tuple[str, str]:
+        """What `d` asks in words: (to the player asked, to everyone else)."""
+        who, other = NAMES[d.player], NAMES[1 - d.player]
+        names = {"Who": who, "who": who.lower(), "Other": other, "other": other.lower()}
+        if d.is_play:
+            dice = "-".join(str(x) for x in (self.dice() or ()))
+            enter = ": enter a man" if d.kind == "enter" else ""
+            return (f"{who}, your turn to play {dice}{enter}", f"{who} to play {dice}{enter}")
+        _value, offered = self._cube_values()
+        if d.kind == "double":
+            return (f"{who}, your turn: double to {offered}, or roll?",
+                    f"{who}'s turn: double to {offered}, or roll?")
+        if d.kind == "take":
+            extra = [c for c in d.choices if c not in ("take", "pass")]
+            words = "take, pass or " + " or ".join(extra) if extra else "take or pass"
+            return (f"{other} doubles to {offered}: {words}?",
+                    f"{other} doubles to {offered}: {who.lower()} to {words}")
+        mine, theirs = ASKED.get(d.kind, ("{Who}, " + d.kind + "?", "{Who}: " + d.kind + "?"))
+        return mine.format(**names), theirs.format(**names)
+
+    def choice_labels(self, d: Decision) -> dict[str, str]:
+        """The button of each choice of the word decision `d`."""
+        _value, offered = self._cube_values()
+        out = {}
+        for word in d.choices:
+            label = LABELS.get(word, word[:1].upper() + word[1:])
+            if d.kind == "double":
+                label = {"double": f"Double to {offered}", "roll": "Roll"}.get(word, label)
+            elif d.kind == "take":
+                label = {"take": f"Take (the cube at {offered})",
+                         "pass": f"Pass (lose {max(offered // 2, 1)})",
+                         "beaver": f"Beaver (take, redouble to {2 * offered})",
+                         "raccoon": f"Raccoon (redouble to {2 * offered})"}.get(word, label)
+            out[word] = label
         return out
 
     def score_lines(self, lines_of: Any) -> list[str]:
@@ -528,17 +832,46 @@ class Session:
         w = writer(self.variant, notation=self.notation, rule_names=True)
         return w.feed(self.game.log) + w.close()
 
+    def record(self) -> Any:
+        """The game's record, as its save holds it (engine/record.py)."""
+        from interpreter.engine.record import record_of
+
+        if self.broken:
+            raise WebError(f"the game is stopped ({self.stopped}) in the middle of a turn: its "
+                           f"record stops there too")
+        return record_of(self.game, self.seed, self.kinds, self.options, self.index)
+
+    def review(self, seconds: float) -> dict[str, Any]:
+        """The game reviewed as `tablier analyse --json` reviews its save (interpreter/review.py,
+        both players, by the strongest player the variant has, plays in the game's notation),
+        working at most `seconds`: {"review": the JSON, "text": the review in lines,
+        "partial": whether the time ran out first, "seconds": the time taken}. Only once the
+        game is over (409 while it is in play); a whole review is kept and given again."""
+        if self.pending is not None and self.stopped is None:
+            raise WebError("the game is still in play: a game is reviewed once it is over", 409)
+        if self.reviewed is not None:
+            return self.reviewed
+        from interpreter.review import review
+
+        began = time.monotonic()
+        r = review(self.record(), variant=self.variant, notation=self.notation,
+                   max_seconds=seconds)
+        out = {"review": r.to_json(), "text": r.text(), "partial": r.partial is not None,
+               "seconds": round(time.monotonic() - began, 2)}
+        if r.partial is None:
+            self.reviewed = out
+        return out
+
     def save_text(self) -> str:
         """The saved game, as `tablier play --save` writes it (TOML)."""
         import tomli_w
 
-        from interpreter.engine.record import record_of
         from interpreter.io import save
 
         if self.broken:
             raise WebError(f"the game is stopped ({self.stopped}) in the middle of a turn: it "
                            f"cannot be saved")
-        record = record_of(self.game, self.seed, self.kinds, self.options)
+        record = self.record()
         return tomli_w.dumps(save.save_data(record, save.state_of(self.game, self.pending),
                                             self.notation.name))
 

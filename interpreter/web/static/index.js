@@ -40,11 +40,33 @@ function setNotations() {
   }));
   $("notation").value = have.includes(keep) ? keep : have[0];
 }
+// the players that use a network (learned, search:3:learned...) only where one ships for the
+// variant (a served file may have its own: they stay offered there)
+function setPlayers() {
+  const v = $("variant").value;
+  const builtin = (PAGE.builtin || []).includes(v);
+  const ok = !builtin || (PAGE.networks || []).includes(v);
+  for (const side of ["white", "black"]) {
+    const select = $(side);
+    for (const o of select.options)
+      if (o.value.includes("learned")) { o.hidden = !ok; o.disabled = !ok; }
+    if (select.selectedOptions[0] && select.selectedOptions[0].disabled) select.value = "greedy";
+  }
+}
 $("variant").addEventListener("change", () => {
   $("path-label").hidden = $("variant").value !== "";
   setNotations();
+  setPlayers();
 });
 setNotations();
+setPlayers();
+
+// the page of a game: with its seats, when two people play it (this page's maker holds both)
+function gamePage(data) {
+  const seats = data.seats ? ["white", "black"].map((s) => data.seats[s]) : [];
+  const query = seats.map((t) => `seat=${encodeURIComponent(t)}`).join("&");
+  return `/game/${data.id}` + (query ? `?${query}` : "");
+}
 
 $("new-game").addEventListener("submit", async (ev) => {
   ev.preventDefault();
@@ -59,7 +81,7 @@ $("new-game").addEventListener("submit", async (ev) => {
       body.seed = Number(seed);
     }
     const data = await post("/api/games", body);
-    location.href = `/game/${data.id}`;
+    location.href = gamePage(data);
   } catch (e) { $("new-error").textContent = e.message; }
 });
 
@@ -73,6 +95,6 @@ $("resume-game").addEventListener("submit", async (ev) => {
   $("resume-error").textContent = "";
   try {
     const data = await post("/api/games", {resume: $("resume-text").value});
-    location.href = `/game/${data.id}`;
+    location.href = gamePage(data);
   } catch (e) { $("resume-error").textContent = e.message; }
 });
