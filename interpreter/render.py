@@ -295,12 +295,20 @@ def render_game(variant: Any, result: Any, summary: dict, marks_only: bool = Fal
 def result_line(variant: Any, result: Any, summary: dict, turns: str = "turns") -> str:
     """How a play ended, as its players say it: the value of a single game (`white wins, worth
     2`), or who won the match or partie and its final score, the winner's first (`white wins
-    the match 5-2`); a draw; or where it stopped. `turns` names what is counted."""
+    the match 5-2`), a partie à écrire by its net in jetons (`white wins the partie by 5
+    jetons`); a draw; or where it stopped. `turns` names what is counted."""
     if not result.finished:
         return f"stopped after {_count(result.turns, turns)}, unfinished"
+    cls = ladder_class(variant.ladder)
+    # a partie à écrire is settled in jetons: its result is the winner's net
+    jetons = cls.worth_unit(variant.ladder) == "jetons"
     if result.winner is None:
-        return f"a draw ({after(result, turns)})"
-    won = ladder_class(variant.ladder).contest_won(summary)
+        return f"a level partie ({after(result, turns)})" if jetons else \
+            f"a draw ({after(result, turns)})"
+    if jetons:
+        return (f"{SIDES[result.winner]} wins the partie by {result.value} jetons "
+                f"({after(result, turns)})")
+    won = cls.contest_won(summary)
     score = summary.get("score")
     winner, loser = SIDES[result.winner], SIDES[1 - result.winner]
     if won is not None and isinstance(score, dict):

@@ -802,3 +802,65 @@ def _lonely(boxes: dict[int, dict]) -> tuple[int, dict]:
         if all(abs(b["x"] - box["x"]) > 40 for p, b in boxes.items() if p != pip):
             return pip, box
     raise AssertionError(f"every choosable point has a neighbour: {sorted(boxes)}")
+
+
+def _marked(seat: Seat, side: str) -> dict:
+    """What the board on `seat`'s page marks on its rails: each colour's holes (its peg) and
+    points (its jeton, 0 without one); the page's own side is the near rail's ("mover")."""
+    other = "black" if side == "white" else "white"
+    colour = {"mover": side, "opponent": other}
+    out = {"holes": {}, "points": {"white": 0, "black": 0}}
+    for el in seat.page.locator("#board .peg").all():
+        out["holes"][colour[el.get_attribute("data-side")]] = int(el.get_attribute("data-holes"))
+    for el in seat.page.locator("#board .jeton").all():
+        out["points"][colour[el.get_attribute("data-side")]] = int(el.get_attribute("data-points"))
+    return out
+
+
+@pytest.mark.slow
+def test_two_people_play_triktrak_and_both_pages_keep_the_score(browser, server: str,
+                                                                 tmp_path: Path) -> None:
+    """Triktrak between two seat pages, White on a desktop and Black on a phone: after each
+    answer the other page shows it within 2 s, and on both pages the score box and the pegs
+    and jetons on the rails say the score of the STATE, until a hole is won."""
+    made = httpx_post(server, {"variant": "triktrak", "white": "human", "black": "human",
+                               "seed": 5})
+    seats = {"white": Seat(browser, made["links"]["white"]),
+             "black": Seat(browser, made["links"]["black"], phone=True)}
+    try:
+        jetons_seen = False
+        for answers in range(1, 61):
+            side = _asked(seats)
+            assert side is not None
+            me, other = seats[side], seats["black" if side == "white" else "white"]
+            if me.page.locator("#confirm").count():
+                _enter_play(me, typed=answers % 4 == 0)
+            else:
+                me.press(me.page.locator("button.answer").first)
+            idle(me.page)
+            assert not me.page.locator("#error").text_content()
+            made_at = time.monotonic()
+            other.page.wait_for_function(f"w => ({VIEW_JS})() === w", arg=me.view(),
+                                         timeout=2000)
+            assert time.monotonic() - made_at < 2.0
+            state = me.page.evaluate("() => state")
+            sides = state["score"]["sides"]
+            want = {"holes": {"white": sides["holes"][0], "black": sides["holes"][1]},
+                    "points": {"white": sides["points"][0], "black": sides["points"][1]}}
+            for name, seat in seats.items():
+                assert _marked(seat, name) == want, (name, answers)
+                # the score box in words, each page naming its own side first
+                points, holes = seat.page.locator("#score").text_content().split("holes: ")
+                for colour, i in (("white", 0), ("black", 1)):
+                    assert re.search(rf"\b{colour} {sides['points'][i]}\b", points), points
+                    assert re.search(rf"\b{colour} {sides['holes'][i]}\b", holes), holes
+            jetons_seen |= any(sides["points"])
+            if jetons_seen and any(sides["holes"]):
+                break
+        else:
+            raise AssertionError("no hole was won in 60 answers")
+        shot(seats["white"].page, tmp_path, "triktrak-seats-white")
+        shot(seats["black"].page, tmp_path, "triktrak-seats-black-phone")
+    finally:
+        for seat in seats.values():
+            seat.close()

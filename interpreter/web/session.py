@@ -766,12 +766,32 @@ class Session:
             out["result"] = jsonable(summary)
             # the end as the terminal says it: who won the match or partie, and the score
             out["result"]["text"] = result_line(self.variant, res, summary, "throws")
+            contest = self.contest(summary)
+            out["result"]["contest"] = contest
+            if res.finished and contest is not None:
+                # the match or partie is over: the score box says who won it and the final
+                # score, not the next game's number, its cube or its pips
+                final = out["result"]["text"].split(" (after ")[0]
+                if summary.get("match_length"):
+                    final += f" (a match to {summary['match_length']})"
+                out["score"]["lines"] = [final]
+                out["pips"] = None
         out["svg"] = self.svg()
         if self.seats is not None:
             # a player at a screen of his own sees the board from his side, whoever is asked
             out["svgs"] = {name: self.svg(side=i) for i, name in enumerate(SIDE_NAMES)}
         self.snapshot = (self.version, out)
         return out
+
+    def contest(self, summary: dict) -> str | None:
+        """What a finished play was beyond one game, as its players call it (`match`,
+        `partie`), None for a single game."""
+        from interpreter.scoring.registry import ladder_class
+
+        cls = ladder_class(self.variant.ladder)
+        if cls.worth_unit(self.variant.ladder) == "jetons":
+            return "partie"
+        return cls.contest_won(summary)
 
     # -- a question in words ---------------------------------------------------------------------
 

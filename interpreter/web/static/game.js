@@ -272,7 +272,8 @@ function drawQuestion() {
   const my = mine();
   $("typed").hidden = !(q && q.kind === "play" && my);
   if (!q) {
-    box.append(el("h3", {}, state.finished ? "The game is over" : "Stopped"));
+    const over = (state.result && state.result.contest) || "game";
+    box.append(el("h3", {}, state.finished ? `The ${over} is over` : "Stopped"));
     if (state.result) box.append(el("p", {id: "result"}, resultText(state)));
     if (state.stopped) box.append(el("p", {id: "stopped"}, state.stopped));
     box.append(reviewButton());
@@ -588,7 +589,9 @@ function show(s, force = false) {
   const score = [words, pips].filter((x) => x).join("; ");
   $("status").textContent = (s.finished ? resultText(s) :
     q ? `${s.players.white} (white) v ${s.players.black} (black); ${s.on_roll} on roll` +
-        (s.dice ? `, ${s.dice.join("-")}` : "") : "") + (score ? ` — ${score}` : "");
+        (s.dice ? `, ${s.dice.join("-")}` : "") : "") +
+    // a match or partie over: its result says the final score
+    (score && !(s.finished && s.result && s.result.contest) ? ` — ${score}` : "");
   $("score").textContent = score || "one game, no running score";
   const items = $("items");
   items.replaceChildren();
