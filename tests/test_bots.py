@@ -182,6 +182,17 @@ def test_rollout_player_plays():
     assert "play" in rec.kinds
 
 
+def test_rollout_player_plays_a_money_game_with_the_cube_in_hypergammon():
+    """The rollouts' copies replay the throw's answers, the cube's among them: a copy that did
+    not ask the cube's question gave its answer to the play (hypergammon's second throw:
+    "answer 19 to 'play' is not one of the 7 legal answers")."""
+    v = load_variant("hypergammon")
+    players = (make_player("rollout:2", "1/0:white", v), make_player("random", "1/0:black", v))
+    result = Game(v, "1/0", keep_record=False, max_turns=40,
+                  doubles=capabilities_of(players)).run(players)
+    assert result.turns > 2
+
+
 @pytest.mark.parametrize("kind, family", [
     ("search:1", "search"), ("search:3:learned", "search"), ("search:2:learned:w.npz", "search"),
     ("learned", "search"), ("learned:x/y.npz", "search"), ("rollout:16", "rollout"),

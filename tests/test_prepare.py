@@ -127,3 +127,20 @@ def test_the_background_compile_serves_the_next_run(tmp_path: Path) -> None:
     assert second.returncode == 0, second.stderr
     assert "NUMBA" in second.stderr.replace("NO-NUMBA", "") and "compiling" not in second.stderr
     assert _games(tmp_path / "a.jsonl") == _games(tmp_path / "b.jsonl")
+
+
+def test_a_variant_sent_as_text_is_never_prepared_in_the_background(tmp_path: Path,
+                                                                    monkeypatch) -> None:
+    """A Dask worker builds the variant from the texts its task carried: no other process
+    could read them again, so it starts no background compile (which would fail, again and
+    again), while the variant loaded from its file says where it came from."""
+    from interpreter.variant.build import load_variant, load_variant_texts, variant_texts
+
+    path = tmp_path / "v.toml"
+    path.write_text('extends = "hypergammon"\n[variant]\nid = "v"\nname = "V"\n',
+                    encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert prepare.source_of(load_variant("v.toml")) == ("v.toml", ())
+    sent = load_variant_texts(variant_texts("v.toml"))
+    assert sent.id == "v" and prepare.source_of(sent) is None
+    assert not prepare.in_background("generator", sent)

@@ -287,7 +287,10 @@ class SearchPlayer:
                         ls: Sequence[Leaf], me: int) -> dict[int, float]:
         from interpreter.players.bots import GreedyBot
 
-        base = root if root is not None else branch.root(decision, cube=False)
+        # the copies replay the throw's answers so far, the cube's included: they ask the
+        # questions the live game asked (a copy without the cube would give the cube's answer
+        # to the next question)
+        base = root if root is not None else branch.root(decision)
         players = (GreedyBot(f"{self.seed}:r0"), GreedyBot(f"{self.seed}:r1"))
         seeds = [self.rng.random() for _ in range(self.rollouts)]
         out: dict[int, float] = {}
@@ -295,7 +298,7 @@ class SearchPlayer:
             total = 0.0
             for s in seeds:
                 node = branch.answer(Node(base.game, None, decision, "decision",
-                                          random.Random(s), False, live=base.live), i)
+                                          random.Random(s), base.cube, live=base.live), i)
                 total += self._playout_value(node, players, me)
             out[i] = total / len(seeds)
         return out

@@ -449,7 +449,10 @@ def load_variant_texts(sent: VariantTexts, overrides: Sequence[str] = ()) -> Var
             os.path.normpath(os.path.join(shown_here, os.path.relpath(path, here)))
         texts[text_key(path)] = (text, display)
     with given_texts(texts):
-        return load_variant(sent.root, overrides)
+        variant = load_variant(sent.root, overrides)
+    # made from texts no other process could read again: never compiled in the background
+    variant.__dict__.pop("loaded_from", None)
+    return variant
 
 
 def shown_ref(ref: str | Path) -> str:
