@@ -296,10 +296,30 @@ def run(arms: Sequence[Arm], variants: Sequence[Any], jobs: int = 1,
 
 # -- Dask -------------------------------------------------------------------------------------
 
-def _dask_chunk(arm: Arm, start: int, stop: int, sent: Any = None) -> list[dict[str, Any]]:
+def _dask_chunk(arm: Arm, start: int, stop: int, sent: Any = None,
+                foreign: bool = False) -> list[dict[str, Any]]:
     """Run on a Dask worker: the variant is loaded once per worker process and kept. A variant
     file comes as its text (`sent`, a `VariantTexts`: the file and every file it extends, each
-    checked against its sha256) and is compiled from it: the worker reads no variant file."""
+    checked against its sha256) and is compiled from it: the worker reads no variant file.
+    `foreign`: the command was given `--foreign-weights` (a worker does not inherit the
+    environment switch that says so in the command's own processes)."""
+    from interpreter.players.rules_seen import FOREIGN_ENV
+
+    before = os.environ.get(FOREIGN_ENV)
+    if foreign:
+        os.environ[FOREIGN_ENV] = "1"
+    else:
+        os.environ.pop(FOREIGN_ENV, None)
+    try:
+        return _dask_lines(arm, start, stop, sent)
+    finally:
+        if before is None:
+            os.environ.pop(FOREIGN_ENV, None)
+        else:
+            os.environ[FOREIGN_ENV] = before
+
+
+def _dask_lines(arm: Arm, start: int, stop: int, sent: Any) -> list[dict[str, Any]]:
     cache = _WORKER.setdefault("dask", {})
     key = (arm.ref, arm.overrides, None if sent is None else sent.digests)
     variant = cache.get(key)
@@ -341,11 +361,16 @@ def _run_dask(arms: tuple[Arm, ...], variants: Sequence[Any], address: str
             if (arm.ref, arm.overrides) not in texts:
                 texts[arm.ref, arm.overrides] = variant_texts(arm.ref, arm.overrides, built=v)
         sent = [texts[arm.ref, arm.overrides] for arm in arms]
+        from interpreter.players.rules_seen import foreign_allowed
+
+        # `--foreign-weights` goes with each task: a worker is not a child of this process
+        foreign = foreign_allowed()
 
         def submit(task: tuple[int, int, int]) -> Any:
             a, start, stop = task
             # pure=False: a chunk is never taken for another with the same arguments' hash
-            f = client.submit(_dask_chunk, arms[a], start, stop, sent[a], pure=False)
+            f = client.submit(_dask_chunk, arms[a], start, stop, sent[a], foreign,
+                              pure=False)
             futures.append(f)
             return f
 

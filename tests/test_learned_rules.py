@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import os
 from pathlib import Path
 
 import pytest
@@ -303,3 +304,19 @@ def test_train_records_the_rules_and_what_it_started_from(tmp_path, monkeypatch)
     assert main([*base, "--games", "2", "--resume"]) == 0
     meta = ValueNet.load(out).meta
     assert meta["trained_from"] == [{"fingerprint": rules_fingerprint(v), "sha256": digest}]
+
+
+def test_foreign_weights_go_with_each_dask_task(monkeypatch):
+    """A Dask worker is no child of the command: `--foreign-weights` travels with each chunk,
+    and the worker's own environment is as it was after it."""
+    from interpreter.players.rules_seen import FOREIGN_ENV
+    from interpreter.runner import Arm, _dask_chunk
+
+    monkeypatch.delenv(FOREIGN_ENV, raising=False)
+    arm = Arm("backgammon", (), 1, 1, f"learned:{WEIGHTS / 'tabula.npz'}", "random",
+              max_turns=6)
+    with pytest.raises(ForeignWeightsError):
+        _dask_chunk(arm, 0, 1, None, False)
+    lines = _dask_chunk(arm, 0, 1, None, True)
+    assert [line["game"] for line in lines] == [0]
+    assert FOREIGN_ENV not in os.environ
