@@ -12,7 +12,11 @@ halves, a tray at one end for the checkers borne off:
 - `near = "start"` (the trictrac family and the 12-point Tric-Trac): the viewer's row holds his
   own route first, pips 24..13 from his talon (Start) on the left to his coin on the right, the
   far row pips 1..12; both talons at the left end, where checkers leave;
-- `mirror` draws the same frame left for right.
+- `mirror` draws the same frame left for right;
+- `narrow` (a phone held upright) turns the frame a quarter turn clockwise, the viewer's row
+  down the left and the tray at the bottom (backgammon) or the top (the trictrac family), the
+  points shortened so that the board is 380 units across and a point and a checker 41 units
+  along the rows; every text is stood upright again, every part keeps its class and `data-pip`.
 
 Stacks show every checker (squeezed beyond five, with the count written on the top one); pinned
 checkers (slot 28 of the layouts that pin) lie under the stack that pins them; checkers waiting
@@ -32,6 +36,7 @@ opponent. Combiné adds the honours game's silver peg beside à écrire's gold o
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 from xml.sax.saxutils import escape, quoteattr
@@ -48,6 +53,13 @@ TRAY = 58        # width of the tray of checkers borne off
 FRAME = 12       # the wooden frame around each part
 RAIL = 34        # the frame along a row where holes and points are marked (pegs and jetons)
 LABEL = 40       # the band of point labels (and names) above and below
+#: the narrow form (a phone held upright): the frame turned a quarter turn, the points
+#: shortened so that the board is NARROW_ACROSS units across, the checkers a little larger
+NARROW_ACROSS = 380
+NARROW_LABEL = 32
+#: along the rows, the narrow form is as short as a finger's width a point allows: 41 units
+#: a point, the checkers 41 across with their edge, the bar and the tray 42, the frame 8
+NARROW_PW, NARROW_R, NARROW_BARW, NARROW_TRAY, NARROW_FRAME = 41, 19.5, 42, 42, 8
 
 COLOURS = {"white": ("#f6f1e3", "#5b4a33", "#222"), "black": ("#2c2a28", "#0d0d0d", "#f2f2f2")}
 
@@ -126,22 +138,34 @@ class _Frame:
     """The coordinates of the parts of one picture; `rail` the width of the frame along the two
     rows (wider where pegs and jetons are drawn in it)."""
 
-    def __init__(self, g: Geometry, rail: int = FRAME):
+    def __init__(self, g: Geometry, rail: int = FRAME, narrow: bool = False):
         self.g = g
         self.rail = rail
+        self.narrow = narrow
+        self.label = NARROW_LABEL if narrow else LABEL
+        self.gap = GAP
+        self.r = NARROW_R if narrow else R
+        #: the widths along the rows: a point, the bar, the tray, the frame between parts
+        self.pw, self.barw, self.tray, self.frame = \
+            (NARROW_PW, NARROW_BARW, NARROW_TRAY, NARROW_FRAME) if narrow else \
+            (PW, BARW, TRAY, FRAME)
+        #: the length of a point: five checkers, or what leaves the narrow form its width
+        self.ph = (NARROW_ACROSS - 2 * (self.label + rail) - GAP) // 2 if narrow else PH
         self.tray_left = _tray_left(g)
-        left = FRAME + (TRAY + FRAME if self.tray_left else 0)
-        self.half = [left, left + 6 * PW + BARW]          # x of the two halves
-        self.bar_x = left + 6 * PW
-        self.tray_x = FRAME if self.tray_left else left + 12 * PW + BARW + FRAME
-        self.top = LABEL + rail                           # y of the far row's edge
-        self.bottom = self.top + 2 * PH + GAP             # y of the near row's edge
-        self.mid = self.top + PH + GAP / 2
-        self.width = left + 12 * PW + BARW + FRAME + (0 if self.tray_left else TRAY + FRAME)
-        self.height = self.bottom + rail + LABEL
+        left = self.frame + (self.tray + self.frame if self.tray_left else 0)
+        self.half = [left, left + 6 * self.pw + self.barw]      # x of the two halves
+        self.bar_x = left + 6 * self.pw
+        self.tray_x = self.frame if self.tray_left else \
+            left + 12 * self.pw + self.barw + self.frame
+        self.top = self.label + rail                      # y of the far row's edge
+        self.bottom = self.top + 2 * self.ph + GAP        # y of the near row's edge
+        self.mid = self.top + self.ph + GAP / 2
+        self.width = left + 12 * self.pw + self.barw + self.frame + \
+            (0 if self.tray_left else self.tray + self.frame)
+        self.height = self.bottom + rail + self.label
 
     def point_x(self, col: int) -> float:
-        return self.half[col // 6] + (col % 6) * PW
+        return self.half[col // 6] + (col % 6) * self.pw
 
 
 def _wrap(name: str) -> list[str]:
@@ -225,7 +249,7 @@ def _rail_x(f: _Frame, g: Geometry, k: int, viewer: bool) -> float:
     pips 1..12."""
     def centre(n: int) -> float:
         col, _near = _column(g, 25 - n if viewer else n)
-        return f.point_x(col) + PW / 2
+        return f.point_x(col) + f.pw / 2
     if k == 0:
         return 2 * centre(1) - centre(2)
     return centre(k)
@@ -293,7 +317,7 @@ def _marks(out: list[str], f: _Frame, g: Geometry, marks: tuple[Marking, Marking
             x = _rail_x(f, g, k, viewer)
             if k == 6:
                 # six points: the jeton against the bar
-                x += (PW / 2 - 9) * (1 if _rail_x(f, g, 7, viewer) > x else -1)
+                x += (f.pw / 2 - 9) * (1 if _rail_x(f, g, 7, viewer) > x else -1)
             # a second jeton lies beside the first, towards the talon
             back = 7 if _rail_x(f, g, 1, viewer) > _rail_x(f, g, 2, viewer) else -7
             for j in range(2 if m.two_jetons else 1):
@@ -317,19 +341,21 @@ def _checker(out: list[str], x: float, y: float, colour: str, pip: int, side: st
 
 
 def _stack(out: list[str], x: float, edge: float, down: bool, n: int, colour: str, pip: int,
-           side: str, room: float = PH, pinned: str | None = None) -> None:
-    """`n` checkers standing on a point whose base is at `edge`, growing down (far row) or up.
-    A pinned checker of colour `pinned` lies first, under them."""
+           side: str, room: float = PH, pinned: str | None = None, r: float = R) -> None:
+    """`n` checkers of radius `r` standing on a point whose base is at `edge`, growing down
+    (far row) or up, squeezed when they do not fit in `room`. A pinned checker of colour
+    `pinned` lies first, under them."""
     total = n + (1 if pinned else 0)
-    step = 2 * R if total <= 5 else (room - 2 * R) / (total - 1)
+    step = 2 * r if total <= 1 else min(2 * r, (room - 2 * r) / (total - 1))
+    squeezed = total * 2 * r > room + 0.5
     sign = 1 if down else -1
     k = 0
     if pinned:
-        cy = edge + sign * R
+        cy = edge + sign * r
         other = "mover" if side == "opponent" else "opponent"
         out.append(f"<g{_attrs(class_='pin', data_pip=pip)}><title>a {pinned} checker pinned "
                    f"under {colour}'s: it cannot move until they leave</title>")
-        _checker(out, x, cy, pinned, pip, other, cls="checker pinned")
+        _checker(out, x, cy, pinned, pip, other, cls="checker pinned", r=r)
         out.append(f"<circle{_attrs(cx=f'{x:.1f}', cy=f'{cy:.1f}', r=5, fill='#c0392b')}/>")
         ink = COLOURS[pinned][2]
         out.append(f"<text{_attrs(class_='pin-label', x=f'{x:.1f}', y=f'{cy - sign * 8 + 3:.1f}', fill=ink, text_anchor='middle', font_size=8, font_weight='bold')}>pin</text>")
@@ -337,9 +363,9 @@ def _stack(out: list[str], x: float, edge: float, down: bool, n: int, colour: st
         k = 1
     cy = edge
     for i in range(n):
-        cy = edge + sign * (R + (k + i) * step)
-        _checker(out, x, cy, colour, pip, side)
-    if total > 5 and n:
+        cy = edge + sign * (r + (k + i) * step)
+        _checker(out, x, cy, colour, pip, side, r=r)
+    if squeezed and n:
         ink = COLOURS[colour][2]
         out.append(f"<text{_attrs(class_='count', x=f'{x:.1f}', y=f'{cy + 6:.1f}', fill=ink, text_anchor='middle', font_size=17, font_weight='bold')}>{n}</text>")
 
@@ -370,13 +396,57 @@ def _cube(out: list[str], x: float, y: float, value: int, owner: str) -> None:
     out.append("</g>")
 
 
+def _narrow_label(out: list[str], f: _Frame, pip: int, xc: float, near: bool, text: str,
+                  name: str | None) -> None:
+    """A point's label (and name) in the narrow form: across its band, one under the other
+    along the point once the frame is turned, each centred where `_turn` sets it upright."""
+    band = f.height - f.label / 2 if near else f.label / 2
+    lines = _wrap(name) if name else []
+    top = xc - (13 + 9 * len(lines)) / 2
+    out.append(f"<text{_attrs(class_='label', x=f'{top + 6.5 if lines else xc:.1f}', y=f'{band + 0.35 * 13:.1f}', text_anchor='middle', font_size=13, fill='#333', data_pip=pip)}>{escape(text)}</text>")
+    for k, line in enumerate(lines):
+        out.append(f"<text{_attrs(class_='name', x=f'{top + 17.5 + 9 * k:.1f}', y=f'{band + 0.35 * 7:.1f}', text_anchor='middle', font_size=7, font_style='italic', fill='#7a4a22')}>{escape(line)}</text>")
+
+
+_TEXT = re.compile(r"<text([^>]*)>([^<]*)</text>")
+
+
+def _upright(m: re.Match[str]) -> str:
+    """A text of the wide form turned back a quarter turn about its middle, so that it stands
+    upright once the frame is turned."""
+    attrs, body = m.group(1), m.group(2)
+    a = dict(re.findall(r' ([\w-]+)="([^"]*)"', attrs))
+    size = float(a.get("font-size", 16))
+    x, y = float(a.get("x", 0)), float(a.get("y", 0))
+    cx = x if a.get("text-anchor") == "middle" else x + 0.3 * size * len(body)
+    return (f'<text{attrs} transform="rotate(-90 {cx:.1f} {y - 0.35 * size:.1f})">{body}'
+            f"</text>")
+
+
+def _turn(out: list[str], f: _Frame, caption: str | None, width: int | None) -> list[str]:
+    """The narrow form: the wide picture in `out` turned a quarter turn clockwise (the
+    viewer's row down the left, the far row down the right, the tray at the bottom), every
+    text stood upright again; the caption under it, across."""
+    across, down = f.height, f.width
+    height = down + (22 if caption else 0)
+    size = f' width="{width}" height="{round(width * height / across)}"' if width else ""
+    head = (f'<svg xmlns="http://www.w3.org/2000/svg" class="tablier-board narrow" '
+            f'viewBox="0 0 {across} {height}"{size} font-family="sans-serif" role="img">')
+    body = [_TEXT.sub(_upright, line) for line in out[2:]]
+    turned = [head, out[1], f'<g class="turn" transform="translate({across},0) rotate(90)">',
+              *body, "</g>"]
+    if caption:
+        turned.append(f"<text{_attrs(class_='caption', x=across / 2, y=height - 6, text_anchor='middle', font_size=10, fill='#333')}>{escape(caption)}</text>")
+    return turned
+
+
 def board_svg(board: Sequence[int], geometry: Geometry | None = None, *,
               dice: Sequence[int] | None = None, colours: tuple[str, str] = ("white", "black"),
               labels: Mapping[int, str] | None = None, names: Mapping[int, str] | None = None,
               movable: Iterable[int] = (), targets: Iterable[int] = (), picked: int | None = None,
               used_dice: Sequence[int] = (), caption: str | None = None,
               width: int | None = None, cube: tuple[int, str | None] | None = None,
-              marks: tuple[Marking, Marking] | None = None) -> str:
+              marks: tuple[Marking, Marking] | None = None, narrow: bool = False) -> str:
     """The SVG text of `board` (a kernel board seen by the viewer) in `geometry`.
 
     `colours` are the viewer's and the opponent's ("white" or "black"); `labels` pip → text
@@ -387,11 +457,14 @@ def board_svg(board: Sequence[int], geometry: Geometry | None = None, *,
     doubling cube, (value, owner: "mover", "opponent" or None when centred), drawn on the bar:
     in its middle when centred, at the owner's end otherwise; `marks` the holes and points of
     the viewer and the opponent (`Marking`), drawn with pegs and jetons on a wider frame along
-    the rows (the trictrac family's layout only)."""
+    the rows (the trictrac family's layout only); `narrow` the form for a phone held upright
+    (`_turn`): the frame turned a quarter turn, the points shortened, the same parts and
+    `data-pip`s."""
     g = geometry or Geometry()
     if g.near != "start":
         marks = None
-    f = _Frame(g, RAIL if marks is not None else FRAME)
+    f = _Frame(g, RAIL if marks is not None else FRAME, narrow)
+    ph = f.ph
     labels = {p: str(p) for p in range(1, 25)} if labels is None else labels
     names = g.names if names is None else names
     movable, targets = set(movable), set(targets)
@@ -407,12 +480,12 @@ def board_svg(board: Sequence[int], geometry: Geometry | None = None, *,
            ".picked .hit{fill:#e67e22;fill-opacity:.22}.unentered.movable circle.checker{stroke:#e67e22;"
            "stroke-width:3}.movable .waiting-label{fill:#ffd08a}"
            "text.count,text.waiting-label,text.pin-label,.cube{pointer-events:none}</style>",
-           f"<rect{_attrs(class_='frame', x=0, y=LABEL, width=f.width, height=f.bottom + f.rail - LABEL, rx=8, fill='#6b4226')}/>"]
+           f"<rect{_attrs(class_='frame', x=0, y=f.label, width=f.width, height=f.bottom + f.rail - f.label, rx=8, fill='#6b4226')}/>"]
     # the two halves and the tray
     for hx in f.half:
-        out.append(f"<rect{_attrs(x=hx, y=f.top, width=6 * PW, height=2 * PH + GAP, fill='#e9d8b4')}/>")
-    out.append(f"<rect{_attrs(class_='bar', x=f.bar_x, y=f.top, width=BARW, height=2 * PH + GAP, fill='#5a371f')}/>")
-    out.append(f"<rect{_attrs(class_='tray', x=f.tray_x, y=f.top, width=TRAY, height=2 * PH + GAP, fill='#4a2d19')}/>")
+        out.append(f"<rect{_attrs(x=hx, y=f.top, width=6 * f.pw, height=2 * ph + GAP, fill='#e9d8b4')}/>")
+    out.append(f"<rect{_attrs(class_='bar', x=f.bar_x, y=f.top, width=f.barw, height=2 * ph + GAP, fill='#5a371f')}/>")
+    out.append(f"<rect{_attrs(class_='tray', x=f.tray_x, y=f.top, width=f.tray, height=2 * ph + GAP, fill='#4a2d19')}/>")
     corners = set(g.corners)
     # the points
     for pip in range(1, 25):
@@ -425,57 +498,63 @@ def board_svg(board: Sequence[int], geometry: Geometry | None = None, *,
             cls.append("movable")
         if pip == picked:
             cls.append("picked")
-        base, tip = (f.bottom, f.bottom - PH + 8) if near else (f.top, f.top + PH - 8)
+        base, tip = (f.bottom, f.bottom - ph + 8) if near else (f.top, f.top + ph - 8)
         shade = "#a0522d" if col % 2 == 0 else "#f3e9d2"
         if pip in corners:
             shade = "#7a2e1a" if col % 2 == 0 else "#d9b98a"
         out.append(f"<g{_attrs(class_=' '.join(cls), data_pip=pip)}>")
-        out.append(f"<polygon{_attrs(class_='tri', points=f'{x},{base} {x + PW},{base} {x + PW / 2},{tip}', fill=shade, stroke='#6b4226', stroke_width=0.6)}/>")
+        out.append(f"<polygon{_attrs(class_='tri', points=f'{x},{base} {x + f.pw},{base} {x + f.pw / 2},{tip}', fill=shade, stroke='#6b4226', stroke_width=0.6)}/>")
         title = f"pip {pip}" + (f": {names[pip]}" if pip in names else "")
         n = board[pip]
         pinned = None
         if len(board) > 28 and board[28] >> pip & 1 and n:
             pinned = theirs if n > 0 else mine
         if n:
-            _stack(out, x + PW / 2, base, not near, abs(n), mine if n > 0 else theirs, pip,
-                   "mover" if n > 0 else "opponent", pinned=pinned)
+            _stack(out, x + f.pw / 2, base, not near, abs(n), mine if n > 0 else theirs, pip,
+                   "mover" if n > 0 else "opponent", room=ph, pinned=pinned, r=f.r)
         # the point's clickable area lies over its checkers
-        y0 = f.bottom - PH if near else f.top
-        out.append(f"<rect{_attrs(class_='hit', x=x, y=y0, width=PW, height=PH, fill='#fff', fill_opacity=0, data_pip=pip)}><title>{escape(title)}</title></rect>")
+        y0 = f.bottom - ph if near else f.top
+        out.append(f"<rect{_attrs(class_='hit', x=x, y=y0, width=f.pw, height=ph, fill='#fff', fill_opacity=0, data_pip=pip)}><title>{escape(title)}</title></rect>")
         out.append("</g>")
         # the label and the name, outside the frame
-        ly = f.height - LABEL + 13 if near else 14
         text = labels.get(pip, "")
-        out.append(f"<text{_attrs(class_='label', x=x + PW / 2, y=ly, text_anchor='middle', font_size=13, fill='#333', data_pip=pip)}>{escape(text)}</text>")
+        if f.narrow:
+            _narrow_label(out, f, pip, x + f.pw / 2, near, text, names.get(pip))
+            continue
+        ly = f.height - LABEL + 13 if near else 14
+        out.append(f"<text{_attrs(class_='label', x=x + f.pw / 2, y=ly, text_anchor='middle', font_size=13, fill='#333', data_pip=pip)}>{escape(text)}</text>")
         if pip in names:
             lines = _wrap(names[pip])
             for k, line in enumerate(lines):
                 ny = (f.height - 14 + 10 * k) if near else (LABEL - 14 + 10 * k)
                 if not near and len(lines) == 1:
                     ny += 4
-                out.append(f"<text{_attrs(class_='name', x=x + PW / 2, y=ny, text_anchor='middle', font_size=8.5, font_style='italic', fill='#7a4a22')}>{escape(line)}</text>")
+                out.append(f"<text{_attrs(class_='name', x=x + f.pw / 2, y=ny, text_anchor='middle', font_size=8.5, font_style='italic', fill='#7a4a22')}>{escape(line)}</text>")
     # the bar: the viewer's checkers on the far half (he enters there), the opponent's near
-    bx = f.bar_x + BARW / 2
+    bx = f.bar_x + f.barw / 2
     out.append(f"<g{_attrs(class_='barpoint' + (' target' if 25 in targets else '') + (' movable' if 25 in movable else '') + (' picked' if picked == 25 else ''), data_pip=25)}>")
     if board[BAR]:
-        _stack(out, bx, f.mid - GAP / 2, False, board[BAR], mine, 25, "mover")
+        _stack(out, bx, f.mid - GAP / 2, False, board[BAR], mine, 25, "mover", room=ph, r=f.r)
     if board[OPP_BAR]:
-        _stack(out, bx, f.mid + GAP / 2, True, board[OPP_BAR], theirs, 26, "opponent")
-    out.append(f"<rect{_attrs(class_='hit', x=f.bar_x, y=f.top, width=BARW, height=2 * PH + GAP, fill='#fff', fill_opacity=0, data_pip=25)}><title>bar</title></rect>")
+        _stack(out, bx, f.mid + GAP / 2, True, board[OPP_BAR], theirs, 26, "opponent",
+               room=ph, r=f.r)
+    out.append(f"<rect{_attrs(class_='hit', x=f.bar_x, y=f.top, width=f.barw, height=2 * ph + GAP, fill='#fff', fill_opacity=0, data_pip=25)}><title>bar</title></rect>")
     out.append("</g>")
     # the tray: the viewer's checkers off on his row, the opponent's on the far row
     tx = f.tray_x
+    # a checker off is a slice 10 high, thinner where fifteen would pass the middle
+    step = min(10.0, (ph + GAP / 2 - 24) / 15)
     out.append(f"<g{_attrs(class_='off' + (' target' if 0 in targets else ''), data_pip=0)}>")
     for count, colour, side, near in ((board[OFF], mine, "mover", True),
                                       (board[OPP_OFF], theirs, "opponent", False)):
         fill, stroke, ink = COLOURS[colour]
         for i in range(count):
-            y = f.bottom - 4 - (i + 1) * 10 if near else f.top + 4 + i * 10
-            out.append(f"<rect{_attrs(class_='checker off', x=tx + 6, y=y, width=TRAY - 12, height=9, rx=2, fill=fill, stroke=stroke, data_pip=0 if near else 27, data_side=side)}/>")
+            y = f.bottom - 4 - (i + 1) * step if near else f.top + 4 + i * step
+            out.append(f"<rect{_attrs(class_='checker off', x=tx + 6, y=f'{y:g}', width=f.tray - 12, height=f'{step - 1:g}', rx=2, fill=fill, stroke=stroke, data_pip=0 if near else 27, data_side=side)}/>")
         if count:
-            y = f.bottom - 4 - count * 10 - 6 if near else f.top + 4 + count * 10 + 14
-            out.append(f"<text{_attrs(class_='count', x=tx + TRAY / 2, y=y, text_anchor='middle', font_size=13, fill='#fff')}>{count}</text>")
-    out.append(f"<rect{_attrs(class_='hit', x=tx, y=f.top, width=TRAY, height=2 * PH + GAP, fill='#fff', fill_opacity=0, data_pip=0)}><title>off</title></rect>")
+            y = f.bottom - 4 - count * step - 6 if near else f.top + 4 + count * step + 14
+            out.append(f"<text{_attrs(class_='count', x=tx + f.tray / 2, y=y, text_anchor='middle', font_size=13, fill='#fff')}>{count}</text>")
+    out.append(f"<rect{_attrs(class_='hit', x=tx, y=f.top, width=f.tray, height=2 * ph + GAP, fill='#fff', fill_opacity=0, data_pip=0)}><title>off</title></rect>")
     out.append("</g>")
     # checkers waiting off the board (slots 29, 30), in the tray's middle
     if len(board) > 30:
@@ -493,9 +572,13 @@ def board_svg(board: Sequence[int], geometry: Geometry | None = None, *,
                 # the label: below the viewer's count, above the opponent's, so that two
                 # labels never meet between the counts
                 label_y = cy + (21 if side == "mover" else -14)
-                out.append(f"<text{_attrs(class_='waiting-label', x=tx + TRAY / 2, y=label_y, font_size=9, fill='#f3e2c0', text_anchor='middle')}>to enter</text>")
+                if f.narrow:    # turned, the label stands beside the checker: clear of it
+                    label_y += 12 if side == "mover" else -12
+                out.append(f"<text{_attrs(class_='waiting-label', x=tx + f.tray / 2, y=label_y, font_size=9, fill='#f3e2c0', text_anchor='middle')}>to enter</text>")
                 if side == "mover":
-                    out.append(f"<rect{_attrs(class_='hit', x=tx, y=cy - 12, width=TRAY, height=38, fill='#fff', fill_opacity=0, data_pip=pip)}/>")
+                    # a finger wide in the narrow form too
+                    hy, hh = (cy - 15, 44) if f.narrow else (cy - 12, 38)
+                    out.append(f"<rect{_attrs(class_='hit', x=tx, y=hy, width=f.tray, height=hh, fill='#fff', fill_opacity=0, data_pip=pip)}/>")
                 out.append(f"<title>{count} {colour} waiting off the board to enter</title></g>")
     if marks is not None:
         _marks(out, f, g, marks, colours)
@@ -506,14 +589,16 @@ def board_svg(board: Sequence[int], geometry: Geometry | None = None, *,
         _cube(out, bx, cube_y, value, who)
     # the dice, on the viewer's side of the half away from the tray
     if dice:
-        dx = f.half[1] + 3 * PW - 40
+        dx = f.half[1] + 3 * f.pw - 40
         used = list(used_dice)
         for i, d in enumerate(dice):
             is_used = d in used
             if is_used:
                 used.remove(d)
             _die(out, dx + i * 44, f.mid - 17, int(d), used=is_used)
-    if caption:
+    if f.narrow:
+        out = _turn(out, f, caption, width)
+    elif caption:
         out.append(f"<text{_attrs(class_='caption', x=f.width / 2, y=height - 6, text_anchor='middle', font_size=14, fill='#333')}>{escape(caption)}</text>")
     out.append("</svg>")
     return "\n".join(out)

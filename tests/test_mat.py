@@ -391,8 +391,10 @@ NAME = st.text(alphabet="abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ012
 
 @st.composite
 def plays(draw):
-    steps = draw(st.lists(st.tuples(st.integers(1, 25), st.integers(0, 24))
-                          .filter(lambda s: s[0] > s[1]), max_size=4))
+    # a step from a higher point to a lower, drawn as such (a filter rejecting half the pairs
+    # of a whole match failed Hypothesis's health check on filtering)
+    steps = draw(st.lists(st.integers(0, 24).flatmap(
+        lambda b: st.tuples(st.integers(b + 1, 25), st.just(b))), max_size=4))
     board = [0] * 28
     for p in draw(st.sets(st.integers(1, 24), max_size=3)):
         board[p] = -1

@@ -11,7 +11,7 @@ import pytest
 from interpreter.engine.events import Thrown
 from interpreter.engine.game import Game
 from interpreter.players.bots import RandomBot
-from interpreter.svg import Geometry, board_svg, position_svg
+from interpreter.svg import Geometry, Marking, board_svg, position_svg
 from interpreter.variant.build import load_variant
 
 NS = "{http://www.w3.org/2000/svg}"
@@ -207,3 +207,47 @@ def test_tablier_draw_png_with_chromium(tmp_path) -> None:
     png = tmp_path / "board.png"
     assert main(["draw", str(pos), "--png", str(png)]) == 0
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 10_000
+
+
+def hit_targets(svg: str) -> Counter:
+    """(class of the group, data-pip) of every clickable area of a picture."""
+    root = ET.fromstring(svg)
+    out: Counter = Counter()
+    for g in root.iter(f"{NS}g"):
+        for e in g:
+            if e.tag == f"{NS}rect" and e.get("class") == "hit":
+                out[(g.get("class"), e.get("data-pip"))] += 1
+    return out
+
+
+@pytest.mark.parametrize("variant_id", ["backgammon", "triktrak", "trictrac-combine",
+                                        "tric-trac-12", "acey-deucey", "plakoto"])
+def test_the_narrow_form_has_the_wide_forms_points_checkers_and_hit_targets(
+        variant_id: str) -> None:
+    """The phone's narrow form: the same points, clickable areas (and their highlights) and
+    checkers as the wide picture, the frame turned a quarter turn inside at most 400 units
+    across, every text stood upright again, the points as long as the width allows."""
+    v = load_variant(variant_id)
+    marking = (Marking(points=4, holes=3), Marking(points=8, holes=14))
+    for b in boards_of(variant_id, 4):
+        kw = dict(dice=(4, 2), movable=[13, 8], targets=[0, 9], picked=13, marking=marking)
+        wide, narrow = position_svg(v, b, **kw), position_svg(v, b, narrow=True, **kw)
+        assert hit_targets(narrow) == hit_targets(wide)
+        assert sum(1 for k in hit_targets(narrow) if k[0].startswith("point")) == 24
+        assert checkers(narrow) == checkers(wide) == expected(b)
+        root = ET.fromstring(narrow)
+        across, down = map(float, root.get("viewBox").split()[2:])
+        assert across <= 400 < down
+        turn = root.find(f"{NS}g")
+        assert turn.get("class") == "turn" and "rotate(90)" in turn.get("transform")
+        texts = list(turn.iter(f"{NS}text"))
+        assert texts and all(t.get("transform", "").startswith("rotate(-90 ") for t in texts)
+        # a point is a finger wide on a phone (377 px across): 40 px, its checkers as wide
+        scale = 377 / across
+        for hit in root.iter(f"{NS}rect"):
+            if hit.get("class") == "hit":
+                assert min(float(hit.get("width")), float(hit.get("height"))) * scale >= 40
+        assert all((float(c.get("r")) + 1) * 2 * scale >= 40 for c in root.iter(f"{NS}circle")
+                   if c.get("class") == "checker")
+    # the wide picture is the desktop's, as before
+    assert 'class="tablier-board"' in position_svg(v, v.start)

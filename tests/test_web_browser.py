@@ -779,29 +779,49 @@ def test_phone_targets_take_a_finger_beside_them(browser, server: str) -> None:
         assert hits and all(h.bounding_box()["height"] >= 40 for h in hits)
         movable = {int(g.get_attribute("data-pip")): g.locator(".hit").bounding_box()
                    for g in pg.locator("#board .movable").all()}
-        pip, box = _lonely(movable)
+        # the narrow form (a phone held upright) stacks the points down the screen: beside a
+        # point is above or below it there
+        narrow = pg.locator("#board svg.narrow").count() == 1
+        board = pg.locator("#board svg").bounding_box()
+        pip, box = _lonely(movable, narrow)
         # beside it, over a point or the frame that cannot be chosen
-        pg.touchscreen.tap(box["x"] - 12, box["y"] + box["height"] / 2)
+        pg.touchscreen.tap(*_beside(box, board, narrow, before=True))
         idle(pg)
         assert pg.locator(f'#board .picked[data-pip="{pip}"]').count() == 1
         targets = {int(g.get_attribute("data-pip")): g.locator(".hit").bounding_box()
                    for g in pg.locator("#board .target").all()}
         assert all(b["height"] >= 40 for b in targets.values())
-        pip, box = _lonely(targets)
+        pip, box = _lonely(targets, narrow)
         before = pg.locator("#entered").text_content()
-        pg.touchscreen.tap(box["x"] + box["width"] + 12, box["y"] + box["height"] / 2)
+        pg.touchscreen.tap(*_beside(box, board, narrow, before=False))
         idle(pg)
         assert pg.locator("#entered").text_content() != before
     finally:
         seat.close()
 
 
-def _lonely(boxes: dict[int, dict]) -> tuple[int, dict]:
-    """A pip whose area has no other choosable area within 40 px on either side."""
+def _lonely(boxes: dict[int, dict], narrow: bool = False) -> tuple[int, dict]:
+    """A pip whose area has no other choosable area within 40 px on either side (above and
+    below it in the narrow form, where the points are stacked down the screen)."""
+    along, across, size = ("y", "x", "width") if narrow else ("x", "y", "height")
     for pip, box in boxes.items():
-        if all(abs(b["x"] - box["x"]) > 40 for p, b in boxes.items() if p != pip):
+        if all(abs(b[along] - box[along]) > 40 or b[across] >= box[across] + box[size]
+               or box[across] >= b[across] + b[size]
+               for p, b in boxes.items() if p != pip):
             return pip, box
     raise AssertionError(f"every choosable point has a neighbour: {sorted(boxes)}")
+
+
+def _beside(box: dict, board: dict, narrow: bool, before: bool) -> tuple[float, float]:
+    """A spot 12 px beside `box` on the board: before it (left, or above in the narrow form)
+    or after it, on the other side where the board ends there."""
+    if not narrow:
+        return (box["x"] - 12 if before else box["x"] + box["width"] + 12,
+                box["y"] + box["height"] / 2)
+    above, below = box["y"] - 12, box["y"] + box["height"] + 12
+    if before and above < board["y"] or not before and below > board["y"] + board["height"]:
+        before = not before
+    return box["x"] + box["width"] / 2, above if before else below
 
 
 def _marked(seat: Seat, side: str) -> dict:
@@ -864,3 +884,48 @@ def test_two_people_play_triktrak_and_both_pages_keep_the_score(browser, server:
     finally:
         for seat in seats.values():
             seat.close()
+
+
+@pytest.mark.parametrize("variant,seed,dice", [("backgammon", 20, "4-2"),
+                                               ("triktrak", 3, "3-2")])
+def test_on_a_phone_the_narrow_board_gives_every_point_and_checker_a_finger(
+        browser, server: str, tmp_path: Path, variant: str, seed: int, dice: str) -> None:
+    """At 390×844 the page shows the board's narrow form (turned a quarter turn, points
+    stacked down the screen): every point and every checker that can move is at least 40 px
+    in its smaller dimension and inside the screen, and a tap on a checker then on a
+    highlighted point enters the step."""
+    seat = Seat(browser, server + "/", phone=True)
+    try:
+        pg = seat.page
+        start(pg, server, variant, seed)
+        if pg.locator("button.answer").count():
+            pg.tap("button.answer >> nth=0")
+            idle(pg)
+        assert pg.locator("#board svg.narrow").count() == 1
+        assert f"white on roll, {dice}" in pg.locator("#status").text_content()
+        points = pg.locator("#board .point rect.hit").all()
+        assert len(points) == 24
+        sizes = []
+        for hit in points + pg.locator("#board .movable circle.checker").all():
+            box = hit.bounding_box()
+            sizes.append(min(box["width"], box["height"]))
+            assert _inside(box, 390, 844), box
+        assert pg.locator("#board .movable circle.checker").count()
+        assert min(sizes) >= 40, sorted(sizes)[:3]
+        # the checker's middle (its point's area lies over it and takes the tap)
+        box = pg.locator("#board .movable circle.checker").last.bounding_box()
+        pg.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        idle(pg)
+        assert pg.locator("#board .picked").count() == 1
+        target = pg.locator("#board .target .hit").first
+        box = target.bounding_box()
+        assert min(box["width"], box["height"]) >= 40 and _inside(box, 390, 844)
+        pg.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        idle(pg)
+        assert pg.locator("#entered").text_content() not in ("", "—")
+        pg.screenshot(path=str(tmp_path / f"narrow-{variant}.png"), full_page=False)
+        if os.environ.get("TABLIER_PHONE_SHOTS"):
+            pg.screenshot(path=os.path.join(os.environ["TABLIER_PHONE_SHOTS"],
+                                            f"narrow-{variant}.png"), full_page=False)
+    finally:
+        seat.close()

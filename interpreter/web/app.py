@@ -9,7 +9,7 @@ CSS, no build step and nothing fetched from elsewhere) and the JSON API of the p
     POST /api/games/{id}/answer    {"answer": string, "seat": TOKEN, "version": n}
                                                                       → STATE, or 400, 403, 409
     GET  /api/games/{id}/events[?seat=TOKEN]   → text/event-stream: each event the STATE
-    POST /api/games/{id}/preview   {"steps": [[from, to], ...]}       → {"svg"}
+    POST /api/games/{id}/preview   {"steps": [[from, to], ...], "narrow"?}  → {"svg"}
     POST /api/games/{id}/hint                                         → STATE with the hint,
                                    and the best answers ranked: "candidates" [{"play",
                                    "value", "error", "answer"}] in "unit"; "cube" at a double
@@ -497,7 +497,9 @@ def create_app(limit: int = 100, max_idle: float = 6 * 3600, *, host: str = "127
                 kw["picked"] = picked
             used = [abs(a - b) for a, b in steps] if s.game.dice[0] != s.game.dice[1] else \
                 [s.game.dice[0]] * len(steps)
-            return {"svg": s.svg(board, used_dice=used, **kw)}
+            # the narrow form (a phone held upright) where the page asks for it
+            return {"svg": s.svg(board, used_dice=used, narrow=body.get("narrow") is True,
+                                 **kw)}
 
     async def preview(request: Request) -> Response:
         s = games.get(request.path_params["id"])

@@ -48,6 +48,8 @@ STATE, the JSON the API returns (docs/play.md):
     svg                   the board as SVG, from the side of `view`: the human's, else the
                           side asked where both are people, else white's; in a game with seats
                           a page of one seat sees it from its side, a watcher from white's
+    svg_narrow            the same board in its narrow form, for a phone held upright (the
+                          frame turned a quarter turn, the points shortened)
     version               how many times the game has changed (an answer, a bot's answer, a
                           hint, a stop): each event of the stream carries it as its `id`, and
                           an answer that names another version than the game's is refused 409
@@ -412,10 +414,13 @@ class Session:
         allowed = self.may_answer(tokens)
         out = dict(state)
         svgs = out.pop("svgs", None)
+        narrow = out.pop("svgs_narrow", None)
         if svgs is not None and len(held) < 2:
             # the board from the seat's side; a watcher's from white's, not turning each throw
             out["view"] = SIDE_NAMES[min(held)] if held else "white"
             out["svg"] = svgs[out["view"]]
+            if narrow is not None:
+                out["svg_narrow"] = narrow[out["view"]]
         out["seat"] = None if not held else "both" if len(held) == 2 else SIDE_NAMES[min(held)]
         out["seats_given"] = [None if s is None else SIDE_NAMES[s] for s in given]
         out["may_answer"] = [SIDE_NAMES[s] for s in sorted(allowed)]
@@ -777,9 +782,12 @@ class Session:
                 out["score"]["lines"] = [final]
                 out["pips"] = None
         out["svg"] = self.svg()
+        out["svg_narrow"] = self.svg(narrow=True)
         if self.seats is not None:
             # a player at a screen of his own sees the board from his side, whoever is asked
             out["svgs"] = {name: self.svg(side=i) for i, name in enumerate(SIDE_NAMES)}
+            out["svgs_narrow"] = {name: self.svg(side=i, narrow=True)
+                                  for i, name in enumerate(SIDE_NAMES)}
         self.snapshot = (self.version, out)
         return out
 

@@ -22,6 +22,11 @@ const WATCH_MS = 1000;  // without the event stream, the state is asked this oft
 const SNAP_PX = 20;   // a tap this close to a point that can be chosen chooses it (phones)
 const MIN_TARGET_PX = 44;  // the least height of a clickable area on the screen
 const CANDIDATES_SHOWN = 5;  // the hint's ranked answers shown before "more"
+// a screen this narrow (a phone held upright) is shown the board's narrow form: the frame
+// turned a quarter turn, its points stacked down the screen
+const NARROW = window.matchMedia("(max-width: 600px)");
+const narrow = () => NARROW.matches;
+const boardOf = (s) => (narrow() && s.svg_narrow) || s.svg;
 
 async function call(url, body) {
   const r = await fetch(url, body === undefined ? {} :
@@ -179,7 +184,8 @@ function widenTargets() {
       for (const [k, v] of Object.entries({class: "zone", x, y: b.y, width: w, height: b.h,
                                            fill: "#fff", "fill-opacity": "0", "data-pip": b.pip}))
         zone.setAttribute(k, String(v));
-      root.append(zone);
+      // in the narrow form the areas are drawn in the frame's turned coordinates
+      (root.querySelector("g.turn") || root).append(zone);
     }
   }
 }
@@ -192,6 +198,7 @@ async function drawEntry() {
   const targets = picked === null ? [] : steps.filter((s) => s[0] === picked).map((s) => s[1]);
   const body = {steps: entered, movable, targets};
   if (picked !== null) body.picked = picked;
+  if (narrow()) body.narrow = true;
   try {
     const r = await call(`${API}/preview`, body);
     if (state.version !== version) return;      // the game moved on meanwhile
@@ -580,7 +587,7 @@ function show(s, force = false) {
   }
   state = s;
   drawSeat();
-  drawBoard(s.svg);
+  drawBoard(boardOf(s));
   const q = s.question;
   // under the board, where a phone shows it without scrolling: who is on roll, the dice,
   // the score and, in a race, both pip counts
@@ -649,6 +656,12 @@ function listen() {
 }
 
 $("board").addEventListener("click", onBoardClick);
+// the screen turned or resized across the breakpoint: the board in its other form
+NARROW.addEventListener("change", () => {
+  if (!state) return;
+  if (state.question && state.question.kind === "play" && mine() && !state.bot_to_move) drawEntry();
+  else drawBoard(boardOf(state));
+});
 $("typed").addEventListener("submit", async (ev) => {
   ev.preventDefault();
   if (await send($("typed-play").value)) $("typed-play").value = "";
