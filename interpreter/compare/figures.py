@@ -431,6 +431,13 @@ def plot_worth(result: dict[str, Any], figures: Sequence[list[Figure]]) -> Plot 
                 "and the mean worth with its 95 % interval.", fig)
 
 
+def _percent(value: float, ci: Sequence[float] | None) -> tuple[float, float, float]:
+    """A share and its interval in percent (the interval the value itself where it has none)."""
+    v = 100 * value
+    lo, hi = (100 * ci[0], 100 * ci[1]) if ci else (v, v)
+    return v, lo, hi
+
+
 def _grouped(result: dict[str, Any], keys: Sequence[str],
              get: Callable[[dict[str, Any], str], tuple[float, float, float] | None],
              xlabel: str, log_allowed: bool = False, fixed: tuple[float, float] | None = None
@@ -500,9 +507,7 @@ def plot_rule_shares(result: dict[str, Any]) -> Plot | None:
         r = a["rules"].get(rule)
         if r is None or r.get("share") is None:
             return None
-        v = 100 * r["share"]
-        lo, hi = (100 * c for c in r["share_ci"]) if r.get("share_ci") else (v, v)
-        return v, lo, hi
+        return _percent(r["share"], r.get("share_ci"))
 
     got = _grouped(result, rules, get, "% of all the points the rules gave, with 95 % "
                    "intervals", fixed=(0, 100)) if rules else None
@@ -556,9 +561,7 @@ def plot_game_values(result: dict[str, Any]) -> Plot | None:
         e = (a.get("values") or {}).get(name)
         if e is None or e.get("value") is None:
             return None
-        v = 100 * e["value"]
-        lo, hi = (100 * c for c in e["ci"]) if e.get("ci") else (v, v)
-        return v, lo, hi
+        return _percent(e["value"], e.get("ci"))
 
     got = _grouped(result, names, get, "% of the results of the ladder's games, with 95 % "
                    "Wilson intervals", fixed=(0, 100))
