@@ -19,31 +19,13 @@ with warnings.catch_warnings():
 from interpreter.io.save import read_save_text  # noqa: E402
 from interpreter.review import review  # noqa: E402
 from interpreter.web import app as web_app  # noqa: E402
-from interpreter.web.app import create_app  # noqa: E402
 
-BASE = "http://127.0.0.1:8000"
-
-
-def client(**kw) -> TestClient:
-    kw.setdefault("request_seconds", 60)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return TestClient(create_app(**kw), base_url=BASE)
+from web_harness import client, made  # noqa: E402
 
 
 @pytest.fixture(scope="module")
 def api() -> TestClient:
     return client()
-
-
-def made(c: TestClient, **body) -> dict:
-    body.setdefault("variant", "hypergammon")
-    body.setdefault("white", "human")
-    body.setdefault("black", "human")
-    body.setdefault("seed", 3)
-    r = c.post("/api/games", json=body)
-    assert r.status_code == 200, r.text
-    return r.json()
 
 
 def answer(c: TestClient, gid: str, body: dict) -> dict:

@@ -39,30 +39,13 @@ with warnings.catch_warnings():
 from interpreter.web.app import create_app  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
-BASE = "http://127.0.0.1:8000"
+from web_harness import client, made  # noqa: E402
 TOKEN = re.compile(r"^[A-Za-z0-9_-]{32,}$")
-
-
-def client(**kw) -> TestClient:
-    kw.setdefault("request_seconds", 60)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return TestClient(create_app(**kw), base_url=BASE)
 
 
 @pytest.fixture(scope="module")
 def api() -> TestClient:
     return client()
-
-
-def made(c: TestClient, **body) -> dict:
-    body.setdefault("variant", "hypergammon")
-    body.setdefault("white", "human")
-    body.setdefault("black", "human")
-    body.setdefault("seed", 3)
-    r = c.post("/api/games", json=body)
-    assert r.status_code == 200, r.text
-    return r.json()
 
 
 def answer(c: TestClient, gid: str, body: dict, status: int = 200) -> dict:

@@ -107,15 +107,11 @@ def structure(label: str, variant: Any, rules: Sequence[str],
 
 def lead_kind(variant: Any) -> str:
     """What the lead of the variant's games is measured in, as `--metrics` measures it
-    (engine/metrics.py): "pips" (a race), "holes" (a ladder whose score sheet is one of
-    points and holes) or "points" (the points the rules gave)."""
-    from interpreter.engine.metrics import races
+    (engine/metrics.py `lead_by`): "pips", "holes" or "points"."""
+    from interpreter.engine.metrics import lead_by
     from interpreter.scoring.registry import ladder_class
 
-    if races(variant):
-        return "pips"
-    return "holes" if getattr(ladder_class(variant.ladder), "sheet", None) == "points" \
-        else "points"
+    return lead_by(variant, ladder_class(variant.ladder))
 
 
 def family(f: Figure, unit: str = "points", lead: str = "points") -> str:

@@ -98,13 +98,13 @@ def scan(b: Any, tp: tuple[int, ...]) -> tuple[int, int, int, int]:
     return me, them, mine, theirs
 
 
-def _holes_and_points(ladder: Any) -> bool:
-    """Whether a ladder is a game of holes: its score sheet is one of points and holes, and
-    its state (`sides()`) says each side's holes and points."""
-    if getattr(type(ladder), "sheet", None) != "points":
-        return False
-    s = ladder.sides()
-    return isinstance(s.get("holes"), list) and isinstance(s.get("points"), list)
+def lead_by(variant: Any, ladder_cls: Any) -> str:
+    """What the lead of the variant's games is measured in (`ladder_cls`: its ladder's class):
+    "pips" (a race), "holes" (a ladder whose score sheet is one of points and holes, its state
+    each side's holes and points) or "points" (the points the rules gave)."""
+    if races(variant):
+        return "pips"
+    return _BY_HOLES if getattr(ladder_cls, "sheet", None) == "points" else "points"
 
 
 class _Unit:
@@ -220,14 +220,13 @@ class Tracker:
         v = g.variant
         route = v.geometry.route
         tp = tuple(their_pip(route, p) for p in range(25))
-        if races(v):
-            by = "pips"
+        by = lead_by(v, type(g.ladder))
+        if by == "pips":
             scale = scan(v.start, tp)[0]
         else:
             model = v.ladder
             scale = getattr(model, "points_per_hole", None) or getattr(model, "target", None) \
                 or 1
-            by = _BY_HOLES if _holes_and_points(g.ladder) else "points"
         u = self.unit = _Unit(by, max(1, int(scale)), g.mover, tp, v.geometry.map_pins)
         self.by = by
         self.scale = u.scale

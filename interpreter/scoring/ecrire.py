@@ -868,6 +868,10 @@ class EcrirePlay(Schools, PointsLadder):
         if won:
             yield from self._claims(side)
 
+    @classmethod
+    def contest_won(cls, summary: dict) -> str | None:
+        return "partie"
+
     #: `resign` concedes the mark in play, `concede partie` the partie (docs/play.md)
     resign_levels = ("mark", "partie")
     resign_whole = "partie"

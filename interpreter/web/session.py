@@ -796,10 +796,7 @@ class Session:
         `partie`), None for a single game."""
         from interpreter.scoring.registry import ladder_class
 
-        cls = ladder_class(self.variant.ladder)
-        if cls.worth_unit(self.variant.ladder) == "jetons":
-            return "partie"
-        return cls.contest_won(summary)
+        return ladder_class(self.variant.ladder).contest_won(summary)
 
     # -- a question in words ---------------------------------------------------------------------
 
