@@ -34,6 +34,11 @@ def read_position(variant: Any, obj: Any, need_dice: bool = True) -> RollPositio
     The variant's geometry reads `pins` and the unentered checkers (implicit, or
     `state.unentered`); `state.stage` names a stage of a bonus throw ("doublet", "complement")."""
     layout = variant.geometry
+    if _unplaced(variant) == "off" and not layout.pool \
+            and isinstance(obj, dict):
+        obj = _unplaced_off(layout, obj, variant.checkers)
+    if isinstance(obj, dict):
+        obj = _spans_read(variant, obj)
     b = layout.from_json(obj, variant.checkers)
     bad = [p for p in range(1, 25) if not -variant.checkers <= b[p] <= variant.checkers]
     if bad:
@@ -53,7 +58,11 @@ def read_position(variant: Any, obj: Any, need_dice: bool = True) -> RollPositio
     dice = obj.get("dice")
     d1 = d2 = d3 = 0
     n = variant.dice_count
-    if dice is not None or need_dice:
+    stated = obj.get("state")
+    # numbers passed on that the player may decline are the stage's dice: none are thrown
+    may_decline = isinstance(stated, dict) and stated.get("passed") is not None \
+        and _optional_rule(variant) is not None
+    if dice is not None or (need_dice and not may_decline):
         if not (isinstance(dice, list) and len(dice) == n
                 and all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6
                         for d in dice)):
@@ -83,7 +92,18 @@ def read_position(variant: Any, obj: Any, need_dice: bool = True) -> RollPositio
             raise PositionError(f"at the {stage!r} stage the dice are a doublet, not "
                                 f"{shown(dice)}")
     passed = state.get("passed")
-    if passed is not None:
+    optional = _optional_rule(variant)
+    if passed is not None and optional is not None:
+        numbers = optional_numbers(passed, rules.doublet_moves)
+        if numbers is None:
+            raise PositionError(f"'state.passed' must be the numbers passed on: one or two "
+                                f"numbers 1..6, or up to {rules.doublet_moves} of one number, "
+                                f"not {shown(passed)}")
+        if dice is not None and sorted([d1, d2]) != sorted(numbers[:2]):
+            raise PositionError(f"with 'state.passed' {shown(passed)} the dice are "
+                                f"[{numbers[0]}, {numbers[1]}], not {shown(dice)}")
+        d1, d2 = numbers[0], numbers[1]
+    elif passed is not None:
         if not variant.throws.stages:
             raise PositionError("'state.passed' must be absent: this variant has no stage "
                                 "rule that passes numbers on")
@@ -101,6 +121,82 @@ def read_position(variant: Any, obj: Any, need_dice: bool = True) -> RollPositio
             raise PositionError(f"'state.passed_by' must be one of {passing!r} (the stage rules "
                                 f"that pass numbers on), not {shown(by)}")
     return RollPosition(b, d1, d2, rolls, state, d3)
+
+
+def _spans_read(variant: Any, obj: dict) -> dict:
+    """`obj` with each state a choice writes as a run of points (`span`: the mover's [first,
+    last]) turned into the pair of values the board holds (the mover's, the opponent's)."""
+    state = obj.get("state")
+    if not isinstance(state, dict):
+        return obj
+    changed = dict(state)
+    for rule in getattr(variant, "choices", ()):
+        pair = state.get(rule.name)
+        if not rule.span or pair is None:
+            continue
+        if not (isinstance(pair, list) and len(pair) == 2 and all(in_range(x, 1, 24)
+                                                                  for x in pair)
+                and pair[1] - pair[0] + 1 == rule.span and pair[0] in rule.values):
+            firsts = ", ".join(f"[{v}, {v + rule.span - 1}]" for v in rule.values)
+            raise PositionError(f"'state.{rule.name}' must be the mover's first and last "
+                                f"pips, one of {firsts}, not {shown(pair)}")
+        changed[rule.name] = [pair[0], rule.theirs[rule.values.index(pair[0])]]
+    return {**obj, "state": changed}
+
+
+def spans_written(variant: Any, out: dict) -> dict:
+    """A position's JSON with each state a choice writes as a run of points given as the
+    mover's [first, last] (`_spans_read` reads it back)."""
+    state = out.get("state")
+    for rule in getattr(variant, "choices", ()):
+        if rule.span and isinstance(state, dict) and rule.name in state:
+            lo = state[rule.name][0]
+            state[rule.name] = [lo, lo + rule.span - 1]
+    return out
+
+
+def unplaced_off(variant: Any) -> bool:
+    """Whether the variant's positions leave out the men they do not place, borne off or still
+    to enter (`[board] unplaced`): its `moves` lines then say what follows each result."""
+    return _unplaced(variant) != "error"
+
+
+def _unplaced(variant: Any) -> str:
+    """`[board] unplaced` ("error" for a variant made again from its stored entry, which never
+    holds another value)."""
+    return getattr(getattr(variant.model, "board", None), "unplaced", "error")
+
+
+def _unplaced_off(layout: Any, obj: dict, checkers: int) -> dict:
+    """`obj` with each side's men that it does not place counted as borne off."""
+    mine, theirs = layout.counts(layout.from_json(obj, None))
+    if mine > checkers or theirs > checkers:
+        return obj              # from_json names the fault
+    off = obj.get("off", [0, 0])
+    if not (isinstance(off, list) and len(off) == 2 and all(in_range(x, 0, checkers)
+                                                               for x in off)):
+        return obj
+    return {**obj, "off": [off[0] + checkers - mine, off[1] + checkers - theirs]}
+
+
+def _optional_rule(variant: Any) -> Any:
+    """The stage rule passing numbers the opponent may decline (`optional`), if any: its
+    passed numbers are written as a plain list (`"passed": [5, 4]`)."""
+    return next((r for r in variant.throws.stages
+                 if r.to_opponent is not None and getattr(r, "optional", False)), None)
+
+
+def optional_numbers(passed: Any, most: int) -> tuple[int, int, int] | None:
+    """The dice and moves of numbers passed on as a plain list: [a], [a, b] (two different
+    numbers, once each) or up to `most` of one number; None when it is none of these."""
+    if not (isinstance(passed, list) and 1 <= len(passed) <= max(2, most)
+            and all(in_range(x, 1, 6) for x in passed)):
+        return None
+    if len(set(passed)) == 1:
+        return passed[0], passed[0], len(passed) if len(passed) <= most else 0
+    if len(passed) == 2:
+        return passed[0], passed[1], 2
+    return None
 
 
 def passed_numbers(passed: Any, most: int) -> tuple[int, int, int] | None:
@@ -149,14 +245,22 @@ def legal_results(variant: Any, obj: Any) -> dict[str, Any]:
     throw, what follows them as "next" (kernel.throws)."""
     pos = read_position(variant, obj)
     rules = variant.rules
+    if rules.end_move or rules.end_throw or _optional_rule(variant) is not None or (
+            variant.dice_count == 3 and variant.throws.stages) or unplaced_off(variant):
+        return _results_with_ends(variant, pos)
     layout = variant.geometry
     to_json, sort_key = layout.to_json, layout.sort_key
     if variant.throws.bonus_throw is not None and not (rules.prefer or rules.score_play):
         plays, unplayed = variant.generator.plays(pos.board, pos.d1, pos.d2, pos.rolls)
-        results = [to_json(p.board) for p in sorted(plays, key=lambda p: sort_key(p.board))]
+        plays = sorted(plays, key=lambda p: sort_key(p.board))
+        results = [to_json(p.board) for p in plays]
         nxt = variant.throws.next(stage_of(pos), pos.d1, pos.d2, unplayed)
         if all(p.board[0] == variant.checkers for p in plays):
             nxt = "end"             # the last checker is off: nothing follows
+        elif nxt == "end":
+            # no stage of the event follows: a doublet's own throw, where the file gives one
+            return _rethrow(variant, pos, {"count": len(results), "results": results,
+                                           "next": nxt}, [p.board for p in plays])
         return {"count": len(results), "results": results, "next": nxt}
     if variant.throws.stages and not (rules.prefer or rules.score_play):
         return _staged_results(variant, pos)
@@ -164,22 +268,62 @@ def legal_results(variant: Any, obj: Any) -> dict[str, Any]:
         gen = variant.generator
         boards = gen.results(pos.board, pos.d1, pos.d2, pos.rolls, pos.d3) if pos.d3 else \
             gen.results(pos.board, pos.d1, pos.d2, *((pos.rolls,) if gen.reads_rolls else ()))
-        results = [to_json(b) for b in sorted(boards, key=sort_key)]
-        return {"count": len(results), "results": results}
+        boards = sorted(boards, key=sort_key)
+        results = [to_json(b) for b in boards]
+        return _rethrow(variant, pos, {"count": len(results), "results": results}, boards)
     plays, ctx = final_plays(variant, pos)
     if not plays:
         out = to_json(pos.board)
         if rules.score_play:
             out["score"] = {"mover": 0, "opponent": 0}
-        return {"count": 1, "results": [out]}
+        return _rethrow(variant, pos, {"count": 1, "results": [out]}, [pos.board])
     rows = []
-    for play in sorted(plays, key=lambda p: sort_key(p[0])):
+    plays = sorted(plays, key=lambda p: sort_key(p[0]))
+    for play in plays:
         row: dict[str, Any] = to_json(play[0])
         if rules.score_play:
             items = rules.play_items(pos.board, play, pos.d1, pos.d2, pos.rolls, ctx)
             row["score"] = _totals(items)
         rows.append(row)
-    return {"count": len(rows), "results": rows}
+    return _rethrow(variant, pos, {"count": len(rows), "results": rows}, [p[0] for p in plays])
+
+
+def _rethrow(variant: Any, pos: RollPosition, out: dict[str, Any],
+             boards: list[Board]) -> dict[str, Any]:
+    """`out` with what follows a throw after which no stage follows, in a variant whose
+    doublets give another throw (`[turn] doublets = "twice_and_throw_again"` or
+    `"four_and_throw_again"`), as the turn loop plays it: "next" is "reroll" after a doublet
+    (the same player throws again; at his choice with `extra_throw = "optional"`), else "end";
+    a result that ends the game says "next": "end" (`_ended`). Numbers passed on by the
+    opponent give no throw. Other variants' lines are left as they are."""
+    if not variant.throws.doublet_rethrow or pos.state.get("passed") is not None:
+        return out
+    out["next"] = "reroll" if pos.d1 == pos.d2 else "end"
+    return _ended(variant, out, boards)
+
+
+def _ended(variant: Any, out: dict[str, Any], boards: list[Board]) -> dict[str, Any]:
+    """`out`, whose "next" says what follows the play, with "next": "end" where the play ends
+    the game: on the line when every result does, else on each result that does."""
+    if out.get("next", "end") == "end":
+        return out
+    ends = [_game_over(variant, b) for b in boards]
+    if ends and all(ends):
+        out["next"] = "end"
+    else:
+        for result, ended in zip(out["results"], ends):
+            if ended:
+                result["next"] = "end"
+    return out
+
+
+def _game_over(variant: Any, b: Board) -> bool:
+    """Whether the play that reached `b` (seen by its player) ends the game: an `end` rule of
+    the file holds, or, without end rules, the last of his checkers is off (where that ends
+    the game: not where the men are set up again, `[board] all_off`)."""
+    if variant.rules.end:
+        return variant.rules.game_over(b) is not None
+    return variant.all_off == "end" and b[0] == variant.checkers
 
 
 def _totals(items: list[tuple[str, str, int, int]]) -> dict[str, int]:
@@ -228,12 +372,13 @@ def _staged_results(variant: Any, pos: Any) -> dict[str, Any]:
     plays = sorted(plays, key=lambda p: layout.sort_key(p.board))
     results = [layout.to_json(p.board) for p in plays]
     out: dict[str, Any] = {"count": len(results), "results": results, "next": "end"}
+    boards = [p.board for p in plays]
     if all(p.board[0] == variant.checkers for p in plays):
         return out                  # the last checker is off: nothing follows
     ctx = RollContext(partial(gen.plays, b, d1, d2, pos.rolls), pos.state)
     rule = variant.throws.stage_rule(b, d1, d2, pos.rolls, ctx)
     if rule is None:
-        return out
+        return _rethrow(variant, pos, out, boards)
     if unplayed:
         if rule.to_opponent is not None and rule.to_opponent(b, None, None, d1, d2, pos.rolls, ctx):
             out["next"] = "passed"
@@ -246,9 +391,16 @@ def _staged_results(variant: Any, pos: Any) -> dict[str, Any]:
             else:
                 for result, x in zip(results, left):
                     result["passed"] = x
-        return out
+            return out
+        return _rethrow(variant, pos, out, boards)
     if rule.next is not None and 1 <= int(rule.next(b, None, None, d1, d2, pos.rolls, ctx)) <= 6:
         out["next"] = rule.id
+    elif rule.again is not None and rule.again(b, None, None, d1, d2, pos.rolls, ctx):
+        # no stage follows the throw played in full: the rule gives the same player another
+        out["next"] = "reroll"
+        return _ended(variant, out, boards)
+    else:
+        return _rethrow(variant, pos, out, boards)
     return out
 
 
@@ -286,3 +438,64 @@ def _passed_results(variant: Any, pos: Any, numbers: tuple[int, int, int]) -> di
             if rule is not _passing_rule(variant, None):
                 out["passed_by"] = rule.id
     return out
+
+
+def _results_with_ends(variant: Any, pos: RollPosition) -> dict[str, Any]:
+    """The results of a throw where each line may end the game or be followed differently
+    (end rules judged after each move or on the throw, numbers the opponent may play, another
+    throw after a throw of three): each result line says `"next"` ("end", "again", "passed"
+    with `"passed"`: the numbers left to the opponent; "throw" after a stage of passed
+    numbers) and, where the play ends the game, `"game_over"`: {"winner": "mover",
+    "opponent" or "draw", "points": n}."""
+    from interpreter.engine.game import value_of
+
+    gen = variant.generator
+    layout = variant.geometry
+    rules = variant.rules
+    b, d1, d2, d3, rolls = pos.board, pos.d1, pos.d2, pos.d3, pos.rolls
+    passed = pos.state.get("passed")
+    optional = _optional_rule(variant)
+    stage = passed is not None and optional is not None
+    if stage:
+        numbers = optional_numbers(passed, variant.move_rules.doublet_moves)
+        assert numbers is not None          # read_position checked it
+        plays, unplayed = gen.optional_plays(b, numbers[0], numbers[1], numbers[2], rolls)
+    else:
+        plays, unplayed = gen.throw_plays(b, d1, d2, d3, rolls)
+    ctx = RollContext(lambda: (plays, unplayed), pos.state, setup=pos.state.get("setup", 1),
+                      d3=d3)
+    thrown: tuple[str, str] | None = None
+    if not stage:
+        thrown = next(((rid, w) for rid, w, fn in rules.end_throw
+                       if fn(b, None, None, d1, d2, rolls, ctx)), None)
+    rule = None if stage else variant.throws.stage_rule(b, d1, d2, rolls, ctx)
+    rows = []
+    for play in sorted(plays, key=lambda p: layout.sort_key(p.board)):
+        after = play.board
+        row: dict[str, Any] = spans_written(variant, layout.to_json(after))
+        ended = None
+        if thrown is not None:
+            ended = thrown[1]
+        elif not stage or after != b:
+            ended = rules.game_over(after)
+        if ended is not None:
+            winner = {"mover": "mover", "opponent": "opponent", "none": "draw"}[ended]
+            seen = after if ended != "opponent" else variant.flip(after)
+            row["game_over"] = {"winner": winner,
+                                "points": 0 if ended == "none" else value_of(variant, seen)[0]}
+            row["next"] = "end"
+        elif stage:
+            row["next"] = "throw"
+        elif unplayed and rule is not None and rule.to_opponent is not None \
+                and rule.to_opponent(b, None, None, d1, d2, rolls, ctx):
+            e1, e2, moves = numbers_left(d1, d2, unplayed, play.paths[0] if play.paths else ())
+            row["next"] = "passed"
+            row["passed"] = [e1] * moves if e1 == e2 else [e1, e2]
+        elif (not unplayed or getattr(rule, "again_partial", False)) and rule is not None \
+                and rule.again is not None and rule.next is None \
+                and rule.again(b, None, None, d1, d2, rolls, ctx):
+            row["next"] = "again"
+        else:
+            row["next"] = "end"
+        rows.append(row)
+    return {"count": len(rows), "results": rows}

@@ -405,19 +405,19 @@ def _cmd_variants(args: argparse.Namespace) -> int:
 
     rows = []
     for path in sorted(variants_dir().glob("*.toml")):
-        with path.open("rb") as fh:
-            meta = tomllib.load(fh).get("variant", {})
+        meta = _listed_meta(path)
         if meta.get("abstract"):
             continue
-        rows.append({"id": meta.get("id", path.stem), "name": meta.get("name", path.stem),
-                     "family": meta.get("family", ""), "sources": meta.get("sources", []),
-                     "summary": " ".join(str(meta.get("summary", "")).split())})
+        rows.append({"id": meta.get("id") or path.stem, "name": meta.get("name") or path.stem,
+                     "family": meta.get("family") or "", "sources": meta.get("sources") or [],
+                     "summary": " ".join(str(meta.get("summary") or "").split())})
     as_json = json.dumps([{k: r[k] for k in ("id", "name", "family", "sources")}
                           for r in rows]) + "\n"
     width = max((len(r["id"]) for r in rows), default=0)
     lines = []
     for r in rows:
-        lines.append(f"{r['id']:<{width}}  {r['name']} ({r['family']})\n")
+        family = f" ({r['family']})" if r["family"] else ""
+        lines.append(f"{r['id']:<{width}}  {r['name']}{family}\n")
         if r["summary"]:
             lines.append(f"{'':<{width}}  {r['summary']}\n")
     plain = "".join(lines)
@@ -428,10 +428,31 @@ def _cmd_variants(args: argparse.Namespace) -> int:
     return 0
 
 
+def _listed_meta(path: Path) -> dict[str, Any]:
+    """The `[variant]` table of a built-in file as the variant has it: what the file writes
+    over what it `extends` (Tapa's family is Plakoto's), `abstract` its own. The file's own
+    table alone where it cannot be loaded."""
+    from interpreter.variant.loader import load_document
+
+    try:
+        doc = load_document(path, check_rules=False)
+    except TablierError:
+        with path.open("rb") as fh:
+            meta = tomllib.load(fh).get("variant", {})
+        return meta if isinstance(meta, dict) else {}
+    return doc.model.variant.model_dump()
+
+
 def _cmd_validate(args: argparse.Namespace) -> int:
     from interpreter.variant.build import validate_paths
 
     diagnostics = validate_paths([Path(p) for p in args.paths])
+    # each file's problems in the order of its lines (the schema's and the rule language's
+    # are found apart), the files in the order they were found
+    files: dict[str, int] = {}
+    for d in diagnostics:
+        files.setdefault(d.path, len(files))
+    diagnostics.sort(key=lambda d: (files[d.path], d.line, d.col))
     if diagnostics:
         print(render_all(diagnostics), file=sys.stderr)
     if diagnostics:

@@ -59,7 +59,7 @@ def draw_svg(variant: Any, obj: dict, *, side: str = "mover", mirror: bool = Fal
     from interpreter.svg import position_svg
 
     pos = read_position(variant, obj, need_dice=False)
-    dice = (pos.d1, pos.d2) if pos.d1 else None
+    dice = ((pos.d1, pos.d2, pos.d3) if pos.d3 else (pos.d1, pos.d2)) if pos.d1 else None
     return position_svg(variant, pos.board, dice=dice, mover=0,
                         side=0 if side == "mover" else 1, mirror=mirror, labels=labels,
                         marking=marking_arg(variant, obj))
@@ -179,7 +179,7 @@ def run(args: Any) -> int:
         return 0
     seen = on_roll if args.side == "mover" else 1 - on_roll
     labels = None if notation.name == "pips" else \
-        {p: notation.label(p, seen) for p in range(1, 25)}
+        {p: notation.label(p, seen) for p in range(1, variant.geometry.points + 1)}
     svg = draw_svg(variant, obj, side=args.side, mirror=args.mirror, labels=labels)
     if args.svg is not None:
         if args.svg == "-":

@@ -87,6 +87,13 @@ class Notation:
     names: dict[int, str] = field(default_factory=dict)
     #: the variant's route (kernel/board.py): where the opponent's named points lie
     route: str = "opposite"
+    #: the length of each side's route (`[board] points`: 24, 12 or 18): a play names pips
+    #: 1..points, a checker entering from the bar lands on pip points + 1 - d
+    points: int = 24
+    #: plays are written move by move in the order played, nothing joined or sorted: where a
+    #: hit man is placed by what the hitter holds at that moment (`hit = "place"`), the order
+    #: of the moves is part of the play
+    ordered: bool = False
 
     def __post_init__(self) -> None:
         if self.name not in SYSTEMS:
@@ -124,7 +131,8 @@ class Notation:
         (`the opponent's talon`); None for an unnamed point."""
         if pip in self.names:
             return self.names[pip]
-        other = self.names.get(their_pip(self.route, pip)) if 1 <= pip <= 24 else None
+        other = self.names.get(their_pip(self.route, pip, self.points)) \
+            if 1 <= pip <= self.points else None
         return None if other is None else f"the opponent's {other}"
 
     def described(self, pip: int, side: int = 0) -> str:
@@ -144,10 +152,13 @@ class Notation:
         if low in ("off",) or (self.name in ("pips", "magriel") and low in ("o", "of", "-")):
             return OFF
         name = self.name
+        beyond = 0
         try:
             if name in ("pips", "magriel"):
                 pip = int(t)
-                if 0 <= pip <= 25 and t.isdigit():
+                if self.points < pip < BAR and t.isdigit():
+                    beyond = pip        # past the end of a route of 12 or 18 points
+                elif 0 <= pip <= 25 and t.isdigit():
                     return pip
             elif name == "guiton":
                 theirs = t.endswith("'")
@@ -176,14 +187,17 @@ class Notation:
                 return 25 - m
         except ValueError:
             pass
+        if beyond:
+            raise NotationError(f"there is no point {beyond}: the route of this board has "
+                                f"{self.points} points ({self.examples()})")
         raise NotationError(f"{token!r} is not a point in the {name} notation "
                             f"({self.examples()})")
 
     def examples(self) -> str:
         """The shape of the notation's point names, for messages and help."""
         return {
-            "pips": "pips 1-24 of the player on roll, bar, off",
-            "magriel": "pips 1-24 of the player on roll, bar, off",
+            "pips": f"pips 1-{self.points} of the player on roll, bar, off",
+            "magriel": f"pips 1-{self.points} of the player on roll, bar, off",
             "guiton": "T and 1-11 on your row from your talon, T' and 1'-11' on the "
                       "opponent's from his, off",
             "malfilatre": "1-12 on your row from your talon, 1'-12' on the opponent's from his "
@@ -218,7 +232,7 @@ class Notation:
 
         def backwards(a: int, b: int) -> str:
             return (f"{label(a)}/{label(b)} moves backwards (your checkers move from "
-                    f"{label(24)} towards {label(1)})")
+                    f"{label(self.points)} towards {label(1)})")
 
         return Reading(NotationError, partial(self.pip_of, side=side), label,
                        repeats=(2, 4), repeat_message="a repeat count is 2 to 4",
@@ -248,6 +262,9 @@ class Notation:
         `play_text` writes it."""
         if not moves:
             return "-"
+        if self.ordered:
+            return " ".join(f"{self.label(a, side)}/{self.label(b, side)}{'*' if hit else ''}"
+                            for a, b, hit in moves)
         # a checker that moves on from where one arrived: one chain
         chains = join_moves(moves)
         chains.sort(key=lambda c: (-c[0][0], -c[-1][0]))
@@ -364,6 +381,42 @@ def point_names(variant: Any) -> dict[int, str]:
     return {int(k): v for k, v in (getattr(table, "names", None) or {}).items()}
 
 
+def in_sentence(title: str) -> str:
+    """A title (`The goal quarter`) as it reads inside a sentence (`the goal quarter`): an
+    article first in lower case, any other word as it is."""
+    if title.split(" ", 1)[0] in ("The", "A", "An"):
+        return title[:1].lower() + title[1:]
+    return title
+
+
+_PIP_RANGE = re.compile(r"^\s*(\d{1,2})\s*[-–]\s*(\d{1,2})\s*$")
+
+
+def chosen(variant: Any, board: Sequence[int]) -> list[tuple[Any, str, range | None]]:
+    """The choices made before the game's first throw (`[turn.choose]`) as the player on roll
+    sees them: (the choice, the label of his value, the pips it names where the label is a
+    range of his pips, `19-24`, else None), for each choice whose value on `board` (his
+    named state) is one of the file's. A label names the chooser's values in his own numbers,
+    and each side's value is held in his own numbers: the label of the mover's value is right
+    for him whoever chose."""
+    out: list[tuple[Any, str, range | None]] = []
+    for rule in getattr(variant, "choices", ()) or ():
+        if rule.mine >= len(board):
+            continue
+        value = board[rule.mine]
+        if value not in rule.values:
+            continue
+        label = rule.labels[rule.values.index(value)]
+        m = _PIP_RANGE.match(label)
+        pips = None
+        if m:
+            lo, hi = sorted((int(m.group(1)), int(m.group(2))))
+            if 1 <= lo and hi <= getattr(getattr(variant, "geometry", None), "points", 24):
+                pips = range(lo, hi + 1)
+        out.append((rule, label, pips))
+    return out
+
+
 def notation_for(variant: Any, name: str | None = None) -> Notation:
     """The notation `name` (default `pips`) for `variant`, with its point names; NotationError
     when the variant has no meaning for it, naming those it has."""
@@ -374,7 +427,9 @@ def notation_for(variant: Any, name: str | None = None) -> Notation:
         raise NotationError(f"{getattr(variant, 'id', 'this variant')!r} has no {name!r} "
                             f"notation{known}; it has {', '.join(have)}")
     geometry = getattr(variant, "geometry", None)
-    return Notation(name, point_names(variant), getattr(geometry, "route", "opposite"))
+    rules = getattr(variant, "move_rules", None)
+    return Notation(name, point_names(variant), getattr(geometry, "route", "opposite"),
+                    getattr(geometry, "points", 24), getattr(rules, "hit", "") == "place")
 
 
 def cli_notation(variant: Any, name: str | None) -> Notation:

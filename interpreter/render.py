@@ -1,6 +1,8 @@
 """Plain-text views: a board diagram and a game's record, for people reading the terminal."""
 from __future__ import annotations
 
+import re
+
 from typing import Any, Iterable
 
 from interpreter.engine.events import (After, Claimed, Cubed, Decided, Ended, Event, Forced,
@@ -9,7 +11,7 @@ from interpreter.engine.events import (After, Claimed, Cubed, Decided, Ended, Ev
                                        Resigned, Restacked, RotationGameBegun, RotationGameEnded,
                                        Schooled, Scored, Suspended, Thrown, Tied, Went)
 from interpreter.kernel.board import BAR, OFF, OPP_BAR, OPP_OFF, Board
-from interpreter.notation import PIPS
+from interpreter.notation import PIPS, in_sentence
 from interpreter.scoring.registry import ladder_class
 from interpreter.terminal import draw_board
 
@@ -89,11 +91,17 @@ class LogWriter:
         for e in events:
             notes = self.notes
             match e:
-                case Thrown(side=side):
+                case Thrown(side=side, passed=passed):
                     self._flush()
                     self.n += 1
                     self.side = side
-                    self.cur = [f"{self.n:>4}. {SIDES[side]:<5} {'-'.join(map(str, e.dice))}", ""]
+                    if passed:
+                        # numbers the opponent could not play: no throw of this player's
+                        self.cur = [f"{self.n:>4}. {SIDES[side]} plays the passed "
+                                    f"{e.passed_text()}:", ""]
+                    else:
+                        self.cur = [f"{self.n:>4}. {SIDES[side]:<5} "
+                                    f"{'-'.join(map(str, e.dice))}", ""]
                 case Decided(side=side, kind=dkind, answer=answer):
                     if dkind in ("play", "enter"):
                         if self.cur is None:
@@ -104,7 +112,8 @@ class LogWriter:
                     elif dkind in ("double", "take", "resign", "resigns", "mark", "school"):
                         pass                # their events say what was done
                     else:
-                        said = _decision_words(SIDES[side], dkind, answer)
+                        said = _decision_words(SIDES[side], dkind, answer) if dkind != "choose" \
+                            else _chosen_words(self.variant, SIDES[side], answer)
                         if said:
                             notes.append(said)
                 case Forced(play=play):
@@ -249,6 +258,19 @@ def _decision_words(who: str, kind: str, answer: Any) -> str:
     if answer == "concede":
         return f"{who} concedes the mark"
     return f"{who} {kind}: {answer}"
+
+
+def _chosen_words(variant: Any, who: str, answer: Any) -> str:
+    """A choice made before a game's first throw (`[turn.choose]`), by the file's title of
+    the choice: `white chooses the goal quarter: 19-24`."""
+    rule = next((r for r in getattr(variant, "choices", ()) if answer in r.labels), None)
+    if rule is None:
+        return f"{who} chooses {answer}"
+    title = in_sentence(rule.title)
+    # a range of pips is the chooser's own (the opponent's board numbers it otherwise)
+    own = f" ({who}'s pips)" if re.fullmatch(r"\s*\d{1,2}\s*[-–]\s*\d{1,2}\s*", str(answer)) \
+        else ""
+    return f"{who} chooses {title}: {answer}{own}"
 
 
 def _rule_names(variant: Any) -> dict[str, str]:

@@ -98,8 +98,12 @@ class Tally:
         self.first_wins += winner == line["first"]
         # the value of each game (single, gammon…) apart from the cube level it was played at;
         # a match counts each of its games
-        names = line.get("game_results") or \
-            [line.get("result") or self.names.get(str(line["value"]), str(line["value"]))]
+        if isinstance(line.get("game_points"), list):
+            # a rotation: the value of each of its games won (the line's is the match's margin)
+            names = [self.names.get(str(p), str(p)) for p in line["game_points"] if p]
+        else:
+            names = line.get("game_results") or \
+                [line.get("result") or self.names.get(str(line["value"]), str(line["value"]))]
         for name in names:
             self.values[name] = self.values.get(name, 0) + 1
         for cube in line.get("cube_levels") or ():

@@ -12,6 +12,12 @@ halves, a tray at one end for the checkers borne off:
 - `near = "start"` (the trictrac family and the 12-point Tric-Trac): the viewer's row holds his
   own route first, pips 24..13 from his talon (Start) on the left to his coin on the right, the
   far row pips 1..12; both talons at the left end, where checkers leave;
+- a route of 12 points (Medio emperador) is one half of the board: the viewer's pips 12..7 on
+  his row from the left, 6..1 back along the far row (pip 1 across from pip 12), the tray at
+  that end, where both sides leave, and the bar at the other, the board's middle;
+- a route of 18 points (Seys dos e as) stands where backgammon's first three quarters do (pips
+  18..7 along the far row, 6..1 on the near row at the left), the fourth quarter drawn faint,
+  marked "not used", with nothing to click;
 - `mirror` draws the same frame left for right;
 - `narrow` (a phone held upright) turns the frame a quarter turn clockwise, the viewer's row
   down the left and the tray at the bottom (backgammon) or the top (the trictrac family), the
@@ -76,6 +82,9 @@ class Geometry:
     names: Mapping[int, str] = field(default_factory=dict)
     #: the coins (own, opponent's), drawn with a mark
     corners: tuple[int, ...] = ()
+    #: the length of each side's route (`[board] points`): 24, 12 (one half of the board, two
+    #: rows of six) or 18 (three quarters of the board, the fourth drawn unused)
+    points: int = 24
 
     @classmethod
     def from_variant(cls, variant: Any, near: str | None = None, mirror: bool = False
@@ -86,8 +95,10 @@ class Geometry:
         corners = tuple(p for p in (mr.own_corner, mr.opp_corner) if p is not None)
         if near is None:
             near = "start" if corners else "home"
+        points = getattr(getattr(variant, "geometry", None), "points", 24)
         return cls(near=near, mirror=mirror, bar=mr.enter == "bar",
-                   names=point_names(variant), corners=corners)
+                   names=point_names(variant), corners=corners,
+                   points=points if points in (12, 18) else 24)
 
 
 def point_names(variant: Any) -> dict[int, str]:
@@ -100,10 +111,12 @@ def point_names(variant: Any) -> dict[int, str]:
 
     mr = variant.move_rules
     names = dict(file_names(variant))
-    route = getattr(getattr(variant, "geometry", None), "route", "opposite")
+    geometry = getattr(variant, "geometry", None)
+    route = getattr(geometry, "route", "opposite")
+    length = getattr(geometry, "points", 24)
     for pip, name in list(names.items()):
-        if 1 <= pip <= 24:
-            names.setdefault(their_pip(route, pip), name)
+        if 1 <= pip <= length:
+            names.setdefault(their_pip(route, pip, length), name)
     if mr.enter == "start":
         names.setdefault(mr.start_pip, "Start")
         if mr.off_pip >= 1:
@@ -116,8 +129,33 @@ def point_names(variant: Any) -> dict[int, str]:
 
 # -- where things are --------------------------------------------------------------------------
 
+#: a route of 18 points is drawn as the first three quarters of a 24-point one: its pip p stands
+#: where the longer route's pip p + 6 does, and the longer route's last quarter is left unused
+SHIFT18 = 6
+
+
 def _column(g: Geometry, pip: int) -> tuple[int, bool]:
-    """(column 0..11 from the left, on the near row?) of a pip."""
+    """(column from the left, 0..11, or 0..5 on a route of 12 points; on the near row?) of a
+    pip.
+
+    A route of 12 points is one half of the board, as Medio emperador is played: the viewer's
+    pips 12..7 along his own row from the left, then 6..1 back along the far row, pip 1
+    across from pip 12 (where the opponent starts, his route the same the other way round).
+    A route of 18 points takes the place of the first three quarters of backgammon's: the
+    starting quarter (pips 18..13) and the one beside it (12..7) along the far row, the one
+    diagonally across from the start (6..1) on the near row, the fourth quarter unused."""
+    if g.points == 12:
+        near = pip >= 7
+        col = 12 - pip if near else pip - 1
+        return (5 - col if g.mirror else col), near
+    if g.points == 18:
+        pip += SHIFT18
+    return _column24(g, pip)
+
+
+def _column24(g: Geometry, pip: int) -> tuple[int, bool]:
+    """`_column` of a pip of the 24-point board (the unused quarter of an 18-point route is
+    drawn where pips 1..6 would be)."""
     if g.near == "home":
         near = pip <= 12
         col = 12 - pip if near else pip - 13
@@ -130,7 +168,10 @@ def _column(g: Geometry, pip: int) -> tuple[int, bool]:
 
 
 def _tray_left(g: Geometry) -> bool:
-    """Whether the tray is at the left end (checkers leave at the left)."""
+    """Whether the tray is at the left end (checkers leave at the left); on a route of 12
+    points, at the end of pips 12 and 1, where both sides leave."""
+    if g.points == 12:
+        return not g.mirror
     return (g.near == "start") != g.mirror
 
 
@@ -152,17 +193,32 @@ class _Frame:
         #: the length of a point: five checkers, or what leaves the narrow form its width
         self.ph = (NARROW_ACROSS - 2 * (self.label + rail) - GAP) // 2 if narrow else PH
         self.tray_left = _tray_left(g)
+        self.top = self.label + rail                      # y of the far row's edge
+        self.bottom = self.top + 2 * self.ph + GAP        # y of the near row's edge
+        self.mid = self.top + self.ph + GAP / 2
+        self.height = self.bottom + rail + self.label
+        if g.points == 12:
+            # one half of the board: the tray, the six points of each row, the bar beside them
+            # (the board's middle); the tray at the other end
+            if self.tray_left:
+                self.tray_x = self.frame
+                left = self.frame + self.tray + self.frame
+                self.bar_x = left + 6 * self.pw
+                self.width = self.bar_x + self.barw + self.frame
+            else:
+                self.bar_x = self.frame
+                left = self.frame + self.barw
+                self.tray_x = left + 6 * self.pw + self.frame
+                self.width = self.tray_x + self.tray + self.frame
+            self.half = [left]
+            return
         left = self.frame + (self.tray + self.frame if self.tray_left else 0)
         self.half = [left, left + 6 * self.pw + self.barw]      # x of the two halves
         self.bar_x = left + 6 * self.pw
         self.tray_x = self.frame if self.tray_left else \
             left + 12 * self.pw + self.barw + self.frame
-        self.top = self.label + rail                      # y of the far row's edge
-        self.bottom = self.top + 2 * self.ph + GAP        # y of the near row's edge
-        self.mid = self.top + self.ph + GAP / 2
         self.width = left + 12 * self.pw + self.barw + self.frame + \
             (0 if self.tray_left else self.tray + self.frame)
-        self.height = self.bottom + rail + self.label
 
     def point_x(self, col: int) -> float:
         return self.half[col // 6] + (col % 6) * self.pw
@@ -396,6 +452,26 @@ def _cube(out: list[str], x: float, y: float, value: int, owner: str) -> None:
     out.append("</g>")
 
 
+def _unused_quarter(out: list[str], f: _Frame, g: Geometry) -> None:
+    """The quarter of the board a route of 18 points does not use: its points drawn faint and
+    plain (no `data-pip`, nothing to click), marked "not used"."""
+    out.append(f"<g{_attrs(class_='unused')}><title>not used in this game: its route has 18 "
+               f"points, three quarters of the board</title>")
+    cols = []
+    for pip in range(1, 7):
+        col, near = _column24(g, pip)
+        cols.append(col)
+        x = f.point_x(col)
+        base, tip = (f.bottom, f.bottom - f.ph + 8) if near else (f.top, f.top + f.ph - 8)
+        out.append(f"<polygon{_attrs(points=f'{x},{base} {x + f.pw},{base} {x + f.pw / 2},{tip}', fill='#ddd3bf', stroke='#c9bda6', stroke_width=0.6)}/>")
+    _col, near = _column24(g, 1)
+    x0 = f.point_x(min(cols))
+    y0 = f.bottom - f.ph if near else f.top
+    out.append(f"<rect{_attrs(x=x0, y=y0, width=6 * f.pw, height=f.ph, fill='#8c7b62', fill_opacity=0.18)}/>")
+    out.append(f"<text{_attrs(class_='unused-label', x=x0 + 3 * f.pw, y=f'{y0 + f.ph / 2 + 5:.1f}', text_anchor='middle', font_size=15, font_style='italic', fill='#6b5a44')}>not used</text>")
+    out.append("</g>")
+
+
 def _narrow_label(out: list[str], f: _Frame, pip: int, xc: float, near: bool, text: str,
                   name: str | None) -> None:
     """A point's label (and name) in the narrow form: across its band, one under the other
@@ -461,11 +537,11 @@ def board_svg(board: Sequence[int], geometry: Geometry | None = None, *,
     (`_turn`): the frame turned a quarter turn, the points shortened, the same parts and
     `data-pip`s."""
     g = geometry or Geometry()
-    if g.near != "start":
+    if g.near != "start" or g.points != 24:
         marks = None
     f = _Frame(g, RAIL if marks is not None else FRAME, narrow)
     ph = f.ph
-    labels = {p: str(p) for p in range(1, 25)} if labels is None else labels
+    labels = {p: str(p) for p in range(1, g.points + 1)} if labels is None else labels
     names = g.names if names is None else names
     movable, targets = set(movable), set(targets)
     mine, theirs = colours
@@ -473,7 +549,10 @@ def board_svg(board: Sequence[int], geometry: Geometry | None = None, *,
         caption = "pin: a checker pinned under the stack that holds it (it cannot move)"
     height = f.height + (22 if caption else 0)
     size = f' width="{width}" height="{round(width * height / f.width)}"' if width else ""
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="tablier-board" '
+    # (a board of one half, a route of 12 points, is taller than wide: the page keeps it
+    # within the window's height by its class)
+    half = " half" if g.points == 12 else ""
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="tablier-board{half}" '
            f'viewBox="0 0 {f.width} {height}"{size} font-family="sans-serif" role="img">',
            "<style>.hit{cursor:pointer}.target .tri{fill:#3fa34d}.target .hit{fill:#3fa34d;"
            "fill-opacity:.18}.movable circle.checker{stroke:#e67e22;stroke-width:4}"
@@ -487,8 +566,10 @@ def board_svg(board: Sequence[int], geometry: Geometry | None = None, *,
     out.append(f"<rect{_attrs(class_='bar', x=f.bar_x, y=f.top, width=f.barw, height=2 * ph + GAP, fill='#5a371f')}/>")
     out.append(f"<rect{_attrs(class_='tray', x=f.tray_x, y=f.top, width=f.tray, height=2 * ph + GAP, fill='#4a2d19')}/>")
     corners = set(g.corners)
+    if g.points == 18:
+        _unused_quarter(out, f, g)
     # the points
-    for pip in range(1, 25):
+    for pip in range(1, g.points + 1):
         col, near = _column(g, pip)
         x = f.point_x(col)
         cls = ["point"]
@@ -530,14 +611,17 @@ def board_svg(board: Sequence[int], geometry: Geometry | None = None, *,
                 if not near and len(lines) == 1:
                     ny += 4
                 out.append(f"<text{_attrs(class_='name', x=x + f.pw / 2, y=ny, text_anchor='middle', font_size=8.5, font_style='italic', fill='#7a4a22')}>{escape(line)}</text>")
-    # the bar: the viewer's checkers on the far half (he enters there), the opponent's near
+    # the bar: the viewer's checkers on the far half (he enters there), the opponent's near;
+    # on a route of 12 points each enters on his own row: the viewer's near, the opponent's far
     bx = f.bar_x + f.barw / 2
     out.append(f"<g{_attrs(class_='barpoint' + (' target' if 25 in targets else '') + (' movable' if 25 in movable else '') + (' picked' if picked == 25 else ''), data_pip=25)}>")
+    own_near = g.points == 12
     if board[BAR]:
-        _stack(out, bx, f.mid - GAP / 2, False, board[BAR], mine, 25, "mover", room=ph, r=f.r)
+        _stack(out, bx, f.mid + GAP / 2 if own_near else f.mid - GAP / 2, own_near, board[BAR],
+               mine, 25, "mover", room=ph, r=f.r)
     if board[OPP_BAR]:
-        _stack(out, bx, f.mid + GAP / 2, True, board[OPP_BAR], theirs, 26, "opponent",
-               room=ph, r=f.r)
+        _stack(out, bx, f.mid - GAP / 2 if own_near else f.mid + GAP / 2, not own_near,
+               board[OPP_BAR], theirs, 26, "opponent", room=ph, r=f.r)
     out.append(f"<rect{_attrs(class_='hit', x=f.bar_x, y=f.top, width=f.barw, height=2 * ph + GAP, fill='#fff', fill_opacity=0, data_pip=25)}><title>bar</title></rect>")
     out.append("</g>")
     # the tray: the viewer's checkers off on his row, the opponent's on the far row
@@ -589,7 +673,12 @@ def board_svg(board: Sequence[int], geometry: Geometry | None = None, *,
         _cube(out, bx, cube_y, value, who)
     # the dice, on the viewer's side of the half away from the tray
     if dice:
-        dx = f.half[1] + 3 * f.pw - 40
+        # (one half only on a route of 12 points: the dice in its middle)
+        # (on a route of 18 points, the half whose quarters are both used)
+        if len(f.half) == 1:
+            dx = f.half[0] + 3 * f.pw - (44 * len(dice) - 10) / 2
+        else:
+            dx = f.half[0 if g.points == 18 else 1] + 3 * f.pw - 40
         used = list(used_dice)
         for i, d in enumerate(dice):
             is_used = d in used
@@ -607,15 +696,29 @@ def board_svg(board: Sequence[int], geometry: Geometry | None = None, *,
 def position_svg(variant: Any, board: Sequence[int], *, dice: Sequence[int] | None = None,
                  mover: int = 0, side: int | None = None, labels: Mapping[int, str] | None = None,
                  mirror: bool = False, cube: tuple[int, str | None] | None = None,
-                 marking: tuple[Marking, Marking] | None = None, **kw: Any) -> str:
+                 marking: tuple[Marking, Marking] | None = None, choices: bool = True,
+                 **kw: Any) -> str:
     """The picture of `board`, seen by the mover (`mover`: 0 white, 1 black), drawn from the
     side of player `side` (default: the mover's): the board is turned to him first. `cube`:
     (value, owner "white" | "black" | None when centred); `marking`: white's and black's holes
-    and points (`marking_of`), drawn on the frame."""
+    and points (`marking_of`), drawn on the frame; `choices`: the points a choice made before
+    the game names (`[turn.choose]`: the goal quarter of Doze canes, a label `19-24` of the
+    viewer's pips) are named under their labels by the choice's name (False while the choice
+    is still to be made)."""
+    from interpreter.notation import chosen
+
     side = mover if side is None else side
     g = Geometry.from_variant(variant, mirror=mirror)
     if side != mover:
         board = variant.flip(tuple(board))
+    marked = [(rule, pips) for rule, _label, pips in chosen(variant, board) if pips] \
+        if choices else []
+    if marked:
+        names = dict(g.names if kw.get("names") is None else kw["names"])
+        for rule, pips in marked:
+            for pip in pips:
+                names.setdefault(pip, rule.name)
+        kw["names"] = names
     colours = ("white", "black") if side == 0 else ("black", "white")
     drawn = None
     if cube is not None:

@@ -9,7 +9,9 @@ The board is drawn from the side of the player on roll, as the position JSON hol
 out as the web board lays it out (`rows_of`): backgammon as gnubg draws it, his pips 13..24
 above and 12..1 below, his home board at the lower right; the trictrac family and the 12-point
 Tric-Trac as their boards are, his own row below from his talon at the left to his coin de
-repos at the right, the opponent's row above, both talons at the left. `X` are white's
+repos at the right, the opponent's row above, both talons at the left; a route of 12 points as
+one half of the board (his pips 12..7 below, 1..6 above), one of 18 as three quarters, the
+fourth "(not used)". `X` are white's
 checkers and `O` black's, with their count; the points are named in the chosen notation. A
 pinned checker (Plakoto) is the small letter after the stack that pins it (`X1o`: one of
 white's pins one of black's); checkers waiting off the board to enter (acey-deucey) are counted
@@ -23,13 +25,13 @@ import re
 import shutil
 import sys
 import textwrap
-from typing import Any, TextIO
+from typing import Any, Sequence, TextIO
 
 from rich.console import Console
 from rich.text import Text
 
 from interpreter.kernel.board import BAR, OFF, OPP_BAR, OPP_OFF, OPP_POOL, PINS, POOL, their_pip
-from interpreter.notation import Notation
+from interpreter.notation import Notation, chosen
 from interpreter.scoring.registry import ladder_class
 
 SIDES = ("white", "black")
@@ -132,40 +134,49 @@ def pip_counts(variant: Any, board: Any) -> tuple[int, int]:
     opponent's), on the mover's board: a man on the bar or waiting to enter counts 25, a pinned
     man where he stands."""
     route = variant.geometry.route
-    me = 25 * board[BAR]
-    them = 25 * board[OPP_BAR]
+    # a route of 12 or 18 points: a man off the board is one pip before its first point
+    n = getattr(variant.geometry, "points", 24)
+    me = (n + 1) * board[BAR]
+    them = (n + 1) * board[OPP_BAR]
     pins = board[PINS] if len(board) > PINS else 0
-    for p in range(1, 25):
+    for p in range(1, n + 1):
         x = board[p]
         if x > 0:
             me += x * p
             if pins >> p & 1:
-                them += their_pip(route, p)
+                them += their_pip(route, p, n)
         elif x < 0:
-            them += -x * their_pip(route, p)
+            them += -x * their_pip(route, p, n)
             if pins >> p & 1:
                 me += p
     if len(board) > OPP_POOL:
-        me += 25 * board[POOL]
-        them += 25 * board[OPP_POOL]
+        me += (n + 1) * board[POOL]
+        them += (n + 1) * board[OPP_POOL]
     return me, them
 
 
 def draw_board(variant: Any, board: Any, side: int, notation: Notation,
                before: Any = None, final: bool = False, on_roll: int | None = None,
-               width: int | None = None, legend: bool = True) -> Text:
+               width: int | None = None, legend: bool = True, choices: bool = True) -> Text:
     """The board `board` (seen by the player on roll, `side`: 0 white, 1 black) with its points
     named in `notation`; points that differ from `before` (a play being entered) are shown
     reversed. Where the variant is a race the pip counts are shown below. `final`: the board
     at the end of the game, seen by `side` (nobody is on roll); `on_roll`: the player on roll
     when he is not `side` (the opponent doubling before his throw). The lines under the board
     are broken between their parts to fit `width` columns (the terminal's); `legend`: the
-    names of the points are written under it."""
+    names of the points are written under it; `choices`: the choices made before the game
+    (`[turn.choose]`, the goal quarter of Doze canes) are said under it, by their labels in
+    the pips of `side` (False while they are still to be made)."""
     width = terminal_width() if width is None else width
     out = Text()
 
-    def row(pips: range, cells: bool) -> None:
+    def row(pips: Sequence[int | None], cells: bool) -> None:
         for i, p in enumerate(pips):
+            if p is None:
+                # the quarter a route of 18 points leaves unused, said once on its row
+                if cells:
+                    out.append(" |  (not used)", style=STYLES["dim"])
+                break
             if i == 6:
                 out.append(" |", style=STYLES["dim"])
             if cells:
@@ -188,13 +199,17 @@ def draw_board(variant: Any, board: Any, side: int, notation: Notation,
     parts.append(f"off {mover}{board[OFF]} {other}{board[OPP_OFF]}")
     if len(board) > 30 and (board[29] or board[30]):
         parts.append(f"waiting {mover}{board[29]} {other}{board[30]}")
+    if choices:
+        for rule, label, _pips in chosen(variant, board):
+            parts.append(f"{rule.title}: {label}")
     if races(variant):
         mine, theirs = pip_counts(variant, board)
         parts.append(f"pips {mover}{mine} {other}{theirs}")
     who = f"seen by {SIDES[side]}" if final else f"{SIDES[side]} on roll" \
         if on_roll in (None, side) else f"seen by {SIDES[side]}, {SIDES[on_roll]} on roll"
+    first = getattr(variant.geometry, "points", 24)
     parts.append(f"({MARKS[0]} white, {MARKS[1]} black; {who}, moving from "
-                 f"{notation.label(24, side)} towards {notation.label(1, side)})")
+                 f"{notation.label(first, side)} towards {notation.label(1, side)})")
     # the parts on one line while they fit, else as many lines as they need
     lines = [parts[0]]
     for part in parts[1:]:
@@ -210,12 +225,20 @@ def draw_board(variant: Any, board: Any, side: int, notation: Notation,
     return out
 
 
-def rows_of(variant: Any) -> tuple[range, range]:
+def rows_of(variant: Any) -> tuple[Sequence[int | None], Sequence[int | None]]:
     """The pips of the upper and the lower row, left to right, as the web board lays them out
     (interpreter/svg.py): backgammon as gnubg, the player's pips 13..24 above and 12..1 below,
     his home board at the lower right; a board with coins (the trictrac family, the 12-point
     Tric-Trac) with the player's own row below, from his talon (Start) at the left to his coin
-    at the right, and the opponent's row above, from his talon at the left."""
+    at the right, and the opponent's row above, from his talon at the left. A route of 12
+    points is one half of the board: the player's pips 12..7 below, 1..6 above (pip 1 across
+    from pip 12); a route of 18 points is the first three quarters of backgammon's, its pips
+    7..18 above and 6..1 below, the last quarter (None) unused."""
+    points = getattr(variant.geometry, "points", 24)
+    if points == 12:
+        return range(1, 7), range(12, 6, -1)
+    if points == 18:
+        return range(7, 19), [*range(6, 0, -1), *[None] * 6]
     mr = variant.move_rules
     if mr.own_corner is not None or mr.opp_corner is not None:
         return range(1, 13), range(24, 12, -1)

@@ -78,6 +78,10 @@ def field_values(info: Any) -> list[Any]:
                 out += list(typing.get_args(a))
             elif a is int:
                 out += [1, 2, 13, 64, 1024]
+            elif typing.get_origin(a) is list:
+                out += [[], [12], [24, 23, 22], [1, 25]]
+            elif a is str:
+                out += ["starts", ""]
         if int in args and type(None) in args:   # an optional pip: the corners
             out = [1, 12, 13, 24, 25, 0]
         return out

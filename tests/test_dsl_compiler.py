@@ -108,10 +108,10 @@ def test_limits_bound_the_work():
              "where count(e in home where count(f in home where true) > 0) > 0) > 0) > 0) > 0)"
     assert error_of(nested).code == "dsl-limit"
     # a definition that doubles at every level explodes when expanded: refused, not run
-    defines = {"d0": "mine(6)"}
+    defines = {"n0": "mine(6)"}
     for i in range(1, 20):
-        defines[f"d{i}"] = f"d{i - 1} + d{i - 1}"
-    assert error_of("d19 > 0", **defines).code == "dsl-limit"
+        defines[f"n{i}"] = f"n{i - 1} + n{i - 1}"
+    assert error_of("n19 > 0", **defines).code == "dsl-limit"
 
 
 def test_no_text_of_the_file_reaches_generated_source():

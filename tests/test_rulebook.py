@@ -222,3 +222,41 @@ def test_an_abstract_base_has_a_rulebook_too() -> None:
     text = render_rulebook("trictrac")
     assert "**abstract**: a base for other files" in text
     assert "`variants/trictrac.toml`" in text and "built on" not in text
+
+
+def test_the_board_of_a_short_route_and_of_a_start_per_side() -> None:
+    """Seys dos e as: eighteen points, a layout of its own for black; Laquet: two layouts on
+    one route, one of them on the other's last point (drawn, not refused)."""
+    seys = render_rulebook("seys-dos-e-as", sections=["board"])
+    assert ("White starts with 8 on pip 18, 4 on pip 14 and 3 on pip 13; black with 5 on pip "
+            "17, 5 on pip 16 and 5 on pip 15") in seys
+    assert "pip 18 is the first point of his route" in seys
+    assert " 18  17  16  15  14  13  12  11  10\n X8  O5  O5  O5  X4  X3   .   .   ." in seys
+    assert "`black =" not in seys          # stated in words, not as a switch
+    laquet = render_rulebook("laquet", sections=["board"])
+    assert "X14  O3  O3  O3  O3  O2" in laquet and " X1   .   ." in laquet
+    medio = render_rulebook("medio-emperador", sections=["board"])
+    assert " 12  11  10   9   8   7\nX15" in medio
+    assert "the opponent's pip q is the mover's pip 13 − q" in medio
+
+
+def test_the_turn_states_choices_per_side_values_and_optional_stages() -> None:
+    doze = render_rulebook("doze-canes", sections=["turn"])
+    assert "`goal` (a count from 0 to 1000), at first `1` (black's: `19`" in doze
+    assert "| `1-6` | 1 (pips 1..6) | 19 (pips 19..24) |" in doze
+    assert "`span = 6`" in doze
+    laquet = render_rulebook("laquet", sections=["turn"])
+    assert "optional = true" in laquet and "its results include the unchanged position" in laquet
+
+
+def test_end_rules_say_when_they_are_judged() -> None:
+    table = render_rulebook("fallas", sections=["rule-table"])
+    assert "Judged after each single move (`on = \"move\"`): a player who hits" in table
+    assert "Judged on the throw just played (`on = \"throw\"`): a player whose throw" in table
+    full = render_rulebook("fallas", sections=["rules"])
+    assert "winner: the opponent of the player who made the play" in full
+    assert "judged: on the throw just played" in full
+    assert "winner: nobody: a draw" in render_rulebook("medio-emperador", sections=["rules"])
+    # a count of 0 sets nothing: `limit_pips` is without effect without a limit
+    assert "`limit_pips = []` (used only when `limit` is set)" in render_rulebook(
+        "backgammon", sections=["movement"])

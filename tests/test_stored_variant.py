@@ -58,9 +58,25 @@ def _storable_ids() -> list[str]:
     ids = []
     for vid in builtin_ids():
         v = load_variant(vid)
-        if not v.games and not v.abstract:
+        if not v.games and not v.abstract and not _read_each_time(v):
             ids.append(vid)
     return ids
+
+
+def _read_each_time(v) -> bool:
+    """A variant with a structure the stored entry does not describe (a choice before the
+    game, an end judged after each move or on the throw, positions that leave men out): read
+    from its file by every command."""
+    return bool(v.choices or v.rules.end_move or v.rules.end_throw
+                or v.model.board.unplaced != "error")
+
+
+def test_a_variant_the_entry_cannot_describe_is_refused_and_read_from_its_file():
+    for vid in ("doze-canes", "fallas", "todas-tablas"):
+        v = load_variant(vid)
+        assert _read_each_time(v)
+        with pytest.raises(stored._NotStorable):
+            stored.describe(v)
 
 
 def _same_answers(vid: str, count: int) -> None:

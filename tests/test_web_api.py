@@ -51,6 +51,17 @@ SHORT = {
     "tourne-case": {},
     "tabula": {},
     "emperador": {},
+    "medio-emperador": {},
+    "seys-dos-e-as": {},
+    "doze-canes": {"dc_blocked": "draw"},
+    "cab-e-quinal": {},
+    "laquet": {},
+    "todas-tablas": {},
+    "fallas": {},
+    "quinze-tablas": {},
+    "verquere": {},
+    "buffa-de-baldrac": {},
+    "pareia-de-entrada": {},
 }
 
 
@@ -127,7 +138,8 @@ def test_every_shipped_variant_is_covered() -> None:
 
 #: the variants whose whole games through the API take longest (acey-deucey's: every checker
 #: enters first; the parties and matches of several games), played under the slow marker
-LONG_GAMES = {"acey-deucey", "trictrac-combine", "trictrac-ecrire", "tavli", "tabla-match"}
+LONG_GAMES = {"acey-deucey", "trictrac-combine", "trictrac-ecrire", "tavli", "tabla-match",
+              "buffa-de-baldrac", "quinze-tablas", "pareia-de-entrada"}
 
 
 @pytest.mark.parametrize("variant", [

@@ -11,10 +11,8 @@ from __future__ import annotations
 
 import os
 import re
-import socket
-import threading
-import time
 from pathlib import Path
+from typing import Any, Iterator
 
 import pytest
 
@@ -23,8 +21,8 @@ uvicorn = pytest.importorskip("uvicorn")
 sync_api = pytest.importorskip("playwright.sync_api",
                                reason="Playwright is not installed (the test extra has it)")
 
-from interpreter.draw import CHROMIUM_ARGS, chromium_path  # noqa: E402
-from interpreter.web.app import create_app  # noqa: E402
+from interpreter.draw import chromium_path  # noqa: E402
+from web_harness import headless_chromium, live_server  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = chromium_path()
@@ -36,30 +34,14 @@ PHONE = {"width": 390, "height": 844}
 
 
 @pytest.fixture(scope="module")
-def server() -> str:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    app = create_app(port=port, request_seconds=60)
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not srv.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    app.stop()
-    srv.should_exit = True
-    thread.join(5)
+def server() -> Iterator[str]:
+    yield from live_server()
 
 
 @pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
+def browser() -> Iterator[Any]:
+    assert CHROMIUM is not None
+    yield from headless_chromium(CHROMIUM)
 
 
 class Screen:

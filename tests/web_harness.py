@@ -3,6 +3,7 @@ through `POST /api/games` (two people at hypergammon, seed 3, unless told otherw
 from __future__ import annotations
 
 import warnings
+from typing import Any, Iterator
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -28,3 +29,42 @@ def made(c: TestClient, **body) -> dict:
     r = c.post("/api/games", json=body)
     assert r.status_code == 200, r.text
     return r.json()
+
+
+def live_server() -> Iterator[str]:
+    """A real server of the app on a free port of 127.0.0.1, for a browser: its address, until
+    the generator is closed (a module fixture's body: `yield from live_server()`)."""
+    import socket
+    import threading
+    import time
+
+    import uvicorn
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    app = create_app(port=port, request_seconds=60)
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not srv.started:
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    app.stop()
+    srv.should_exit = True
+    thread.join(5)
+
+
+def headless_chromium(executable: str) -> Iterator[Any]:
+    """Playwright's Chromium at `executable`, headless, until the generator is closed (a module
+    fixture's body: `yield from headless_chromium(CHROMIUM)`)."""
+    from playwright import sync_api
+
+    from interpreter.draw import CHROMIUM_ARGS
+
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=executable, headless=True, args=CHROMIUM_ARGS)
+        yield b
+        b.close()

@@ -228,6 +228,12 @@ class ArmTally:
             self._unit("games", n)
             for key in ("gammons", "backgammons", "passes"):
                 self._prop(key, int(line.get(key, 0)), n)
+        elif isinstance(line.get("game_points"), list):     # a rotation: its games' values
+            points = line["game_points"]
+            for v in points:
+                if v:                                       # (a game without a winner: 0)
+                    self._value(self.value_names.get(str(v), str(v)))
+            self._unit("games", int(line.get("games", len(points))))
         elif "game_values" in line:                         # the 12-point game's match
             values = line["game_values"] or []
             for v in values:

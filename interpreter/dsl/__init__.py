@@ -65,6 +65,12 @@ class RuleSet:
     forbid_move: list[tuple[str, Hook]] = field(default_factory=list)
     prefer: list[tuple[str, str, Hook]] = field(default_factory=list)   # (id, keep|min|max, fn)
     end: list[tuple[str, str, Hook]] = field(default_factory=list)      # (id, winner, fn)
+    #: end rules judged after each single move too (`on = "move"`): their ids, the hooks
+    #: being those of `end` (the generator ends a play where one holds)
+    end_move: list[tuple[str, str, Hook]] = field(default_factory=list)
+    #: end rules on the throw just played (`on = "throw"`): (id, winner, hook), each asked
+    #: like a stage rule, `hook(before, None, None, d1, d2, rolls, ctx)`, after the play
+    end_throw: list[tuple[str, str, Hook]] = field(default_factory=list)
     value: list[tuple[str, Hook, Hook]] = field(default_factory=list)   # (id, when, value)
     #: `[bot] features`: (name, hook) read like a value rule on a board seen by one side
     bot_features: list[tuple[str, Hook]] = field(default_factory=list)
@@ -222,7 +228,8 @@ def _build_rules(model: Any, emit: bool) -> tuple[RuleSet, list[SnippetError]]:
                       pool=bool(getattr(board, "unentered", 0)) or hit == "unentered",
                       doublet_moves=_doublet_moves(model),
                       dice=int(getattr(getattr(model, "dice", None), "count", None) or 2),
-                      moves=_moves_of(movement), no_can_move=_no_can_move(movement))
+                      moves=_moves_of(movement), no_can_move=_no_can_move(movement),
+                      points=int(getattr(board, "points", None) or 24))
     compiler = Compiler(symbols)
     _symbols(model, errors, compiler)
     _state_symbols(model, symbols, errors)
@@ -301,9 +308,18 @@ def _build_rules(model: Any, emit: bool) -> tuple[RuleSet, list[SnippetError]]:
                         rules.prefer.append((rule_id, mode, fn))
                     break
         elif kind == "end":
+            on = getattr(r, "on", None)
+            winner = getattr(r, "winner", None) or "mover"
+            if on == "throw":
+                fn = compile_one(rule_id, "when", r.when, ROLL, (BOOL,))
+                if fn is not None and fn is not NEVER:
+                    rules.end_throw.append((rule_id, winner, fn))
+                continue
             fn = compile_one(rule_id, "when", r.when, END, (BOOL,))
             if fn is not None:
-                rules.end.append((rule_id, getattr(r, "winner", None) or "mover", fn))
+                rules.end.append((rule_id, winner, fn))
+                if on == "move" and fn is not NEVER:
+                    rules.end_move.append((rule_id, winner, fn))
         elif kind == "value":
             when = compile_one(rule_id, "when", r.when, END, (BOOL,))
             value = compile_one(rule_id, "value", r.value, END, (INT,))
@@ -399,18 +415,16 @@ def _moves_of(movement: Any) -> tuple[int, int, int, int, int]:
         value = getattr(movement, key, None)
         return default if value is None else value
     return (int(get("block", 2)), int(get("home_top", 6)), int(get("off_pip", 0)),
-            int(get("bear_off", "all_home") == "all_home"),
+            {"all_home": 1, "none": 2}.get(get("bear_off", "all_home"), 0),
             int(get("pinned_bear_off", "forbidden") == "allowed"))
 
 
 def _no_can_move(movement: Any) -> str:
     """Why `can_move` cannot answer under the `[movement]` switches: it enters as from the bar
-    and bears off, and knows no hit across the board (empty: it can answer)."""
+    (empty: it can answer)."""
     entry = getattr(movement, "entry_pip", None)
     if entry is not None and entry != 25:
         return "it enters checkers as from the bar, on pip 25 − d, not `entry_pip` − d"
-    if getattr(movement, "bear_off", None) == "none":
-        return "it reads bearing off, and `bear_off = \"none\"`"
     return ""
 
 

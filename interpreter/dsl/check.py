@@ -26,7 +26,8 @@ from interpreter.dsl.limits import (MAX_AGGREGATE_NESTING, MAX_EXPANDED_DEPTH, M
 from interpreter.dsl.parser import parse
 from interpreter.dsl.syntax import SnippetError
 from interpreter.dsl.vocabulary import (AGGREGATES, BUILTIN_NAMES, COLLECTION, FIELDS, FUNCTIONS,
-                                        VALUES, Env)
+                                        YIELDING,
+                                        TWO_DICE_NAMES, VALUES, Env)
 
 _PARAM_WORDS = {**TYPE_WORDS, COLLECTION: "a region, a set or a list"}
 
@@ -68,6 +69,8 @@ class Symbols:
     moves: tuple[int, int, int, int, int] = (2, 6, 0, 1, 0)
     #: why `can_move` cannot answer for these switches (empty: it can)
     no_can_move: str = ""
+    #: the length of each side's route (`[board] points`)
+    points: int = 24
 
 
 @dataclass
@@ -184,10 +187,19 @@ class Checker:
         if name in scope:
             return scope[name]
         value = VALUES.get(name)
+        if value is not None and name in YIELDING and (
+                name in self.symbols.regions or name in self.symbols.definitions
+                or name in self.symbols.state):
+            value = None        # the file's own name (vocabulary.YIELDING)
         if value is not None:
             if value.contexts is not None and st.context not in value.contexts:
                 raise self._err(node, st, "dsl-context", f"`{name}` is not available in "
                                 f"{CONTEXT_WORDS[st.context]}")
+            if name in TWO_DICE_NAMES and self.symbols.dice == 3:
+                # it would read two of the three dice, silently (vocabulary.TWO_DICE_NAMES)
+                raise self._err(node, st, "dsl-context", f"`{name}` reads two dice, and a throw "
+                                f"of this variant has three (`[turn] count = 3`): it would see "
+                                f"only two of them, so it is not available here")
             return self._stamp(value.make(self.env), node, st)
         if name in self.symbols.regions:
             if name not in self.regions_used:

@@ -24,9 +24,12 @@ class UnknownRuleError(TablierError):
 _KEYS = ("when", "ways", "value", "minimize", "maximize")
 #: the settings of each kind of rule shown with it
 _SHOWN = {"score": ("on", "to", "simple", "doublet"), "forbid": ("on", "waive"),
-          "prefer": ("order",), "end": ("winner",)}
+          "prefer": ("order",), "end": ("on", "winner")}
 #: the snippets of a stage rule of `[turn.stages]`
 _STAGE_KEYS = ("when", "next", "to_opponent", "again")
+#: the settings of a stage rule shown with it
+_STAGE_SHOWN = {"optional": "the opponent may play the numbers passed, or not",
+                "again_partial": "`again` is asked of a throw played in part too"}
 
 
 def _hooks_of(rules: RuleSet, rule_id: str) -> list[Any]:
@@ -38,6 +41,7 @@ def _hooks_of(rules: RuleSet, rule_id: str) -> list[Any]:
     out += [fn for i, fn in rules.forbid_move if i == rule_id]
     out += [fn for i, _m, fn in rules.prefer if i == rule_id]
     out += [fn for i, _w, fn in rules.end if i == rule_id]
+    out += [fn for i, _w, fn in getattr(rules, "end_throw", ()) if i == rule_id]
     for i, when, value in rules.value:
         if i == rule_id:
             out += [when, value]
@@ -97,6 +101,9 @@ def _explain_stage(model: Any, rules: RuleSet, stage_id: str, stage: Any) -> str
     lines = [f"stage rule {stage_id}: {getattr(stage, 'name', '')}", "kind: stage ([turn.stages])"]
     compiled = next((hooks for hooks in rules.stages if hooks[0] == stage_id), None)
     by_key = dict(zip(_STAGE_KEYS, compiled[1:])) if compiled is not None else {}
+    for extra, meaning in _STAGE_SHOWN.items():
+        if getattr(stage, extra, False):
+            lines.append(f"{extra}: true ({meaning})")
     for key in _STAGE_KEYS:
         text = getattr(stage, key, None)
         if text is None:

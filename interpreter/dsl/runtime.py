@@ -143,13 +143,15 @@ class RollContext:
     play preferences, and how many numbers cannot be played.
     """
 
-    __slots__ = ("_plays_fn", "_plays", "_unplayed", "state", "setup")
+    __slots__ = ("_plays_fn", "_plays", "_unplayed", "state", "setup", "d3")
 
     def __init__(self, plays_fn: Callable[[], tuple[list, int]], state: dict | None = None,
-                 setup: int = 1):
+                 setup: int = 1, d3: int = 0):
         self._plays_fn = plays_fn
         self._plays: list | None = None
         self._unplayed = 0
+        #: the third die of a throw of three (0: a throw of two)
+        self.d3 = d3
         self.state = state or {}
         #: how many times the men have been set up in this game (1 until the first relevé)
         self.setup = setup
@@ -171,12 +173,16 @@ class RollContext:
 
 
 def can_move(b: tuple, side: int, same: int, pinning: int, pool: int, block: int,
-             home_top: int, off_pip: int, all_home: int, pinned_home: int) -> bool:
+             home_top: int, off_pip: int, all_home: int, pinned_home: int,
+             points: int = 24) -> bool:
     """Whether `side` (0: the mover, 1: the opponent) has a single move with some number 1..6
     on board `b` under the movement switches given (the route, `block`, pins, bar entry,
     bearing off), the file's forbid rules aside: a free checker that a number takes to a
-    point open to it or off the board, or one on the bar or unentered that a number enters."""
+    point open to it or off the board, or one on the bar or unentered that a number enters.
+    `same`: the route, 0 opposite, 1 the same way round, 2 shared; `points`: its length (a
+    checker enters from the bar with d on pip points + 1 - d)."""
     pins = b[28] if pinning else 0
+    top = points + 1
     # the side's own view: v[q] > 0 its free checkers on its pip q, < 0 the other side's
     v: Any
     if side == 0:
@@ -186,8 +192,8 @@ def can_move(b: tuple, side: int, same: int, pinning: int, pool: int, block: int
     else:
         v = [0] * 25
         mask = 0
-        for p in range(1, 25):
-            q = (p + 12 if p <= 12 else p - 12) if same else 25 - p
+        for p in range(1, top):
+            q = p if same == 2 else (p + 12 if p <= 12 else p - 12) if same else top - p
             v[q] = -b[p]
             if pins >> p & 1:
                 mask |= 1 << q
@@ -195,13 +201,15 @@ def can_move(b: tuple, side: int, same: int, pinning: int, pool: int, block: int
     waiting = pool and b[29 + side] > 0
     if bar > 0 or waiting:
         for d in range(1, 7):
-            x = v[25 - d]
+            if top - d < 1:
+                break
+            x = v[top - d]
             # a lone opposing checker may be landed on, unless it sits on a pinned one of ours
-            if x >= 0 or (-x < block and not mask >> (25 - d) & 1):
+            if x >= 0 or (-x < block and not mask >> (top - d) & 1):
                 return True
         if bar > 0:
             return False
-    for p in range(off_pip + 2, 25):
+    for p in range(off_pip + 2, top):
         if v[p] <= 0:
             continue
         for q in range(p - 1, max(off_pip, p - 7), -1):
@@ -209,7 +217,8 @@ def can_move(b: tuple, side: int, same: int, pinning: int, pool: int, block: int
             if x >= 0 or (-x < block and not mask >> q & 1):
                 return True
     # no move on the board: bearing off, by the exact number of a free checker near the end
-    if waiting:
+    if waiting or all_home == 2:
+        # (all_home 2: nothing is ever borne off)
         return False
     own_pinned = [p for p in range(1, 25) if v[p] < 0 and mask >> p & 1]
     if own_pinned and not pinned_home:

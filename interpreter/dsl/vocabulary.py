@@ -34,7 +34,8 @@ call, or keeps the call where the formula would compute an argument twice.
 
 *A field* of a step or a play (`s.from`, `pl.paths`): one entry of `FIELDS`.
 
-The names of `BUILTIN_NAMES` cannot be redefined by a file (`dsl-shadow`).
+The names of `BUILTIN_NAMES` cannot be redefined by a file (`dsl-shadow`); those of `YIELDING`,
+added later, give way to a file's own name.
 """
 from __future__ import annotations
 
@@ -44,7 +45,7 @@ from typing import TYPE_CHECKING, Callable, cast
 
 from interpreter.dsl.core import (BOOL, CHOICE, END, FORBID, INT, LIST_INT, LIST_PATH, LIST_PLAY,
                                   MOVE, PATH, PLAY, ROLL, SET, STATE, STEP, Arith, Call, Cmp,
-                                  Const, CtxField, Dice, Expr, Flag, IfExp, Item, Param)
+                                  And, Const, CtxField, Dice, Expr, Flag, IfExp, Item, Or, Param)
 from interpreter.dsl.info import Info
 from interpreter.dsl.limits import ASSUMED_STEPS, POINTS_CAP, ROLLS_CAP, SETUP_CAP
 from interpreter.dsl.syntax import SnippetError
@@ -70,6 +71,8 @@ class Env:
     moves: tuple[int, int, int, int, int] = (2, 6, 0, 1, 0)
     #: why `can_move` cannot answer for the variant's switches (empty: it can)
     no_can_move: str = ""
+    #: the length of each side's route (`[board] points`)
+    points: int = 24
 
 
 #: any collection (a region, a set, a list, a path): the argument of `size`
@@ -157,6 +160,23 @@ VALUES: dict[str, Value] = {
                    frozenset({ROLL}), "the complete legal plays of the roll"),
     "unplayed": Value(INT, lambda env: CtxField(name="unplayed", type=INT), frozenset({ROLL}),
                       "how many of the roll's numbers cannot be played"),
+    "d3": Value(INT, lambda env: CtxField(name="d3", type=INT), frozenset({ROLL}),
+                "the third die of a throw of three dice (0 in a throw of two)"),
+    "triplet": Value(BOOL, lambda env: And(Cmp("==", die(1), die(2), type=BOOL),
+                                           Cmp("==", die(2), CtxField(name="d3", type=INT),
+                                               type=BOOL), type=BOOL),
+                     frozenset({ROLL}), "all three dice of a throw of three show the same number"),
+    "all_equal": Value(BOOL, lambda env: And(
+        Cmp("==", die(1), die(2), type=BOOL),
+        Or(Cmp("==", CtxField(name="d3", type=INT), Const(0, type=INT), type=BOOL),
+           Cmp("==", die(2), CtxField(name="d3", type=INT), type=BOOL), type=BOOL), type=BOOL),
+        frozenset({ROLL}), "every die of the throw shows the same number (a doublet of two "
+        "dice, a triplet of three)"),
+    "any_pair": Value(BOOL, lambda env: Or(
+        Cmp("==", die(1), die(2), type=BOOL),
+        Or(Cmp("==", die(1), CtxField(name="d3", type=INT), type=BOOL),
+           Cmp("==", die(2), CtxField(name="d3", type=INT), type=BOOL), type=BOOL), type=BOOL),
+        frozenset({ROLL}), "two dice of the throw (or all of them) show the same number"),
     "setup": Value(INT, lambda env: CtxField(name="setup", type=INT), frozenset({ROLL}),
                    "how many times the men have been set up in this game"),
     "my_points": Value(INT, lambda env: CtxField(name="my_points", type=INT), frozenset({END}),
@@ -183,10 +203,16 @@ VALUES: dict[str, Value] = {
                       "checkers per side"),
 }
 
+#: the names that read the dice as the hook's `d1` and `d2`, the two dice of a throw of two:
+#: refused in a variant whose throw has three dice (`[turn] count = 3`), where they would
+#: see two of the three (the check is `Checker._x_Name` in check.py; a name made to read all
+#: three dice is simply left out of this set)
+TWO_DICE_NAMES = frozenset({"dice", "numbers", "doublet", "total", "high", "low"})
+
 #: bounds of the hook's parameters and of the roll context's numbers (`exact` False: assumed)
 PARAM_BOUNDS: dict[str, tuple[int, int, bool]] = {
     "d1": (1, 6, True), "d2": (1, 6, True), "rolls": (0, ROLLS_CAP, False),
-    "unplayed": (0, 4, True), "setup": (1, SETUP_CAP, False),
+    "unplayed": (0, 4, True), "setup": (1, SETUP_CAP, False), "d3": (0, 6, True),
     "my_points": (0, POINTS_CAP, False), "their_points": (0, POINTS_CAP, False),
 }
 
@@ -387,8 +413,11 @@ _CAN_MOVE_COST = 24 * 6 + 3 * 24
 def _expand_can_move(env: Env, args: list[Expr], side: int) -> Expr:
     """`can_move()` as the runtime's call with the variant's switches written in."""
     block, home_top, off_pip, all_home, pinned_home = env.moves
-    consts = (side, int(env.route == "same"), int(env.pins), int(env.pool), block, home_top,
-              off_pip, all_home, pinned_home)
+    route = {"same": 1, "shared": 2}.get(env.route, 0)
+    consts: tuple[int, ...] = (side, route, int(env.pins), int(env.pool), block, home_top,
+                               off_pip, all_home, pinned_home)
+    if env.points != 24:
+        consts += (env.points,)
     return Call("can_move" if side == 0 else "opponent_can_move",
                 (args[0], *(Const(c, type=INT) for c in consts)), type=BOOL)
 
@@ -467,6 +496,10 @@ ITEM_BOUNDS: dict[tuple[str, int], Callable[[Env], tuple[int, int]]] = {
 
 AGGREGATES = ("count", "sum", "any", "all", "max", "min", "union")
 
-BUILTIN_NAMES = sorted({*VALUES, *FUNCTIONS, "options", *AGGREGATES})
+#: names the language gained after files were written with names of their own: a file's
+#: definition, region or named state of the same name is not refused (`dsl-shadow`) but takes
+#: their place in that file, so that the file reads as it did
+YIELDING = frozenset({"d3", "triplet", "all_equal", "any_pair"})
+BUILTIN_NAMES = sorted({*VALUES, *FUNCTIONS, "options", *AGGREGATES} - YIELDING)
 
 

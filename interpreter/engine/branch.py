@@ -127,10 +127,12 @@ class _State:
     d1: int
     d2: int
     passed: tuple | None
+    #: the game's choices before its first throw are still to be made (`[turn.choose]`)
+    choose_due: bool
 
     __slots__ = ("board", "mover", "first", "rolls", "setup", "turns", "dice", "pending",
                  "extra", "scored", "leader", "lead_changes", "ladder", "owner", "opening", "d1",
-                 "d2", "passed")
+                 "d2", "passed", "choose_due")
 
 
 def _state(game: Game, opening: bool, d1: int, d2: int, copy: bool = True,
@@ -148,6 +150,7 @@ def _state(game: Game, opening: bool, d1: int, d2: int, copy: bool = True,
         s.ladder, s.owner = game.ladder, game
     s.opening, s.d1, s.d2 = opening, d1, d2
     s.passed = passed
+    s.choose_due = game._choose_due
     return s
 
 
@@ -172,6 +175,7 @@ def _copy(game: Game, s: _State, rng: random.Random, cube: bool) -> Game:
     c.board, c.mover, c.first = s.board, s.mover, s.first
     c.rolls, c.setup, c.turns = list(s.rolls), s.setup, s.turns
     c.dice, c.pending, c.extra = s.dice, s.pending, s.extra
+    c._choose_due = s.choose_due
     c.fired = {}
     # the copy's own tallies: the game's are never touched by a search's look-ahead
     c.rule_points = {}

@@ -41,11 +41,21 @@ class Thrown:
     board: Board | None = field(default=None, compare=False)
     #: the third die of a three-dice throw (0: none)
     d3: int = 0
+    #: numbers passed on by the opponent, played by `side` as a stage of their own, not
+    #: thrown: how many single moves (d1 = d2), or 2 for two different numbers once each; 0
+    #: for a throw (the log's; the record writes the dice alike, and it is not compared)
+    passed: int = field(default=0, compare=False)
 
     @property
     def dice(self) -> tuple[int, ...]:
         """The dice thrown: two, or three."""
         return (self.d1, self.d2, self.d3) if self.d3 else (self.d1, self.d2)
+
+    def passed_text(self) -> str:
+        """The numbers passed on, as the log names them: "5", "3 × 4", "6 and 5"."""
+        if self.d1 != self.d2:
+            return f"{self.d1} and {self.d2}"
+        return f"{self.d1}" if self.passed <= 1 else f"{self.passed} × {self.d1}"
 
     def text(self) -> str:
         """The record's line: "white throws 3-1" ("white throws 6-5-2" with three dice)."""

@@ -182,6 +182,10 @@ class Game:
         #: numbers passed on to the player on roll (`ThrowState.passed`)
         self.between: tuple[bool, int, int] | None = None
         self.between_passed: tuple | None = None
+        #: a new game's `[turn.choose]` choices are still to be made (before its first throw)
+        self._choose_due = False
+        #: the choice being asked (a "choose" decision), for the players to name it
+        self.choosing: Any = None
 
     # -- the driver -----------------------------------------------------------------------------
 
@@ -254,7 +258,8 @@ class Game:
         """The index of the choice of `d` that a play's text names (IllegalAnswer if none)."""
         plays = self._current_plays(d)
         try:
-            play = read_play(text, plays, self.choice_base, self.dice)
+            play = read_play(text, plays, self.choice_base, self.dice,
+                             self.variant.move_rules.points)
         except TablierError as exc:
             raise IllegalAnswer(str(exc)) from None
         return [p.board for p in plays].index(play.board)
@@ -333,6 +338,8 @@ class Game:
         self.board = v.start_of(mover)
         self.rolls = [0, 0]
         self.ladder.opening(ties)
+        # the choices before the first throw (`[turn.choose]`): the winner makes them
+        self._choose_due = bool(getattr(v, "choices", ()))
         return d1, d2
 
     def _relevé(self, who: int) -> None:
@@ -460,6 +467,7 @@ class Game:
         prefer = bool(rules.prefer)
         score_play = bool(rules.score_play)
         end_rules = rules.end
+        end_throw = rules.end_throw
         single_end = end_rules[0][2] if len(end_rules) == 1 and end_rules[0][1] == "mover" \
             else None
         rethrow = v.doublet_rethrow
@@ -492,6 +500,8 @@ class Game:
             tracker = None
         turns = self.turns
         how = "limit"
+        #: throws in a row that moved nothing (two: maybe neither side can ever move again)
+        blocked = 0
         while turns < max_turns:
             if tracker is not None:
                 tracker.look(t.opening)
@@ -500,6 +510,11 @@ class Game:
             branching = self.branching
             if branching:
                 answers = self._checkpoint(t.opening, t.d1, t.d2, t.passed)
+            if self._choose_due:
+                # the game's choices, before its first throw, by the opening's winner (after
+                # the checkpoint: a search's copy of the throw makes them again)
+                yield from self._choose()
+                self._choose_due = False
             if t.opening:
                 d1 = t.d1
                 d2 = t.d2
@@ -538,14 +553,16 @@ class Game:
             self.rolls[mover] += 1
             self.dice = (d1, d2, d3) if three else (d1, d2)
             if keep:
-                thrown = Thrown(mover, d1, d2, b, d3)
+                # numbers the opponent passed on are played, not thrown: the log says so
+                thrown = Thrown(mover, d1, d2, b, d3, 0 if t.passed is None else t.passed[1])
                 record.append(thrown)
                 log.append(thrown)
             # -- the roll's points, the ladder's questions, the play ----------------------------
             passing = t.passed
             if passing is not None:
                 # numbers the opponent passed on: a stage of their own, scored by no rule
-                after, unplayed, made = yield from self._passed_stage(b, d1, d2, passing[1])
+                after, unplayed, made = yield from self._passed_stage(b, d1, d2, passing[1],
+                                                                      passing[0])
                 play_mine = play_theirs = 0
                 self.board = after
             elif not hooks:
@@ -588,7 +605,7 @@ class Game:
                         self._log_forced(b, d1, d2, after, d3=d3)
             else:
                 ctx = RollContext(partial(gen.plays, b, d1, d2, 1, d3) if three
-                                  else partial(gen.plays, b, d1, d2), setup=self.setup)
+                                  else partial(gen.plays, b, d1, d2), setup=self.setup, d3=d3)
                 rolls = self.rolls[mover]
                 if score_roll:
                     mine, theirs = self.count(rules.roll_items(b, d1, d2, rolls, ctx), mover)
@@ -646,6 +663,18 @@ class Game:
                 self.board = after
             #: the play's board, before the named state's updates
             moved = after
+            if after != b:
+                blocked = 0
+            elif passing is None:
+                blocked += 1
+                if blocked >= 2 and not end_throw and self._dead(b):
+                    # neither side can ever move again (each has just failed to), and no rule
+                    # ends the game: the throws would change nothing for ever (Doze canes
+                    # with its men run past the goal)
+                    if keep:
+                        log.append(Played(mover, after))
+                    how = "dead"
+                    break
             if updates:
                 after = self._updated(b, after, d1, d2,
                                       made if passing is not None or (not hooks and path_updates)
@@ -654,40 +683,49 @@ class Game:
             if keep:
                 log.append(Played(mover, after))
             # -- the end rules --------------------------------------------------------------------
-            if end_rules:
+            ended: str | None = None
+            end_id = ""
+            if end_throw and passing is None:
+                # the rules on the throw just played (a loss by a throw that cannot be played)
+                tctx = RollContext(partial(gen.plays, b, d1, d2, 1, d3) if three
+                                   else partial(gen.plays, b, d1, d2), setup=self.setup, d3=d3)
+                rolls = self.rolls[mover]
+                end_id, ended = next(((rid, w) for rid, w, fn in end_throw
+                                      if fn(b, None, None, d1, d2, rolls, tctx)), ("", None))
+            if ended is None and end_rules:
                 if single_end is not None:
                     ended = "mover" if single_end(after) else None
                 else:
                     ended = rules.game_over(after)
-                if ended == "none":
-                    # a tie: the game ends without a winner and scores nothing
-                    self.board = after
-                    end_id = next(rid for rid, _w, fn in end_rules if fn(after))
-                    # counted with the side whose play made it hold (no side wins it)
-                    self.fire(end_id, mover)
-                    self.event(Tied, end_id)
-                    if tracker is not None:
-                        tracker.ended(None, after, mover)
-                    if self._carried(L.game_tied(), t):
-                        continue
-                    how = "end"
-                    break
                 if ended is not None:
-                    self.board = after
-                    winner = mover if ended == "mover" else 1 - mover
-                    seen = after if winner == mover else flip(after)
-                    k, rule_id = self.game_value(seen)
                     end_id = end_rules[0][0] if single_end is not None else \
                         next(rid for rid, _w, fn in end_rules if fn(after))
-                    self.fire(end_id, winner)
-                    self.fire(rule_id, winner)
-                    self.event(Ended, winner, k, end_id, rule_id)
-                    if tracker is not None:
-                        tracker.ended(winner, after, mover)
-                    if self._carried(L.game_end(winner, k), t):
-                        continue
-                    how = "end"
-                    break
+            if ended == "none":
+                # a tie: the game ends without a winner and scores nothing
+                self.board = after
+                # counted with the side whose play made it hold (no side wins it)
+                self.fire(end_id, mover)
+                self.event(Tied, end_id)
+                if tracker is not None:
+                    tracker.ended(None, after, mover)
+                if self._carried(L.game_tied(), t):
+                    continue
+                how = "end"
+                break
+            if ended is not None:
+                self.board = after
+                winner = mover if ended == "mover" else 1 - mover
+                seen = after if winner == mover else flip(after)
+                k, rule_id = self.game_value(seen)
+                self.fire(end_id, winner)
+                self.fire(rule_id, winner)
+                self.event(Ended, winner, k, end_id, rule_id)
+                if tracker is not None:
+                    tracker.ended(winner, after, mover)
+                if self._carried(L.game_end(winner, k), t):
+                    continue
+                how = "end"
+                break
             # -- the ladder's marking and what happens next ------------------------------------
             if hooks:
                 nxt = yield from L.on_play(play_mine, play_theirs)
@@ -706,7 +744,7 @@ class Game:
                 self.board = after
                 continue
             if staged:
-                follows = self._next_stage(t, b, d1, d2, mover, moved)
+                follows = self._next_stage(t, b, d1, d2, mover, moved, d3)
                 if follows:
                     self.board = after
                     if follows == AGAIN:
@@ -768,6 +806,30 @@ class Game:
         self.between_passed = t.passed
         return how
 
+    def _choose(self) -> Gen:
+        """The choices of `[turn.choose]`, made before the first throw of a game by the player
+        on roll (who won the opening throw): each sets his value of a named state and his
+        opponent's, on the board as seen by him."""
+        for rule in self.variant.choices:
+            self.choosing = rule
+            d = self.ask("choose", self.mover, rule.labels)
+            i = self.answered(d, (yield d))
+            L = list(self.board)
+            L[rule.mine] = rule.values[i]
+            L[rule.other] = rule.theirs[i]
+            self.board = tuple(L)
+        self.choosing = None
+
+    def _dead(self, b: Board) -> bool:
+        """Whether no number moves anything for either side on `b` (the mover's view) and the
+        end rules do not end the game there: nothing can ever change again."""
+        v = self.variant
+        gen = v.generator
+        other = v.flip(b)
+        # (the opponent first: where the mover alone is shut out, his first number moves)
+        return all(gen.single_plays(x, d)[0].board == x for x in (other, b)
+                   for d in range(6, 0, -1)) and v.rules.game_over(b) is None
+
     def _updates_read_path(self) -> bool:
         """Whether one of the file's updates of the named state may read the play's path (each
         is asked with the first way to the play's board): else none needs the plays."""
@@ -804,7 +866,7 @@ class Game:
         return True
 
     def _next_stage(self, t: ThrowState, b: Board, d1: int, d2: int, mover: int,
-                    moved: Board) -> int:
+                    moved: Board, d3: int = 0) -> int:
         """After a throw or stage (d1, d2) played from `b` to `moved`: what a stage rule of the
         file (`[turn.stages]`) makes follow: a stage, set in `t`, by the same player
         (`t.opening`, the count of throws kept) or, the numbers left passed on, by the opponent
@@ -813,13 +875,19 @@ class Game:
         throws = self.variant.throws
         gen = self.variant.generator
         rolls = self.rolls[mover]
-        ctx = RollContext(partial(gen.plays, b, d1, d2, rolls), setup=self.setup)
+        ctx = RollContext(partial(gen.plays, b, d1, d2, rolls, d3) if d3 else
+                          partial(gen.plays, b, d1, d2, rolls), setup=self.setup, d3=d3)
         rule = throws.stage_rule(b, d1, d2, rolls, ctx)
         if rule is None:
             return 0
         unplayed = ctx.unplayed
         if unplayed:
             if rule.to_opponent is None or not rule.to_opponent(b, None, None, d1, d2, rolls, ctx):
+                # (`again_partial`: the rule's `again` is asked of a throw played in part too)
+                if rule.again is not None and getattr(rule, "again_partial", False) \
+                        and rule.to_opponent is None \
+                        and rule.again(b, None, None, d1, d2, rolls, ctx):
+                    return AGAIN
                 return 0
             path: Any = ()
             if d1 != d2 and unplayed == 1:
@@ -848,13 +916,17 @@ class Game:
         self.rolls[mover] -= 1
         return STAGE
 
-    def _passed_stage(self, b: Board, d1: int, d2: int, moves: int) -> Gen:
+    def _passed_stage(self, b: Board, d1: int, d2: int, moves: int, rule: Any = None) -> Gen:
         """The play of numbers passed on by the opponent: `moves` single moves of `d1` when
         `d2` is the same, else the two numbers as a throw of their own (as many moves as can be
-        played): (board after, how many could not be played, the stage's plays)."""
+        played; with the rule's `optional`, any of them in any order, or none): (board after,
+        how many could not be played, the stage's plays)."""
         gen = self.variant.generator
         mover = self.mover
-        if d1 == d2:
+        if rule is not None and getattr(rule, "optional", False):
+            plays, unplayed = gen.optional_plays(b, d1, d2, moves if d1 == d2 else 2,
+                                                 self.rolls[mover])
+        elif d1 == d2:
             plays, unplayed = gen.stage_plays(b, d1, moves, self.rolls[mover])
         else:
             plays, unplayed = gen.plays(b, d1, d2, self.rolls[mover])
@@ -957,6 +1029,7 @@ class Game:
         if nxt.start == "first":
             self.mover = nxt.who     # type: ignore[assignment]
             self.board = v.start_of(nxt.who)
+            self._choose_due = bool(getattr(v, "choices", ()))
             return False
         return True
 

@@ -121,13 +121,16 @@ def from_start(start: dict[int, int]) -> Board:
     return Geometry().start_board(start)
 
 
-def their_pip(route: str, p: int) -> int:
+def their_pip(route: str, p: int, points: int = 24) -> int:
     """The opponent's own number of the mover's pip p (and the mover's pip of the opponent's
-    pip p: the mapping is its own inverse)."""
+    pip p: the mapping is its own inverse). `points`: the length of the route (12, 18 or 24;
+    the pips above it are never used and map to themselves)."""
     if route == "same":
         return p + 12 if p <= 12 else p - 12
     if route == "shared":
         return p
+    if points != 24:
+        return points + 1 - p if 1 <= p <= points else p
     return 25 - p
 
 
@@ -150,6 +153,13 @@ class Geometry:
     pins: bool = False
     pool: bool = False
     state: tuple[tuple[str, int, bool], ...] = ()
+    #: the length of each side's route: 24, or 12 or 18 (pips 1..points are used, the slots of
+    #: the pips above stay 0); a route of another length is a board of its own
+    points: int = 24
+    #: the second side's initial value of each name of `state` where the sides differ (in the
+    #: order of `state`; empty: the same initial values): what a position that gives no value
+    #: of a name holds for the opponent
+    state_other: tuple[int, ...] = ()
 
     @property
     def state_base(self) -> int:
@@ -168,7 +178,7 @@ class Geometry:
         return self.state_base + i + (0 if mine else len(self.state))
 
     def their_pip(self, p: int) -> int:
-        return their_pip(self.route, p)
+        return their_pip(self.route, p, self.points)
 
     @cached_property
     def flip(self) -> Callable[[Board], Board]:
@@ -190,24 +200,35 @@ class Geometry:
             v = (_REV12[v & 0xFFF] << 12) | _REV12[v >> 12]
         return v << 1
 
-    def start_board(self, start: dict[int, int], unentered: int = 0) -> Board:
+    def start_board(self, start: dict[int, int], unentered: int = 0,
+                    other: dict[int, int] | None = None,
+                    other_state: dict[str, int] | None = None) -> Board:
         """Both players with the same start, each in his own pips, the mover first; `unentered`
-        checkers of each side wait off the board."""
+        checkers of each side wait off the board. `other`: the second side's own layout where
+        it differs from the mover's (`[board.black] start`), and `other_state` its initial
+        values of the named state where they differ."""
         b = [0] * self.size
         for pip, n in start.items():
+            if not 1 <= pip <= self.points:
+                raise ValueError(f"pip {pip} is not on a route of {self.points} points")
             b[pip] += n
-        for pip, n in start.items():
+        for pip, n in (start if other is None else other).items():
+            if not 1 <= pip <= self.points:
+                raise ValueError(f"pip {pip} is not on a route of {self.points} points")
             q = self.their_pip(pip)
             if n and b[q] > 0:
-                raise ValueError(f"both sides would start on pip {pip}")
+                raise ValueError(f"both sides would start on pip {q} of the first player")
             b[q] -= n
         if unentered:
             if not self.pool:
                 raise ValueError("this layout has no unentered checkers")
             b[POOL] = b[OPP_POOL] = unentered
         base, n = self.state_base, len(self.state)
-        for i, (_name, initial, _flag) in enumerate(self.state):
-            b[base + i] = b[base + n + i] = int(initial)
+        theirs = other_state or {}
+        for i, (name, initial, _flag) in enumerate(self.state):
+            b[base + i] = int(initial)
+            b[base + n + i] = int(theirs.get(name, self.state_other[i] if self.state_other
+                                             else initial))
         return tuple(b)
 
     # -- reading the slots -------------------------------------------------------------------
@@ -253,6 +274,8 @@ class Geometry:
     def to_json(self, b: Board) -> dict[str, Any]:
         """The position JSON of a board: `pins` when any remain, `state.unentered` with a pool."""
         out: dict[str, Any] = to_json(b)
+        if self.points != 24:
+            out["points"] = out["points"][:self.points]
         if self.pins:
             pm, pt = self.pinned(b)
             if pm or pt:
@@ -272,6 +295,8 @@ class Geometry:
 
         Unentered checkers are implicit: what the total lacks of `checkers` on each side; a
         `state.unentered` pair, when given, must agree. Raises PositionError naming the fault."""
+        if self.points != 24 and isinstance(obj, dict):
+            obj = _padded(obj, self.points)
         base = from_json(obj, None)
         if self.state:
             return self._read_state(obj, self._from_json(obj, base, checkers))
@@ -287,7 +312,8 @@ class Geometry:
         for i, (name, initial, flag) in enumerate(self.state):
             pair = stated.get(name)
             if pair is None:
-                pair = [bool(initial), bool(initial)] if flag else [initial, initial]
+                other = self.state_other[i] if self.state_other else initial
+                pair = [bool(initial), bool(other)] if flag else [initial, other]
             kind = bool if flag else int
             if not (isinstance(pair, list) and len(pair) == 2 and all(
                     type(x) is kind and (flag or STATE_MIN <= x <= STATE_MAX) for x in pair)):
@@ -362,6 +388,16 @@ class Geometry:
         return mask
 
 
+def _padded(obj: dict, points: int) -> dict:
+    """A position of a route of `points` points read as a 24-point one (the pips above the
+    route empty): its `points` must have exactly that many entries."""
+    pts = obj.get("points")
+    if not (isinstance(pts, list) and len(pts) == points):
+        raise PositionError(f"'points' must be a list of {points} integers (this board has "
+                            f"{points} points), not {shown(pts)}")
+    return {**obj, "points": pts + [0] * (24 - points)}
+
+
 def _no_pins(obj: dict) -> None:
     pins = obj.get("pins")
     if pins and isinstance(pins, dict) and any(pins.get(k) for k in ("mine", "theirs")):
@@ -379,8 +415,8 @@ def _check_total(have: tuple[int, int], checkers: int) -> None:
 
 def _flipper(layout: Geometry) -> Callable[[Board], Board]:
     """`flip` for a layout, generated as one tuple expression (only integers reach the source)."""
-    parts = ["b[27]"] + [f"-b[{their_pip(layout.route, k)}]" for k in PIPS] + ["b[26]", "b[25]",
-                                                                                 "b[0]"]
+    parts = ["b[27]"] + [f"-b[{their_pip(layout.route, k, layout.points)}]" for k in PIPS] + [
+        "b[26]", "b[25]", "b[0]"]
     if layout.pins or layout.pool:
         parts.append("mp(b[28])")
     if layout.pool:

@@ -44,7 +44,7 @@ in one order only and tells duplicate results apart by integer keys.
 from __future__ import annotations
 
 import inspect
-from typing import Callable, NamedTuple, Sequence
+from typing import Any, Callable, NamedTuple, Sequence
 
 from interpreter.kernel._fastplays import fast_plays_applies, compiled_plays
 from interpreter.kernel.board import OPP_POOL, PINS, POOL, Board
@@ -57,6 +57,10 @@ PINNED = 8
 ACROSS = 16
 #: a hit whose checker goes to the bar, its start being held by the mover (`held_start = "bar"`)
 TO_BAR = 32
+#: a hit whose checker is placed at once on a pip of `place` (`hit = "place"`): the mover's pip
+#: it is put on is the step's flags shifted right by PLACE_SHIFT
+PLACED = 64
+PLACE_SHIFT = 8
 
 
 class Step(NamedTuple):
@@ -106,10 +110,13 @@ class MoveGenerator:
     (per-move filters)."""
 
     def __init__(self, rules: MoveRules, forbid: Sequence[ForbidHook] = (),
-                 moves: Sequence[ForbidHook] = ()):
+                 moves: Sequence[ForbidHook] = (), ends: Sequence[Callable[[Board], Any]] = ()):
         self.rules = rules
         self.forbid = tuple(forbid)
         self.moves = tuple(moves)
+        #: end rules judged after each single move (`on = "move"`): a move after which one
+        #: holds ends the play there, as if every number had been played
+        self.ends = tuple(ends)
         self._tests = tuple(_as_test(f) for f in self.forbid)
         self._waive = tuple(getattr(f, "waive", "never") or "never" for f in self.forbid)
         self._waivable = any(w != "never" for w in self._waive)
@@ -117,8 +124,24 @@ class MoveGenerator:
         #: whether the plays depend on the throw number (the rule hooks may read it); the
         #: generated results() of the backgammon family takes the dice only
         self.reads_rolls = bool(self.forbid or self.moves)
+
         r = rules
         self.geometry = r.geometry
+        #: where a checker from the bar enters: a number d on pip bar_in - d
+        self._bar_in = r.points + 1
+        #: hits placed on the first free pip of a list (their owner's pips, seen by the mover)
+        self._place = tuple(self.geometry.their_pip(q) for q in r.place) \
+            if r.hit == "place" else ()
+        #: the board slot of the opponent's value naming his one placement pip (`place_state`)
+        self._place_slot = self.geometry.state_slot(r.place_state, mine=False) \
+            if r.hit == "place" and r.place_state else 0
+        if self._place_slot:
+            self._place = (0,)
+        #: the pips where a side may hold at most `limit` checkers (`limit`, `limit_pips`)
+        self._limit = r.limit
+        self._limited = frozenset(r.limit_pips or range(1, 25)) if r.limit else frozenset()
+        #: entering is the only move while a checker is off the board (bar or unentered)
+        self._entering_stage = r.entering_stage
         self._total_dbl = r.doublet_moves
         corner = (r.opp_corner,) if r.opp_corner is not None else ()
         self._rest_only = frozenset(
@@ -154,15 +177,15 @@ class MoveGenerator:
         #: (`some_plays`: three dice and no hook)
         self._seen: set | None = None
         self._prune = (self._three and not self.forbid and not self.moves and not r.has_corners
-                       and not self._enter_start and not self._frozen)
+                       and not self._enter_start and not self._frozen and not self.ends)
         self._fast = None
-        if fast_path_applies(rules) and not self.forbid and not self.moves:
+        if fast_path_applies(rules) and not self.forbid and not self.moves and not self.ends:
             from interpreter.kernel._fastgen import compiled_results
             self._fast = compiled_results(rules)
             # the generated function answers results() itself: no extra call on the hot path
             setattr(self, "results", self._fast)
         self._fast_plays = None
-        if fast_plays_applies(rules):
+        if fast_plays_applies(rules) and not self.ends:
             # each hook asked once per roll: its batch form `filter_paths(before, cands, d1, d2,
             # rolls)` called directly, a hook made otherwise wrapped to ask it of each path
             filters = tuple(_path_filter(f, t) for f, t in zip(self.forbid, self._tests))
@@ -217,6 +240,22 @@ class MoveGenerator:
         numbers passed on by the opponent, fewer than a doublet's), judged as a throw of its own:
         as many moves as can be played; and how many cannot."""
         return self._walk_plays(b, d, d, rolls, moves)
+
+    def optional_plays(self, b: Board, d1: int, d2: int, moves: int = 2, rolls: int = 1
+                       ) -> tuple[list[Play], int]:
+        """The plays of numbers the player MAY play (numbers passed to him that he may decline,
+        Laquet): `moves` single moves of d1 when d2 is the same, else d1 and d2 once each, in
+        any order; every sequence of some or all of them, the unchanged position first (its
+        empty way); and how many of the numbers the longest play leaves."""
+        cands = self._explore(b, d1, d2, moves, rolls)
+        groups: dict[Board, list[Path]] = {b: [()]}
+        best = 0
+        for n in range(moves, 0, -1):
+            for path, board in cands[n]:
+                if self._end_ok(b, board, path, d1, d2, rolls, None):
+                    best = max(best, n)
+                    groups.setdefault(board, []).append(tuple(map(Step._make, path)))
+        return [Play(bd, tuple(ps)) for bd, ps in groups.items()], moves - best
 
     def _walk_plays(self, b: Board, d1: int, d2: int, rolls: int = 1,
                     total: int = 0, d3: int = 0, prune: bool = False) -> tuple[list[Play], int]:
@@ -339,10 +378,15 @@ class MoveGenerator:
         hit = self.rules.hit
         if fl & TO_BAR:
             L[26] += n
+        elif fl & PLACED:
+            L[fl >> PLACE_SHIFT] -= n
         elif hit == "start":
             L[self._opp_start] -= n
         elif hit == "unentered":
             L[OPP_POOL] += n
+        elif hit == "removed":
+            # out of the game: counted with its side's checkers borne off
+            L[27] += n
         else:
             L[26] += n
 
@@ -383,6 +427,7 @@ class MoveGenerator:
         pins = self._pins
         send = self._send
         seen = self._seen
+        ends = self.ends
         before: tuple[int, ...] = ()      # the board before the step, where `moves` read it
         for s, t, h, fl in self._steps(L, d, must, carried, frozen, last):
             if moves:
@@ -410,6 +455,9 @@ class MoveGenerator:
                     self._undo(L, s, t, h, fl, released)
                     continue
             if t == 0 and rem == 1:
+                cands[total].append((tuple(path), tuple(L)))
+            elif ends and any(f(tuple(L)) for f in ends):
+                # the game is over in the middle of the throw: the play counts as complete
                 cands[total].append((tuple(path), tuple(L)))
             else:
                 rest = t in rest_only
@@ -459,7 +507,11 @@ class MoveGenerator:
         S = self._start
         srcs: Sequence[int]
         pool = self._pool and L[POOL] > 0
-        if self._enter_bar and L[25] > 0 and r.enter_first:
+        if self._entering_stage and (pool or L[25] > 0) and must is None:
+            # the entering stage: entries only (a hit man first, where he must enter first)
+            srcs = (25,) if L[25] > 0 and r.enter_first else \
+                ((25,) if L[25] > 0 else ()) + ((POOL,) if pool else ())
+        elif self._enter_bar and L[25] > 0 and r.enter_first:
             srcs = (25,)
         elif self._enter_start and r.enter_first and L[S] > 0:
             srcs = (S,) + tuple(sorted({c for c in carried if c != S and L[c] > 0}, reverse=True))
@@ -486,12 +538,19 @@ class MoveGenerator:
         pins = self._pins
         entering = self._pool
         across = self._across
+        limit = self._limit
+        limited = self._limited
+        bar_in = self._bar_in
         for s in srcs:
             t = s - d
             if entering and s == POOL:
                 t = self._entry - d
+            elif s == 25:
+                t = bar_in - d
             if t > off_pip:
                 v = L[t]
+                if limit and v >= limit and t in limited:
+                    continue
                 if t in self._special:
                     if v < 0 or last or t in self._closed:
                         continue
@@ -507,6 +566,9 @@ class MoveGenerator:
                     if v == -1 and not L[PINS] >> t & 1:
                         out.append((s, t, 1, PINNED))
                 elif r.hit != "none" and -v < r.block:
+                    if self._place:
+                        out.append((s, t, -v, self._placed(L, s, t)))
+                        continue
                     # a checker hit back to its start cannot go there while the mover holds
                     # that point (or lands on it): one point never holds both colours
                     if self._to_start and (L[self._opp_start] > 0 or t == self._opp_start):
@@ -535,6 +597,19 @@ class MoveGenerator:
             out = [m for m in out if m[1] == 0 and m[3] == 0]
         return out
 
+    def _placed(self, L: list[int], s: int, t: int) -> int:
+        """The flags of a hit by the move s → t whose checker is placed (`hit = "place"`): on
+        the first pip of the list that holds no checker of the mover once the move is made,
+        else on the bar."""
+        place = self._place
+        if self._place_slot:
+            own = L[self._place_slot]
+            place = (self.geometry.their_pip(own),) if 1 <= own <= self.rules.points else ()
+        for q in place:
+            if q != t and L[q] - (q == s) <= 0:
+                return PLACED | q << PLACE_SHIFT
+        return TO_BAR
+
     def _held_above(self, L: list[int], s: int) -> bool:
         """Whether a checker of the mover stands on a pip above s (a pinned one included)."""
         if any(L[q] > 0 for q in range(s + 1, 25)):
@@ -560,7 +635,12 @@ class MoveGenerator:
         return (far, 0, 0, EXCEDANT | SURPLUS)
 
     def _may_bear_off(self, L: list[int]) -> bool:
-        if L[25] > 0 or self.rules.bear_off == "none":
+        r = self.rules
+        if r.bear_off == "none":
+            return False
+        if L[25] > 0 and (r.enter_first or r.bear_off != "anywhere"):
+            # (bearing off at any time, with no order on entering, a checker on the bar stops
+            # nothing: Quinze tablas)
             return False
         if self._enter_start and L[self._start] > 0:
             return False

@@ -331,8 +331,19 @@ def checker_moves(pairs: Iterable[tuple[int, int]], before: Sequence[int],
             tuple(sorted((reached - through).elements())), tuple(hits))
 
 
+def _split_on(written: Sequence[Step], dice: tuple[int, ...], before: Sequence[int],
+              points: int) -> list[Step]:
+    """`expand_steps` on a route of `points` points: a checker on the bar (25) enters on pip
+    points + 1 - d, so its steps are split from there."""
+    if points == 24:
+        return expand_steps(written, dice, before)
+    top = points + 1
+    steps = [(top if a == 25 else a, b) for a, b in written]
+    return [(25 if a == top else a, b) for a, b in expand_steps(steps, dice, before)]
+
+
 def read_play(text: str, plays: Sequence[Any], before: Sequence[int],
-              dice: tuple[int, ...]) -> Any:
+              dice: tuple[int, ...], points: int = 24) -> Any:
     """The one legal play (of `plays`) that the text names, as gnubg reads plays: the steps,
     expanded over the dice, must be those of one of its paths. RecordError names the text and
     why it names no legal play."""
@@ -346,7 +357,7 @@ def read_play(text: str, plays: Sequence[Any], before: Sequence[int],
     found = []
     # the steps as written first (a board whose off is reached short of pip 0 writes `7/0`
     # for one number), then split over the dice as gnubg splits `23/5` for 6-6
-    for steps in (written, expand_steps(written, dice, before)):
+    for steps in (written, _split_on(written, dice, before, points)):
         want = Counter(steps)
         found = [p for p in plays
                  if any(path and Counter((s[0], s[1]) for s in path) == want
@@ -365,6 +376,14 @@ def read_play(text: str, plays: Sequence[Any], before: Sequence[int],
                 [(s[0], s[1]) for s in p.paths[0]], before, exact) == does]
             if found:
                 break
+    if len(found) > 1:
+        # where the order of the moves changes the play (a hit man placed on the first free
+        # point of a list: Todas tablas), the moves in the order written name it
+        for steps in (written, _split_on(written, dice, before, points)):
+            ordered = [p for p in found
+                       if any([(s[0], s[1]) for s in path] == list(steps) for path in p.paths)]
+            if len(ordered) == 1:
+                return ordered[0]
     if len(found) == 1:
         return found[0]
     if not found:

@@ -37,7 +37,19 @@ class MoveRules:
     #: their start, back off the board among the unentered ("unentered"), pin a lone one under
     #: the lander ("pin", Plakoto), or nothing (with block = 1 no landing on an opponent is
     #: possible anyway)
-    hit: Literal["bar", "start", "none", "pin", "unentered"] = "bar"
+    hit: Literal["bar", "start", "none", "pin", "unentered", "place", "removed"] = "bar"
+    #: with hit = "place": where a hit checker is put at once, without a die: the first of
+    #: these pips (its owner's own numbers, in the order given) that holds no checker of the
+    #: hitter once the hitting move is made (Todas tablas: his 24, 23, ... 19; Cab e quinal:
+    #: his start point); when every one holds one, `place_full` says where it goes
+    place: tuple[int, ...] = field(default=())
+    #: with hit = "place": the named state (`[turn.state]`) whose value for the hit checker's
+    #: owner is the one pip of `place`, in his own numbers (a start point that differs by side,
+    #: Cab e quinal); None: `place` is fixed
+    place_state: str | None = None
+    #: with hit = "place" and every pip of `place` held by the hitter: "bar" (it waits off the
+    #: board and enters with a number, as from the bar)
+    place_full: Literal["bar"] = "bar"
     #: with hit = "start": when the mover holds the hit checker's start (or lands on it), the
     #: hit is not possible ("refused"), or the hit checker goes to the bar instead, to enter as
     #: from the bar ("bar", Emperador)
@@ -57,6 +69,9 @@ class MoveRules:
     pool: bool = False
     #: all unentered checkers must come in before any checker on the board moves
     unentered_first: bool = False
+    #: while any checker of the mover is off the board (on the bar or never entered), entering
+    #: one is his only single move, in either order (Buffa de baldrac's entering stage)
+    entering_stage: bool = False
     #: a checker entered from off the board may go on with another number of the same throw
     #: (false: it waits for a later throw)
     unentered_move_on: bool = True
@@ -119,6 +134,18 @@ class MoveRules:
     #: `hit` says (Tourne-case); landings on the pips of `across_safe` hit nothing
     hit_across: bool = False
     across_safe: tuple[int, ...] = field(default=())
+    #: the most checkers of one side a point may hold (0: no limit): a checker may not land or
+    #: rest on a point holding that many of his own (Quinze tablas: 2; Verquere: 1 on the
+    #: first half of the route)
+    limit: int = 0
+    #: the pips the limit applies to (empty: every pip)
+    limit_pips: tuple[int, ...] = field(default=())
+    #: the length of each side's route (12, 18 or 24 points): pip `points` is its first point,
+    #: a checker enters from the bar with number d on pip points + 1 - d
+    points: int = 24
+    #: the second side's initial value of each named state (`[board.black] state`), in the
+    #: order of `state`; empty: the sides start alike
+    state_other: tuple[int, ...] = field(default=())
     #: the named state kept across turns (`[turn.state]`): (name, initial, true/false) each,
     #: carried in the board's last slots (kernel.board.Geometry)
     state: tuple[tuple[str, int, bool], ...] = field(default=())
@@ -133,7 +160,15 @@ class MoveRules:
         `native/hooks_emit.py` serves them)."""
         return (self.numbers != "both" or self.dice != 2 or self.entry_pip != 25
                 or self.bear_off == "none" or self.over_exit == "none" or self.hit_across
-                or self.held_start != "refused" or self.route == "shared")
+                or self.held_start != "refused" or self.route == "shared" or self.points != 24
+                or self.hit in ("place", "removed") or self.entering_stage or bool(self.limit))
+
+    @property
+    def walk_alone(self) -> bool:
+        """Whether a switch that only the Python walk serves is on (no compiled generator):
+        a route other than 24 points, hits placed by a list of points, the entering stage."""
+        return (self.points != 24 or self.hit in ("place", "removed") or self.entering_stage
+                or bool(self.limit))
 
     @property
     def has_corners(self) -> bool:
@@ -143,4 +178,4 @@ class MoveRules:
     def geometry(self) -> Geometry:
         """The board slots and route these switches need."""
         return Geometry(self.route, self.hit == "pin", self.pool or self.hit == "unentered",
-                        self.state)
+                        self.state, self.points, self.state_other)

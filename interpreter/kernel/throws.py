@@ -45,6 +45,10 @@ class StageRule:
     #: the same player throws again after the governed throw, its stages all played in full,
     #: where this holds (None: never)
     again: Callable[..., Any] | None = None
+    #: the numbers passed to the opponent are his to play or decline, any of them, in any order
+    optional: bool = False
+    #: `again` is asked of a throw played only in part too (not only of one played in full)
+    again_partial: bool = False
 
 
 def numbers_left(d1: int, d2: int, unplayed: int, path: Any = ()) -> tuple[int, int, int]:

@@ -111,6 +111,13 @@ def accelerate(variant: Any, quiet: bool = False, games: int | None = None) -> b
     nothing."""
     if not wanted() or (games is not None and games < WARM_GAMES):
         return False
+    alone = [g.id for g in (tuple(getattr(variant, "games", ()) or ()) or (variant,))
+             if python_only(g)]
+    if alone:
+        if not quiet:
+            say_once(f"{', '.join(dict.fromkeys(alone))}: its rules are played on the Python "
+                     f"path only ({python_only(variant) or 'one of its games'}), slower")
+        return False
     if not installed():
         if not quiet:
             say_once("numba is not installed: games run on the Python path (slower)")
@@ -160,12 +167,43 @@ def accelerate(variant: Any, quiet: bool = False, games: int | None = None) -> b
 THROW_GAMES = 2
 
 
+def python_only(variant: Any) -> str:
+    """Why no compiled code serves `variant` (empty: some may): the structures only the Python
+    walk and turn loop know (a route other than 24 points, hits placed by a list, the entering
+    stage, checkers removed from the game, end rules judged after each move or on the throw,
+    numbers the opponent may decline, another throw after a throw of three dice)."""
+    r = variant.move_rules
+    rules = variant.rules
+    if r.points != 24:
+        return f"a route of {r.points} points"
+    if r.hit == "place":
+        return "hit checkers placed on a list of points"
+    if r.hit == "removed":
+        return "hit checkers removed from the game"
+    if r.entering_stage:
+        return "the entering stage"
+    if r.limit:
+        return "a limit of checkers a point"
+    if getattr(rules, "end_move", None):
+        return "an end judged after each move"
+    if getattr(rules, "end_throw", None):
+        return "an end judged on the throw"
+    stages = variant.throws.stages
+    if any(getattr(st, "optional", False) or getattr(st, "again_partial", False)
+           for st in stages):
+        return "numbers the opponent may decline"
+    if stages and variant.dice_count == 3:
+        return "another throw after a throw of three dice"
+    return ""
+
+
 def accelerate_throws(variant: Any, games: int | None = None, quiet: bool = False) -> bool:
     """Give `variant` (and the games of a rotation) the compiled throws (`throws_emit.py`) that
     the searching bots' valuation of a scoring game reads, where it is covered; True when every
     game of it has them. `games`: how many games a searching bot will play (None: as many as it
     takes); below `THROW_GAMES` only code already in the cache is used."""
-    if not available():
+    if not available() or any(python_only(g) for g in (
+            tuple(getattr(variant, "games", ()) or ()) or (variant,))):
         return False
     from interpreter.native.throws_emit import NativeThrows, emit_throws, is_cached
 
@@ -203,4 +241,5 @@ def accelerate_net(variant: Any, games: int | None = None) -> None:
     if not available() or (games is not None and games < NET_GAMES):
         return
     for g in tuple(getattr(variant, "games", ()) or ()) or (variant,):
-        g.__dict__["native_net"] = True
+        if not python_only(g):
+            g.__dict__["native_net"] = True

@@ -196,7 +196,9 @@ def can_move(b, side, same, pinning, pool, block, home_top, off_pip, all_home, p
         mask = pins
     else:
         for p in range(1, 25):
-            if same:
+            if same == 2:
+                q = p
+            elif same:
                 q = p + 12 if p <= 12 else p - 12
             else:
                 q = 25 - p
@@ -219,7 +221,7 @@ def can_move(b, side, same, pinning, pool, block, home_top, off_pip, all_home, p
             x = v[q]
             if x >= 0 or (-x < block and not (mask >> q) & 1):
                 return True
-    if waiting:
+    if waiting or all_home == 2:
         return False
     has_pinned = False
     pinned_above = False

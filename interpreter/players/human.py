@@ -52,6 +52,9 @@ QUESTIONS = {
     "doublet": "Your 1-2 is played: which doublet do you name (you play it, then throw again)?",
     "resign": "Your opponent resigns ({offer}): accept or decline?",
     "school": "{who} marked {claimed} where the throw gives {due}: send him to school?",
+    # a choice of the file before the first throw (`[turn.choose]`): its title and
+    # description come first (`HumanPlayer._choice_question`)
+    "choose": "Your choice:",
 }
 #: word decisions where an empty line answers the first choice (the one that holds)
 ENTER_MEANS_FIRST = frozenset({"double", "rethrow"})
@@ -70,7 +73,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
 QUIT_WORDS = frozenset({"quit", "exit"})
 
 HELP_PLAY = """\
-Enter a play from/to, e.g. 24/18 13/11, 24/18(2), 8/2*/1, bar/22, 6/off
+Enter a play from/to, e.g. {examples}
 ({points}).
   N          the N-th play of `list`
   list       the legal plays, numbered
@@ -82,8 +85,14 @@ Enter a play from/to, e.g. 24/18 13/11, 24/18(2), 8/2*/1, bar/22, 6/off
 {resign}
   quit, exit end the game here (saved to --save FILE when given)
   help       this text
-A play can be entered in parts (24/18, then 13/11): the board shows it as it is
+A play can be entered in parts ({parts}): the board shows it as it is
 built, and a complete play built in parts is played once confirmed with ok."""
+#: the plays the help shows, by the length of the route (`[board] points`): (examples, parts)
+HELP_EXAMPLES = {
+    24: ("24/18 13/11, 24/18(2), 8/2*/1, bar/22, 6/off", "24/18, then 13/11"),
+    18: ("18/12 14/11, 18/12(2), 8/2*/1, bar/16, 6/off", "18/12, then 14/11"),
+    12: ("12/6 12/7, 12/8(2), 8/2*/1, bar/10, 3/off", "12/6, then 12/7"),
+}
 
 
 #: how many answers `hint` ranks, and the most `hint all` does
@@ -345,7 +354,8 @@ class HumanPlayer:
         if last is None or last[0] != key:
             s.say("")
             s.say(draw_board(s.variant, shown, decision.player, s.notation, before=before,
-                             on_roll=game.mover, legend=not (compact and s.legend_shown)))
+                             on_roll=game.mover, legend=not (compact and s.legend_shown),
+                             choices=decision.kind != "choose"))
             s.legend_shown = True
         said = score if last is None or last[0] != key or last[2] != score else []
         self._last = (key, throw, score, -1)
@@ -356,6 +366,12 @@ class HumanPlayer:
             self._dead = self._dead_said = None
             return
         mover = game.mover
+        if decision.kind == "choose":
+            # a choice before the game's first throw: no throw to show yet
+            for line in said:
+                s.say(line)
+            s.say(f"{SIDE_NAMES[decision.player]} chooses before the first throw of the game")
+            return
         if decision.kind in BEFORE_THROW:
             # the cube is offered before a throw: the dice on the board are the last throw's
             for line in said:
@@ -365,10 +381,16 @@ class HumanPlayer:
         # the throw (and the play, at a decision after it), what it scored rule by rule, then
         # the score it leaves; what the decision before showed of this throw is not repeated
         items = this_throw_items(game)
-        thrown = f"{SIDE_NAMES[mover]} threw {'-'.join(map(str, view.dice))}"
         played = self._played(game, throw)
-        if played:
-            thrown += f" and played {played}"
+        entry = game.log[throw] if throw >= 0 else None
+        if isinstance(entry, Thrown) and entry.passed:
+            # numbers the opponent could not play: no throw of this player's
+            thrown = f"{SIDE_NAMES[mover]} plays the passed {entry.passed_text()}" + (
+                f": {played}" if played else "")
+        else:
+            thrown = f"{SIDE_NAMES[mover]} threw {'-'.join(map(str, view.dice))}"
+            if played:
+                thrown += f" and played {played}"
         again = last is not None and last[1] == throw and last[3] >= 0
         told = last[3] if last is not None and again else 0
         if again:
@@ -586,6 +608,8 @@ class HumanPlayer:
         elif decision.kind == "school":
             pend = decision.game.ladder.school_pending
             question = question.format(who=SIDE_NAMES[pend[0]], claimed=pend[1], due=pend[2])
+        elif decision.kind == "choose":
+            question = self._choice_question(decision)
         elif decision.kind == "take":
             again = [c for c in choices if c in ("beaver", "raccoon")]
             if again:
@@ -593,6 +617,11 @@ class HumanPlayer:
                            f"keeping the cube)?"
         prompt = f"{SIDE_NAMES[decision.player]} {decision.kind}> "
         listed = "  " + "  ".join(f"{n} {c}" for n, c in enumerate(choices, 1))
+        # a question of several lines (a choice's description): its last line with the choices
+        head, _, question = question.rpartition("\n")
+        for line in head.split("\n") if head else ():
+            for piece in fit(line):
+                s.say(piece)
         while True:
             # the question, then its choices on the line before the prompt
             if len(question) + len(listed) <= terminal_width():
@@ -616,7 +645,7 @@ class HumanPlayer:
                 continue
             if low.isdigit() and 1 <= int(low) <= len(choices):
                 return int(low) - 1
-            matches = [i for i, c in enumerate(choices) if c == low]
+            matches = [i for i, c in enumerate(choices) if c.lower() == low]
             if not matches and low in SYNONYMS:
                 matches = [i for i, c in enumerate(choices) if c in SYNONYMS[low]][:1]
             if not matches:
@@ -625,6 +654,16 @@ class HumanPlayer:
                 return matches[0]
             s.say(f"{line!r} is not an answer here: type 1 to {len(choices)} or one of "
                   f"{', '.join(choices)} (help for more)")
+
+    @staticmethod
+    def _choice_question(decision: Any) -> str:
+        """What a choice before the game's first throw asks (`[turn.choose]`): the file's
+        title and description, then a line for the answer (the labels follow it, numbered)."""
+        rule = getattr(decision.game, "choosing", None)
+        if rule is None:
+            return QUESTIONS["choose"]
+        about = " ".join(str(rule.description or "").split())
+        return f"{rule.title}: {about}\n{QUESTIONS['choose']}" if about else f"{rule.title}?"
 
     def _mark(self, decision: Any) -> int | Resign:
         """How many points the player marks (schools): the count shown, or what he claims."""
@@ -676,7 +715,9 @@ class HumanPlayer:
                     s.say("the play is complete: ok to play it, undo to take back its last part")
                     continue
             if low == "help":
-                s.say(HELP_PLAY.format(points=s.notation.examples(),
+                examples, parts = HELP_EXAMPLES.get(s.notation.points, HELP_EXAMPLES[24])
+                s.say(HELP_PLAY.format(points=s.notation.examples(), examples=examples,
+                                       parts=parts,
                                        resign=self._help_resign(game.ladder)))
                 for legend in named_points_lines(s.notation, side):
                     s.say(legend)
@@ -778,7 +819,7 @@ class Entry:
             s.say(f"{line!r} adds nothing to the play")
             return None
         alternatives = [new]
-        expanded = expand_steps(new, self.dice, self.board)
+        expanded = _expanded(self.s.variant, new, self.dice, self.board)
         if expanded != new:
             alternatives.append(expanded)
         for alt in alternatives:
@@ -834,6 +875,19 @@ class Entry:
         if partial_board is not None:
             return None, partial_board
         return None
+
+
+def _expanded(variant: Any, steps: list[tuple[int, int]], dice: tuple[int, ...],
+              board: Any) -> list[tuple[int, int]]:
+    """`expand_steps` (a step over several dice split into single moves) where a checker on
+    the bar enters as from the pip before the route's first: 25 on a route of 24 points, 13 on
+    one of 12 (`bar/4` with 3-6 is bar/10 10/4 there)."""
+    n = getattr(variant.move_rules, "points", 24)
+    if n == 24 or not any(a == BAR for a, _b in steps):
+        return expand_steps(steps, dice, board)
+    entry = n + 1
+    out = expand_steps([(entry if a == BAR else a, b) for a, b in steps], dice, board)
+    return [(BAR if a == entry else a, b) for a, b in out]
 
 
 def _apply(gen: Any, base: Any, path: Any, steps: list[tuple[int, int]]) -> Any:
@@ -906,8 +960,9 @@ def explain(session: Session, decision: Any, steps: list[tuple[int, int]], base:
     after = " (after the parts entered)" if parts else ""
     # the checkers entering first, in whatever order the steps were typed
     for a, b in sorted(steps, key=lambda st: st[0] not in (BAR, UNENTERED)):
-        # a man waiting off the board enters as from pip `entry_pip`
-        dist = (mr.entry_pip if a == UNENTERED else a) - b
+        # a man waiting off the board enters as from pip `entry_pip`, one on the bar as from
+        # the pip before the route's first (25 on a route of 24 points)
+        dist = _source(mr, a) - b
         # the faults of one move, in the order a player looks for them
         reason = _no_checker(board, a, n, side) or _must_enter(variant, board, a)
         if reason is not None:
@@ -989,10 +1044,22 @@ def explain(session: Session, decision: Any, steps: list[tuple[int, int]], base:
             pw = Counter(prefix)
             if not any(not pw - Counter((s[0], s[1]) for s in path)
                        for p in relaxed for path in p.paths):
-                return (f"{step_text(a, b)}: no checker of yours can move {a - b} from "
+                return (f"{step_text(a, b)}: no checker of yours can move "
+                        f"{_source(variant.move_rules, a) - b} from "
                         f"{n.label(a, side)} with {roll}"
                         + (" after the rest of the play" if len(prefix) > 1 else ""))
     return f"{shown}: {stray or f'not a legal play with {roll} (list shows them)'}"
+
+
+def _source(mr: Any, a: int) -> int:
+    """The pip a step from `a` is counted from: a man waiting off the board enters as from
+    pip `entry_pip`, one on the bar as from the pip before the route's first (25 on a route
+    of 24 points, 13 on one of 12)."""
+    if a == UNENTERED:
+        return mr.entry_pip
+    if a == BAR:
+        return getattr(mr, "points", 24) + 1
+    return a
 
 
 def _closed_ways(board: list, a: int, dist: int, avail: Counter, block: int) -> list[int]:

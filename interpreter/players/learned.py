@@ -13,6 +13,7 @@ is played with a note naming the keys the game differs in.
 """
 from __future__ import annotations
 
+import shlex
 from importlib import resources
 from pathlib import Path
 from typing import Any, Callable, Sequence, cast
@@ -51,6 +52,23 @@ def shipped_weights(variant_id: str) -> Path | None:
         return None
 
 
+def train_ref(variant: Any) -> str:
+    """How `tablier train` is given `variant`, as a shell word: its built-in id, else its file
+    as the command that loaded it was given it (relative to the working folder as written; the
+    absolute path where that is not known), with the same `--set`s."""
+    from interpreter.engine.record import variant_source
+
+    ref, overrides = getattr(variant, "__dict__", {}).get("loaded_from") or (None, ())
+    source = variant_source(variant)
+    if source is None:
+        ref = variant.id
+    elif ref is None:
+        ref = source
+    words = [ref if source is None else shlex.quote(ref)]
+    words += [f"--set {shlex.quote(o)}" for o in overrides]
+    return " ".join(words)
+
+
 def load_net(variant: Any, ref: str | None, foreign: bool | None = None) -> ValueNet:
     """The network of `learned[:FILE]` for `variant`, checked against the rules it was trained
     under (refused where it was trained for another game, unless `foreign`, by default
@@ -61,7 +79,7 @@ def load_net(variant: Any, ref: str | None, foreign: bool | None = None) -> Valu
         found = shipped_weights(variant.id)
         if found is None:
             raise WeightsError(f"no weights ship for {variant.id!r}: train some with `tablier "
-                               f"train {variant.id} --games N --out FILE` and play "
+                               f"train {train_ref(variant)} --games N --out FILE` and play "
                                f"`learned:FILE`")
         path = found
     net = ValueNet.load(path)
@@ -460,8 +478,10 @@ class LearnedPlayer:
         if learner is not None:
             # self-play trains without the cube; copies only where a leaf needs the engine: a
             # play's leaf that is more than its end position, or a roll event's question
-            # (acey-deucey's doublet) valued by where each answer leads
-            copies = not quick(variant) or variant.throws.bonus_throw is not None
+            # (acey-deucey's doublet) or a choice before the game (Doze canes' goal) valued by
+            # where each answer leads
+            copies = not quick(variant) or variant.throws.bonus_throw is not None \
+                or bool(getattr(variant, "choices", ()))
             self.capabilities = frozenset({"branching"}) if copies else frozenset()
 
     def _choose_node(self, node: Any) -> int:

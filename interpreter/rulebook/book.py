@@ -115,12 +115,15 @@ def _pips_words(start: dict[int, int]) -> str:
     return ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
-def diagram(start: dict[int, int], route: str = "opposite") -> str:
+def diagram(start: dict[int, int], route: str = "opposite", points: int = 24,
+            black: dict[int, int] | None = None) -> str:
     """The starting position as a small board: the mover's checkers X, the opponent's O, pips
-    numbered from the mover (24 at the top left, 1 at the bottom left); the opponent's checkers
-    stand where the route puts them."""
+    numbered from the mover (the route's first pip, `points`, at the top left, pip 1 at the
+    bottom left); the opponent's checkers stand where the route puts them, from `black` (his
+    own layout, in his pips) when it differs from `start`."""
     try:
-        board = Geometry(route).start_board(start)       # type: ignore[arg-type]
+        board = Geometry(route, points=points).start_board(  # type: ignore[arg-type]
+            start, other=black)
     except ValueError:                  # both sides on one point: the file's own problem
         board = from_start(start)
 
@@ -128,7 +131,8 @@ def diagram(start: dict[int, int], route: str = "opposite") -> str:
         n = board[p]
         return "." if n == 0 else (f"X{n}" if n > 0 else f"O{-n}")
 
-    top, bottom = range(24, 12, -1), range(1, 13)
+    half = points // 2
+    top, bottom = range(points, half, -1), range(1, half + 1)
     rows = [" ".join(f"{p:>3}" for p in top),
             " ".join(f"{cell(p):>3}" for p in top),
             " ".join(f"{cell(p):>3}" for p in bottom),
@@ -252,16 +256,36 @@ def _board(ctx: Context, level: int) -> list[Block]:
     if board.checkers is None:
         return out + [Para("The file does not say how many checkers each player has.")]
     start = board.start_pips()
+    side = getattr(board, "black", None)
+    black = side.start_pips() if side is not None else None
+    points = getattr(board, "points", None) or 24
     text = f"Each player has {board.checkers} checker{'s' if board.checkers != 1 else ''}."
-    if start:
+    if start and black is not None:
+        text += (f" White starts with {_pips_words(start)}; black with {_pips_words(black)}; "
+                 f"each counting pips from his own side: pip {points} is the first point of "
+                 f"his route, pip 1 the last.")
+    elif start:
         text += (f" Each starts with {_pips_words(start)}, counting pips from his own side: "
-                 f"pip 24 is the first point of his route, pip 1 the last.")
+                 f"pip {points} is the first point of his route, pip 1 the last.")
+    route = getattr(getattr(ctx.doc.model, "movement", None), "route", "opposite")
+    if points != 24:
+        mirror = {"opposite": f"the opponent's pip q is the mover's pip {points + 1} − q",
+                  "shared": "the opponent's pip q is the mover's pip q"}.get(route)
+        text += (f" The route has {points} points, not 24: where the switches below speak of "
+                 f"a board of 24 points (pip 25 − d, 25 − q, pips 19..24), read them on this "
+                 f"route" + (f" ({mirror})." if mirror else "."))
     out.append(Para(text))
-    if start:
-        out.append(Para("The start seen from the player on roll (X; his opponent is O):"))
-        route = getattr(getattr(ctx.doc.model, "movement", None), "route", "opposite")
-        out.append(Code(diagram(start, route)))
-    others = [(k, i) for k, i in type(board).model_fields.items() if k not in ("checkers", "start")]
+    if side is not None and side.state:
+        out.append(Para("Black's own initial values of the named state (`[turn.state]`): "
+                        + ", ".join(code(f"{k} = {toml_value(v)}") for k, v in side.state.items())
+                        + "."))
+    if start or black:
+        out.append(Para("The start seen from white, the first side (X; black is O):"
+                        if black is not None else
+                        "The start seen from the player on roll (X; his opponent is O):"))
+        out.append(Code(diagram(start or {}, route, points, black)))
+    others = [(k, i) for k, i in type(board).model_fields.items()
+              if k not in ("checkers", "start", "black")]
     if others:
         out.append(Items(tuple(_switch_item(board, "board", k, i, ctx) for k, i in others)))
     return out
@@ -333,6 +357,18 @@ def _points(rule: Rule) -> str:
     return f"{amount}{count}, to {to}"
 
 
+#: when an end rule with `on` is judged, in words
+_END_ON = {
+    "move": "after each single move, so that the game may end in the middle of a throw (the "
+            "play then counts as using every number)",
+    "throw": "on the throw just played, reading its dice, `unplayed` and the position "
+             "before the play",
+}
+
+_END_ON_SHORT = {"move": "Judged after each single move (`on = \"move\"`)",
+                 "throw": "Judged on the throw just played (`on = \"throw\"`)"}
+
+
 def _short_points(rule: Rule) -> str:
     """`4 / 6 per way`, `2`, or the `value` expression."""
     if rule.simple is None and rule.doublet is None and rule.value is not None:
@@ -351,8 +387,10 @@ def _rule_facts(rule_id: str, rule: Rule, position: int, of: int) -> list[str]:
         facts.append("points: " + _points(rule))
     if rule.kind == "end":
         facts.append("winner: " + ("the opponent of the player who made the play"
-                                   if rule.winner == "opponent"
-                                   else "the player who made the play"))
+                                   if rule.winner == "opponent" else "nobody: a draw"
+                                   if rule.winner == "none" else "the player who made the play"))
+        if rule.on in _END_ON:
+            facts.append(f"judged: {_END_ON[rule.on]} ({code('on = ' + toml_value(rule.on))})")
     if rule.order is not None or of > 1:
         facts.append(f"order: {position} of {of} in its group"
                      + (f" (`order = {rule.order}`)" if rule.order is not None else
@@ -385,11 +423,14 @@ def _turn(ctx: Context, level: int) -> list[Block]:
     turn = getattr(ctx.doc.model, "turn", None)
     stages = getattr(turn, "stages", None) or {}
     state = getattr(turn, "state", None) or {}
-    if not stages and not state:
+    choices = getattr(turn, "choose", None) or {}
+    if not stages and not state and not choices:
         return []
     out: list[Block] = [_heading(level, "The turn")]
     if state:
-        out += _state(turn, level + 1)
+        out += _state(turn, level + 1, ctx)
+    if choices:
+        out += _choices(choices, level + 1)
     if not stages:
         return out
     out.append(Para(
@@ -419,11 +460,48 @@ def _turn(ctx: Context, level: int) -> list[Block]:
                 body = text.strip("\n")
                 lines.append(f'{key} = """{body}"""' if "\n" in body else
                              f"{key} = {toml_value(body)}")
+        if getattr(stage, "optional", False):
+            lines.append("optional = true")
         out.append(Code("\n".join(lines), "toml"))
+        if getattr(stage, "optional", False) and stage.to_opponent is not None:
+            out.append(Para("`optional = true`: the opponent may play the numbers passed to "
+                            "him, any of them in any order, or none; a position of that stage "
+                            "writes them as a plain list (`\"state\": {\"passed\": [5, "
+                            "4]}`), and its results include the unchanged position."))
     return out
 
 
-def _state(turn: Any, level: int) -> list[Block]:
+def _choices(choices: dict[str, Any], level: int) -> list[Block]:
+    """The choices made before the first throw of each game (`[turn.choose]`)."""
+    out: list[Block] = [_heading(level, "Choices made before the game", "turn-choose"), Para(
+        "Before the first throw of each game, the winner of the opening throw makes each "
+        "choice; it sets the named state of the same name for both sides, for the whole game. "
+        "He answers with one of the words, which sets his value and his opponent's (a pip in "
+        "each one's own pips).")]
+    for name, choice in choices.items():
+        out.append(_heading(level + 1, f"{code(name)}: {choice.name}", "choose-" + name))
+        if choice.description:
+            out.append(Para(_sentence(choice.description)))
+        theirs = choice.theirs or choice.values
+        labels = choice.labels or [str(v) for v in choice.values]
+        span = getattr(choice, "span", None)
+
+        def shown(v: int) -> str:
+            return f"{v} (pips {v}..{v + span - 1})" if span else str(v)
+        out.append(Table(("answer", f"his {name}", f"his opponent's {name}"), tuple(
+            (code(label), shown(mine), shown(other))
+            for label, mine, other in zip(labels, choice.values, theirs))))
+        if span:
+            out.append(Para(f"`span = {span}`: the choice is a run of {span} points from the "
+                            f"value chosen, and a position (JSON) writes it as the mover's "
+                            f"first and last pips, `\"state\": {{\"{name}\": [{choice.values[0]}, "
+                            f"{choice.values[0] + span - 1}]}}`."))
+        if choice.source:
+            out.append(Items((f"Source: {' '.join(choice.source.split())}.",)))
+    return out
+
+
+def _state(turn: Any, level: int, ctx: Context | None = None) -> list[Block]:
     """The named state (`[turn.state]`) and how each value changes (`[turn.update]`)."""
     out: list[Block] = [_heading(level, "State kept across turns", "turn-state"), Para(
         "Each player has his own value of each name, which starts afresh with each game; the "
@@ -431,12 +509,18 @@ def _state(turn: Any, level: int) -> list[Block]:
         "its update says (read like a forbid rule of the play chosen, with the values before "
         "the play). Position JSON gives them as `\"state\": {\"NAME\": [mover, opponent]}`.")]
     items = []
+    side = getattr(ctx.doc.model.board, "black", None) if ctx is not None else None
+    black_state = (side.state or {}) if side is not None else {}
     for name, initial in turn.state.items():
         up = turn.update.get(name)
         kind = "true or false" if isinstance(initial, bool) else "a count from 0 to 1000"
         text = f"{code(name)} ({kind}), at first {code(toml_value(initial))}"
+        if name in black_state:
+            text += f" (black's: {code(toml_value(black_state[name]))}, `[board.black] state`)"
+        chosen = name in (getattr(turn, "choose", None) or {})
         if up is None:
-            text += "; no update sets it."
+            text += ("; the choice made before the game sets it (below), no update changes it."
+                     if chosen else "; no update sets it.")
         else:
             text += f": {up.name}. {_sentence(up.description) if up.description else ''}"
             if up.source:
@@ -487,6 +571,8 @@ def _rule_table(ctx: Context, level: int) -> list[Block]:
         rows = []
         for rule_id, rule in members:
             what = _sentence(rule.description) + ("" if rule.enabled else " **Switched off.**")
+            if rule.kind == "end" and rule.on in _END_ON:
+                what = f"{_END_ON_SHORT[rule.on]}: {what[:1].lower()}{what[1:]}"
             row = [code(rule_id), rule.name]
             if scored:
                 row += ["opponent" if rule.to == "opponent" else "roller", _short_points(rule)]

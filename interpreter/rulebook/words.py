@@ -77,7 +77,9 @@ def applies(info: FieldInfo, table: BaseModel) -> tuple[bool, str]:
     for key, wanted in condition.items():
         current = getattr(table, key, None)
         if wanted == "set":
-            if current is None or current == []:      # an empty list sets nothing either
+            # an empty list sets nothing either, nor a count of 0 (`limit = 0`: no limit)
+            if current is None or current == [] or (
+                    type(current) is int and current == 0):
                 return False, f"used only when {code_key(key)} is set"
         elif isinstance(wanted, list) and current not in wanted:
             shown = " or ".join(toml_value(w) for w in wanted)

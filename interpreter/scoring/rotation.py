@@ -95,8 +95,8 @@ class RotationPlay(Ladder):
 
     @classmethod
     def worth_unit(cls, model: Any = None) -> str:
-        """The points of the match's last game (what a finished match's line gives as its
-        value)."""
+        """The match's margin: the winner's points less the loser's (what a finished match's
+        line gives as its value; each game's own value is in `game_points`)."""
         return "match points"
 
     @classmethod
@@ -184,7 +184,8 @@ class RotationPlay(Ladder):
         g.event(RotationGameEnded, entry.number, winner, points, tuple(self.score))
         if self.finished:
             self.winner = 0 if self.score[0] >= self.model.match_points else 1
-            self.value = points
+            # the match's result, not its last game's: the winner's margin
+            self.value = self.score[self.winner] - self.score[1 - self.winner]
             return END
         self._start_turns = g.turns
         self._announce()
@@ -219,12 +220,13 @@ class RotationPlay(Ladder):
                 "game_points": [e.points for e in self.games]}
 
     def result(self) -> GameResult:
+        """The match's result: its winner, and as its value the winner's margin in match
+        points (the final score is `points`; each game's value is in `extra["games"]`)."""
         g = self.game
         finished = self.finished
-        last = self.games[-1] if self.games else None
-        out = GameResult(finished, self.winner if finished else None,
-                         last.points if (finished and last) else 0, g.turns,
-                         list(self.score), g.fired)
+        winner = self.winner if finished else None
+        margin = self.score[winner] - self.score[1 - winner] if winner is not None else 0
+        out = GameResult(finished, winner, margin, g.turns, list(self.score), g.fired)
         out.extra = {"match_points": self.model.match_points, "games": [
             {"game": e.number, "variant": e.variant,
              "winner": None if e.winner is None else SIDE_NAMES[e.winner],

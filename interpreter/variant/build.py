@@ -30,6 +30,25 @@ _MOVEMENT_FIELDS = tuple(f for f in MoveRules.__dataclass_fields__
                                        "dice"))
 
 
+@dataclass(frozen=True)
+class ChoiceRule:
+    """A `[turn.choose.NAME]` of the file: before the first throw of each game the winner of
+    the opening throw picks one of `labels`; choice i sets his value of the state NAME to
+    `values[i]` and his opponent's to `theirs[i]` (board slots `mine` and `other`)."""
+
+    name: str
+    title: str
+    description: str
+    labels: tuple[str, ...]
+    values: tuple[int, ...]
+    theirs: tuple[int, ...]
+    mine: int
+    other: int
+    #: the choice is a run of `span` points from the value: a position writes the state as
+    #: the mover's [first, last] (0: as the pair of values)
+    span: int = 0
+
+
 @dataclass
 class Variant:
     """A loaded variant, ready to play."""
@@ -63,6 +82,8 @@ class Variant:
     throws: ThrowRules = ThrowRules()
     #: the variants of a rotation's games (`[ladder] kind = "rotation"`), in order; () else
     games: tuple["Variant", ...] = ()
+    #: the choices made before the first throw of each game (`[turn.choose]`), in order
+    choices: tuple[ChoiceRule, ...] = ()
 
     @property
     def dice_count(self) -> int:
@@ -114,7 +135,8 @@ class Variant:
     def generator(self) -> MoveGenerator:
         forbid = [fn for _id, fn in self.rules.forbid]
         moves = [fn for _id, fn in getattr(self.rules, "forbid_move", ())]
-        return MoveGenerator(self.move_rules, forbid, moves)
+        ends = [fn for _id, _w, fn in getattr(self.rules, "end_move", ())]
+        return MoveGenerator(self.move_rules, forbid, moves, ends)
 
     @property
     def has_roll_hooks(self) -> bool:
@@ -133,14 +155,27 @@ def move_rules_of(model: Any) -> MoveRules:
         for name in _MOVEMENT_FIELDS:
             value = getattr(movement, name, None)
             if value is not None:
-                values[name] = tuple(value) if name in ("no_landing", "across_safe") else value
+                values[name] = tuple(value) if name in ("no_landing", "across_safe",
+                                                         "limit_pips") else value
+        place = values.get("place")
+        if isinstance(place, str):
+            values["place"] = ()
+            values["place_state"] = place
+        elif place is not None:
+            values["place"] = tuple(place)
     dice = getattr(model, "dice", None)
     doublets = getattr(dice, "doublets", None) or "four"
     values["numbers"] = getattr(dice, "numbers", None) or "both"
     values["dice"] = int(getattr(dice, "count", None) or 2)
     pool = bool(getattr(model.board, "unentered", None))
+    values["points"] = int(getattr(model.board, "points", None) or 24)
+    black = getattr(model.board, "black", None)
+    other = (getattr(black, "state", None) or {}) if black is not None else {}
+    state = state_of(model)
+    if other:
+        values["state_other"] = tuple(int(other.get(name, v)) for name, v, _f in state)
     return MoveRules(checkers=model.board.checkers, doublet_moves=_DOUBLET_MOVES[doublets],
-                     pool=pool, state=state_of(model), **values)
+                     pool=pool, state=state, **values)
 
 
 def state_of(model: Any) -> tuple[tuple[str, int, bool], ...]:
@@ -189,7 +224,11 @@ def build_variant(doc: Any) -> Variant:
     move_rules = move_rules_of(model)
     geometry = move_rules.geometry
     try:
-        start = geometry.start_board(layout, getattr(model.board, "unentered", None) or 0)
+        black = getattr(model.board, "black", None)
+        start = geometry.start_board(
+            layout, getattr(model.board, "unentered", None) or 0,
+            black.start_pips() if black is not None else None,
+            (black.state or None) if black is not None else None)
     except ValueError as err:
         raise VariantError([_at(doc, ("board", "start"), "unplayable",
                                 f"the starting position cannot be set up: {err}")]) from None
@@ -199,7 +238,11 @@ def build_variant(doc: Any) -> Variant:
     throws = ThrowRules(doublet_rethrow=doublets in _RETHROW,
                         bonus_throw=bonus_throw if len(bonus_throw) == 2 else None,
                         bonus=tuple(getattr(dice, "bonus", None) or ()),
-                        stages=tuple(StageRule(*hooks) for hooks in rules.stages))
+                        stages=tuple(StageRule(*hooks, optional=_stage_flag(model, hooks[0],
+                                                                            "optional"),
+                                               again_partial=_stage_flag(model, hooks[0],
+                                                                         "again_partial"))
+                                     for hooks in rules.stages))
     variant = Variant(
         id=model.variant.id, name=model.variant.name, model=model, path=doc.path,
         move_rules=move_rules, rules=rules, start=start,
@@ -210,6 +253,7 @@ def build_variant(doc: Any) -> Variant:
         all_off=getattr(model.board, "all_off", None) or "end",
         mat_variation=getattr(model.variant, "mat_variation", None),
         flip=geometry.flip, layout=layout, throws=throws)
+    variant.choices = _choices(model, geometry)
     variant.sources = _sources(doc)
     variant.files = tuple((Path(path).name, digest) for path, digest in variant.sources)
     if _plays_games(model.ladder):
@@ -219,6 +263,27 @@ def build_variant(doc: Any) -> Variant:
     if problems:
         raise VariantError(problems)
     return variant
+
+
+def _choices(model: Any, geometry: Geometry) -> tuple[ChoiceRule, ...]:
+    """The file's `[turn.choose]` tables (checked by the loader: each names a state)."""
+    out = []
+    for name, ch in (getattr(getattr(model, "turn", None), "choose", None) or {}).items():
+        if name not in {n for n, _v, _f in geometry.state}:
+            continue
+        values = tuple(ch.values)
+        theirs = tuple(ch.theirs) if ch.theirs is not None else values
+        labels = tuple(ch.labels) if ch.labels is not None else tuple(str(v) for v in values)
+        out.append(ChoiceRule(name, ch.name, ch.description or "", labels, values, theirs,
+                              geometry.state_slot(name), geometry.state_slot(name, mine=False),
+                              ch.span or 0))
+    return tuple(out)
+
+
+def _stage_flag(model: Any, stage_id: str, key: str) -> bool:
+    """A true/false key of the stage rule `stage_id` (`optional`, `again_partial`)."""
+    stages = getattr(getattr(model, "turn", None), "stages", None) or {}
+    return bool(getattr(stages.get(stage_id), key, False))
 
 
 #: the rotation files being loaded (a rotation that names itself is refused, not followed)

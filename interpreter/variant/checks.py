@@ -307,7 +307,8 @@ def _check_rule(rule_id: str, rule: dict[str, Any], kind: str) -> list[Problem]:
     elif kind == "forbid" and "when" not in rule:
         needs("`when`: the condition that makes a play illegal")
     on = rule.get("on")
-    allowed_on = {"score": ("roll", "play"), "forbid": ("play", "move")}.get(kind)
+    allowed_on = {"score": ("roll", "play"), "forbid": ("play", "move"),
+                  "end": ("play", "move", "throw")}.get(kind)
     if isinstance(on, str) and allowed_on and on not in allowed_on:
         out.append(Problem(path + ("on",), "bad-choice",
                            f"`on` of a {kind} rule must be one of {choices_str(allowed_on)}; "
@@ -380,10 +381,23 @@ def _check_geometry(data: dict[str, Any]) -> list[Problem]:
                                "a bonus throw is a throw of two dice; with `dice.count = 3` "
                                "there is none", alternatives=(("dice", "count"),)))
         stage_rules = _table(data, "turn").get("stages")
-        if isinstance(stage_rules, dict) and stage_rules:
-            out.append(Problem(("turn", "stages"), "bad-value",
-                               "stage rules judge a throw of two dice; with `dice.count = 3` "
-                               "a throw has no stages", alternatives=(("dice", "count"),)))
+        for sid, st in (stage_rules.items() if isinstance(stage_rules, dict) else ()):
+            for key in ("next", "to_opponent"):
+                if isinstance(st, dict) and key in st:
+                    out.append(Problem(("turn", "stages", sid, key), "bad-value",
+                                       f"a stage rule's `{key}` continues a throw of two "
+                                       f"dice; with `dice.count = 3` a stage rule may only "
+                                       f"give another throw (`again`)",
+                                       alternatives=(("dice", "count"),)))
+    if dice.get("count") == 3:
+        # a score rule's `doublet` points go to a throw whose first two dice are equal: with
+        # three dice that reads two of them (as the rule language's `doublet` would)
+        for rule_id, rule in _table(data, "rules").items():
+            if isinstance(rule, dict) and rule.get("kind") == "score" and "doublet" in rule:
+                out.append(Problem(("rules", rule_id, "doublet"), "bad-value",
+                                   "a score rule's `doublet` points judge a throw of two dice; "
+                                   "with `dice.count = 3` give `simple` (or `value`) only",
+                                   "key", alternatives=(("dice", "count"),)))
     if isinstance(stages, list) and "complement_doublet" in stages and (
             "chosen_doublet" not in stages
             or stages.index("complement_doublet") < stages.index("chosen_doublet")):
@@ -580,7 +594,110 @@ def check_playable(data: dict[str, Any], *, concrete: bool) -> list[Problem]:
                                f"checker reaching it is borne off, so it is no corner",
                                alternatives=(mv + ("off_pip",),)))
     out += _check_start_playable(board, off, route)
+    out += _check_sides_and_places(data)
     out += _check_ladder_playable(data, concrete)
+    return out
+
+
+def _check_sides_and_places(data: dict[str, Any]) -> list[Problem]:
+    """The route's length, the second side's start and state, where hit checkers are placed,
+    the limit per point and the choices before the game: each within the route and naming
+    what the file declares."""
+    out: list[Problem] = []
+    board = _table(data, "board")
+    movement = _table(data, "movement")
+    turn = _table(data, "turn")
+    declared: dict[str, Any] = turn["state"] if isinstance(turn.get("state"), dict) else {}
+    points = board.get("points", 24)
+    points = points if points in (12, 18, 24) else 24
+    route = _switch(movement, "route", str)
+    if points != 24 and route == "same":
+        out.append(Problem(("board", "points"), "unplayable",
+                           f"a route of {points} points cannot run the same way round from "
+                           f"opposite corners (`route = \"same\"` needs the 24 points)",
+                           alternatives=(("movement", "route"),)))
+    black: dict[str, Any] = board["black"] if isinstance(board.get("black"), dict) else {}
+    for where, layout in ((("board", "start"), board.get("start")),
+                          (("board", "black", "start"), black.get("start"))):
+        if not isinstance(layout, dict):
+            continue
+        for pip, count in layout.items():
+            if pip.isascii() and pip.isdigit() and points < int(pip) <= 24:
+                out.append(Problem(where + (pip,), "bad-value",
+                                   f"pip {pip} is not on a route of {points} points "
+                                   f"(`board.points`)", "key",
+                                   alternatives=(("board", "points"),)))
+    layout = black.get("start")
+    checkers = board.get("checkers")
+    if isinstance(layout, dict) and _is_int(checkers):
+        counts = [v for v in layout.values() if _is_int(v)]
+        unentered = board.get("unentered", 0)
+        if len(counts) == len(layout) and _is_int(unentered) \
+                and sum(counts) + unentered != checkers:
+            out.append(Problem(("board", "black", "start"), "start-sum",
+                               f"the second side's start has {sum(counts)} checkers"
+                               f"{f' and {unentered} unentered' if unentered else ''} but "
+                               f"`board.checkers` is {checkers}",
+                               alternatives=(("board", "checkers"),)))
+    for name in (black.get("state") or {}) if isinstance(black.get("state"), dict) else ():
+        if name not in declared:
+            out.append(Problem(("board", "black", "state", name), "unknown-name",
+                               f"`board.black.state.{name}` sets a state that `[turn.state]` "
+                               f"does not declare", "key"))
+    hit = _switch(movement, "hit", str)
+    place = movement.get("place")
+    if hit == "place" and place is None:
+        out.append(Problem(("movement", "hit"), "missing-key",
+                           "with `hit = \"place\"` the file says where a hit checker goes: "
+                           "`movement.place`, its owner's pips in the order tried, or the name "
+                           "of a `[turn.state]` value", "value"))
+    if isinstance(place, str) and place not in declared:
+        out.append(Problem(("movement", "place"), "unknown-name",
+                           f"`movement.place` names the state `{place}`, which `[turn.state]` "
+                           f"does not declare"))
+    for key in ("place", "limit_pips"):
+        pips = movement.get(key)
+        if isinstance(pips, list):
+            outside = [p for p in pips if _is_int(p) and points < p <= 24]
+            if outside:
+                out.append(Problem(("movement", key), "bad-value",
+                                   f"`movement.{key}` names pip {outside[0]}, which is not on a "
+                                   f"route of {points} points",
+                                   alternatives=(("board", "points"),)))
+    choose: dict[str, Any] = turn["choose"] if isinstance(turn.get("choose"), dict) else {}
+    for name, ch in choose.items():
+        if not isinstance(ch, dict):
+            continue
+        where = ("turn", "choose", name)
+        if name not in declared:
+            out.append(Problem(where, "unknown-name",
+                               f"`[turn.choose.{name}]` sets a state that `[turn.state]` does not "
+                               f"declare", "key"))
+        values = ch.get("values")
+        n = len(values) if isinstance(values, list) else 0
+        for key in ("theirs", "labels"):
+            given = ch.get(key)
+            if isinstance(given, list) and n and len(given) != n:
+                out.append(Problem(where + (key,), "bad-value",
+                                   f"`{key}` gives {len(given)} entries for {n} values: one for "
+                                   f"each, in the same order"))
+        labels = ch.get("labels")
+        if isinstance(labels, list) and len(set(map(str, labels))) != len(labels):
+            out.append(Problem(where + ("labels",), "bad-value",
+                               "each choice needs a label of its own: a player answers with it"))
+        span = ch.get("span")
+        if _is_int(span) and isinstance(values, list):
+            past = [v for v in values if _is_int(v) and not 1 <= v <= points - span + 1]
+            if past:
+                out.append(Problem(where + ("values",), "bad-value",
+                                   f"with `span = {span}` the run from value {past[0]} leaves the "
+                                   f"route of {points} points", alternatives=(where + ("span",),)))
+    stages: dict[str, Any] = turn["stages"] if isinstance(turn.get("stages"), dict) else {}
+    for sid, st in stages.items():
+        if isinstance(st, dict) and st.get("optional") is True and "to_opponent" not in st:
+            out.append(Problem(("turn", "stages", sid, "optional"), "bad-value",
+                               "`optional` says the opponent may decline the numbers passed to "
+                               "him: it needs `to_opponent`", "key"))
     return out
 
 

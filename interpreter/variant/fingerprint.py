@@ -50,6 +50,8 @@ def flat_turn(model: Any) -> dict[str, Any]:
     out.update({f"state.{name}": v for name, v in turn["state"].items()})
     out.update({f"update.{name}.{k}": v for name, up in turn["update"].items()
                 for k, v in up.items()})
+    out.update({f"choose.{name}.{k}": v for name, ch in turn.get("choose", {}).items()
+                for k, v in ch.items() if k in ("by", "values", "theirs")})
     return out
 
 
@@ -84,11 +86,32 @@ def fingerprint_parts(variant: Any) -> dict[str, Any]:
         _table("ladder", ladder.model_dump(), out)
     for i, game in enumerate(getattr(variant, "games", ()) or ()):
         out[f"games.{i}"] = rules_fingerprint(game)
+    # keys the file format gained later count only where a file sets them: at their default
+    # they change nothing, and the fingerprints of networks trained before them still hold
+    for key in [k for k in out if _unset(k, out[k])]:
+        del out[key]
     # JSON's own view of each value (a tuple a list, an int key a string), so that the parts
     # read back from a weights file compare equal to the parts computed
     out = json.loads(json.dumps(out, sort_keys=True, ensure_ascii=False))
     variant.__dict__["_fingerprint_parts"] = out
     return dict(out)
+
+
+#: keys of the format added after networks were first trained, with the value that means
+#: "not set"; `board.unplaced` only says how a position JSON is read, never how a game plays
+_LATER: dict[str, Any] = {
+    "board.points": None, "board.black": None, "movement.place": None,
+    "movement.place_full": "bar", "movement.limit": 0, "movement.limit_pips": [],
+    "movement.entering_stage": False}
+
+
+def _unset(key: str, value: Any) -> bool:
+    if key == "board.unplaced":
+        return True
+    if key in _LATER:
+        return value == _LATER[key] or (value == () and _LATER[key] == [])
+    return key.startswith("turn.stages.") and key.endswith((".optional", ".again_partial")) \
+        and value is False
 
 
 def fingerprint_of_parts(parts: Mapping[str, Any]) -> str:

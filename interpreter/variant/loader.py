@@ -54,7 +54,7 @@ from interpreter.variant.problems import (
     toml_repr,
     type_name,
 )
-from interpreter.variant.schema import VariantModel
+from interpreter.variant.schema import Board, Dice, Movement, VariantModel
 
 #: tables that an extending file replaces whole instead of merging key by key
 REPLACED_WHOLE: frozenset[KeyPath] = frozenset({("board", "start")})
@@ -384,9 +384,13 @@ _RULE_FIELDS = ("to", "on", "winner")
 
 def _snippet_view(merged: dict[str, Any]) -> Any:
     """What the rule-language checker reads of a document that failed the schema: its regions,
-    definitions, options and rules, keeping only the parts of the right shape."""
-    def table(key: str) -> dict[str, Any]:
-        value = merged.get(key)
+    definitions, options, rules, the turn's stage rules, named state and its updates, the bot's
+    features, and the switches of `[board]`, `[dice]` and `[movement]` the rules depend on,
+    keeping only the parts of the right shape. Everything comes from the merged document, so
+    that what a file extends (its base's definitions and state names) is there whatever the
+    file itself gets wrong."""
+    def table(key: str, within: dict[str, Any] = merged) -> dict[str, Any]:
+        value = within.get(key)
         return value if isinstance(value, dict) else {}
 
     # only what is well named: a name the checks refuse never reaches the rule compiler
@@ -408,17 +412,78 @@ def _snippet_view(merged: dict[str, Any]) -> Any:
         rules[rule_id] = SimpleNamespace(kind=r["kind"], **{
             k: fields.get(k) for k in (*_SNIPPET_FIELDS, *_RULE_FIELDS, "simple", "doublet",
                                        "order", "enabled")})
-    board = table("board")
-    checkers = board.get("checkers")
-    checkers = checkers if type(checkers) is int and 1 <= checkers <= 60 else 15
     options = {k: v for k, v in table("options").items()
                if isinstance(v, (str, int, bool)) and valid_name(k)}
     choices = {k: v for k, v in table("option_choices").items()
                if isinstance(v, list) and k in options}
+    turn = table("turn")
+    stages = {
+        stage_id: SimpleNamespace(enabled=st.get("enabled") is not False, **{
+            k: st[k] if isinstance(st.get(k), str) else None for k in _STAGE_FIELDS})
+        for stage_id, st in table("stages", turn).items()
+        if isinstance(st, dict) and len(stage_id) <= 64}
+    # a state of a wrong initial value is still declared (the schema reports the value): its
+    # uses are not also unknown names
+    state = {name: v if type(v) is bool else 0 for name, v in table("state", turn).items()
+             if valid_name(name)}
+    updates = {name: SimpleNamespace(value=up["value"] if isinstance(up.get("value"), str)
+                                     else None)
+               for name, up in table("update", turn).items() if isinstance(up, dict)}
+    features = strings(table("features", table("bot")), valid_name)
     return SimpleNamespace(regions=strings(table("regions"), valid_name),
                            define=strings(table("define"), valid_definition),
                            options=options, option_choices=choices,
-                           board=SimpleNamespace(checkers=checkers), rules=rules)
+                           board=_salvaged(Board, table("board")),
+                           dice=_salvaged(Dice, table("dice")),
+                           movement=_salvaged(Movement, table("movement")),
+                           rules=rules,
+                           turn=SimpleNamespace(stages=stages, state=state, update=updates),
+                           bot=SimpleNamespace(features=features))
+
+
+_STAGE_FIELDS = ("when", "next", "to_opponent", "again")
+
+
+def _salvaged(model: type[BaseModel], data: dict[str, Any]) -> Any:
+    """A table of switches (`[board]`, `[dice]`, `[movement]`) as `model` reads it, each key
+    that the schema refuses left at its default: what the rule-language checker may still
+    trust of a table with a schema error."""
+    try:
+        return model.model_validate(data)
+    except ValidationError:
+        pass
+    try:
+        return model.model_validate(_valid_keys(model, data))
+    except ValidationError:
+        # a fault between keys (or a key another requires): their defaults
+        return model()
+
+
+def _valid_keys(model: type[BaseModel], data: dict[str, Any]) -> dict[str, Any]:
+    """The keys of a table that the schema (`model`) accepts each by itself."""
+    kept: dict[str, Any] = {}
+    for key, value in data.items():
+        if key not in model.model_fields:
+            continue
+        try:
+            model.model_validate({key: value})
+        except ValidationError as error:
+            if any(tuple(e["loc"][:1]) == (key,) or not e["loc"] for e in error.errors()):
+                continue
+        kept[key] = value
+    return kept
+
+
+def _valid_switches(merged: dict[str, Any]) -> dict[str, Any]:
+    """The document with only the keys of `[board]`, `[dice]` and `[movement]` that the schema
+    accepts one by one: what the checks of switch combinations read of a document that failed
+    the schema (a value the schema refuses is reported once, not again in a combination)."""
+    out = dict(merged)
+    for key, model in (("board", Board), ("dice", Dice), ("movement", Movement)):
+        table = merged.get(key)
+        if isinstance(table, dict):
+            out[key] = _valid_keys(model, table)
+    return out
 
 
 def check_snippets(doc: VariantDoc) -> list[Diagnostic]:
@@ -827,6 +892,13 @@ class _Session:
         if model is not None:
             # switch combinations that cannot be played, once each switch is valid by itself
             self.problems += check_playable(merged, concrete=concrete and ladder is not None)
+        else:
+            # the same of the switches that are valid by themselves: a schema error elsewhere
+            # does not hide them (what the ladder requires of the rules is judged once the
+            # rules are well formed)
+            rules_ok = not any(p.key_path[:1] == ("rules",) for p in self.problems)
+            self.problems += check_playable(_valid_switches(merged), concrete=concrete and
+                                            ladder is not None and rules_ok)
         # an option of the wrong type is not also reported as outside its choices
         mistyped = {p.key_path for p in self.problems if p.code == "bad-type"}
         self.problems = [p for p in self.problems
@@ -844,8 +916,10 @@ class _Session:
 
         if self.diagnostics or model is None:
             if check_rules and complete:
-                # report the rule-language problems too, from the parts that are well formed
-                self.diagnostics += check_snippets(document(_snippet_view(merged)))
+                # report the rule-language problems too: of the whole document where the schema
+                # accepts it (another check refused it), else of the parts that are well formed
+                view = _snippet_view(merged) if model is None else model
+                self.diagnostics += check_snippets(document(view))
             return None
         doc = document(model.model_copy(update={"ladder": ladder}))
         if check_rules is True:

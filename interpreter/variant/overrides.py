@@ -174,9 +174,10 @@ def _check_key(path: KeyPath, written: KeyPath, data: dict[str, Any]) -> \
                                       f"`{key_str(path[:index])}` is not a table")
 
     second = str(path[1])
-    if head == "turn" and len(path) == 2 and second not in ("stages", "state", "update"):
+    if head == "turn" and len(path) == 2 and second not in ("stages", "state", "update",
+                                                             "choose"):
         # (its dice keys were mapped to `dice` already: what is left is unknown)
-        return unknown(1, [*TURN_DICE_KEYS, "stages", "state", "update"])
+        return unknown(1, [*TURN_DICE_KEYS, "stages", "state", "update", "choose"])
     if head in _SUBTABLES:
         fields = list(cast("type[BaseModel]", _SUBTABLES[head]).model_fields)
         if second not in fields:

@@ -68,10 +68,52 @@ class VariantInfo(Strict):
         "side); none for backgammon itself")
 
 
+class SideStart(Strict):
+    """`[board.black]`: the second side's own start where it differs from the first's."""
+
+    start: dict[str, int] | None = Field(
+        None, description="where the second player's (black's) checkers start, in his own pips "
+        "(pip → number of checkers); absent: the same layout as `board.start`")
+    state: dict[str, int] | None = Field(
+        None, description="the second player's initial values of the named state "
+        "(`[turn.state]`) where they differ from the first's (Cab e quinal: each side's start "
+        "point)")
+
+    def start_pips(self) -> dict[int, int] | None:
+        return None if self.start is None else {int(p): n for p, n in self.start.items()}
+
+
 class Board(Strict):
     """`[board]`: the checkers and where they start."""
 
     checkers: int | None = Field(None, ge=1, le=60, description="checkers per player")
+    points: Literal[12, 18, 24] | None = Field(
+        None, description="how many points each side's route has: 24 (the whole board), 18 "
+        "(three quarters, Seys dos e as) or 12 (one half, Medio emperador); pip `points` is the "
+        "first point of the route, and a checker enters from the bar with a number d on pip "
+        "points + 1 − d", json_schema_extra=says(
+            none="Each side's route runs over the 24 points of the board.",
+            **{"24": "Each side's route runs over the 24 points of the board.",
+               "any": "Each side's route has {value} points: it starts on his pip {value}, and "
+               "a number d enters a checker from the bar on pip {value} + 1 − d."}))
+    unplaced: Literal["error", "off", "unentered"] = Field(
+        "error", description="in a position given as JSON (`tablier moves`, `score`), the men "
+        "of a side that it places neither on the points nor on the bar: an error unless they "
+        "are the unentered ones of a game whose men start off the board (error), borne off "
+        "(off), or still to enter (unentered, with `unentered`); with off or unentered each "
+        "line of `tablier moves` also says what follows the play (`next`, `game_over`)",
+        json_schema_extra=says(
+            error="A position given as JSON places every man of both sides (the unentered ones "
+            "of a game whose men start off the board excepted).",
+            off="A position given as JSON may leave men out: those it places neither on the "
+            "points nor on the bar are borne off; each line of `tablier moves` says what "
+            "follows the play (`next`, `game_over`).",
+            unentered="A position given as JSON may leave men out: those it places neither on "
+            "the points, the bar nor among those borne off are still to enter; each line of "
+            "`tablier moves` says what follows the play (`next`, `game_over`)."))
+    black: SideStart | None = Field(
+        None, description="the second player's (black's) own start and initial state, where "
+        "they differ from `start` (Seys dos e as, Laquet: a different layout per side)")
     start: dict[str, int] | None = Field(
         None, description="where each player's checkers start: pip (\"1\"..\"24\", from the "
         "player's own point of view) → number of checkers; with `unentered`, must add up to "
@@ -197,10 +239,11 @@ class Movement(Strict):
                               "or rest on it.",
                               "any": "A point holding {value} or more opposing checkers is "
                               "closed: no checker may land or rest on it; fewer make a blot."}))
-    hit: Literal["bar", "start", "none", "pin", "unentered"] = Field(
+    hit: Literal["bar", "start", "none", "pin", "unentered", "place", "removed"] = Field(
         _DEFAULT.hit, description="what landing on fewer than `block` opposing checkers does to "
         "them: send them to the bar, back to their start, back off the board among the "
-        "unentered, pin a lone one under the lander (pin), or nothing", json_schema_extra=says(
+        "unentered, pin a lone one under the lander (pin), put them at once on a pip of "
+        "`place` (place), or nothing", json_schema_extra=says(
             bar="A checker landing on a blot hits it: the blot goes to the bar.",
             start="A checker landing on a blot hits it: the blot goes back to its owner's start, "
             "to come into play again.",
@@ -209,7 +252,28 @@ class Movement(Strict):
             "under it and cannot move until every checker on it has left; a point is closed by "
             "two free opposing checkers, or by any sitting on a pinned checker of the mover's.",
             unentered="A checker landing on a blot hits it: the blot goes back off the board, "
-            "among its side's checkers waiting to enter."))
+            "among its side's checkers waiting to enter.",
+            place="A checker landing on a blot hits it: the blot is put at once, without a "
+            "die, on the first pip of `place` (its owner's numbers, in that order) that holds "
+            "no checker of the hitter once the hitting move is made.",
+            removed="A checker landing on a blot hits it: the blot leaves the game for good, "
+            "counted with its side's checkers borne off."))
+    place: list[Pip] | str | None = Field(
+        None, description="with `hit = \"place\"`: the pips, in the hit checker's owner's own "
+        "numbers and in the order they are tried, where a hit checker is put (the first that "
+        "holds no checker of the hitter, the hitting one included); or the name of a "
+        "`[turn.state]` value holding that one pip for each side (a start point that differs "
+        "by side)", json_schema_extra=says(
+            {"hit": ["place"]},
+            any="A hit checker is put on the first of its owner's pips {value} that holds no "
+            "checker of the hitter once the hitting move is made."))
+    place_full: Literal["bar"] = Field(
+        _DEFAULT.place_full, description="with `hit = \"place\"`: where a hit checker goes "
+        "when the hitter holds every pip of `place`: the bar (it enters with a number)",
+        json_schema_extra=says(
+            {"hit": ["place"]},
+            bar="When the hitter holds every pip of `place`, the hit checker goes to the bar "
+            "and enters from there with a number."))
     held_start: Literal["refused", "bar"] = Field(
         _DEFAULT.held_start, description="with `hit = \"start\"`: when the hitter's side holds "
         "the hit checker's start (or lands on it), the hit is not possible (refused), or the hit "
@@ -246,6 +310,27 @@ class Movement(Strict):
             true="Checkers waiting off the board must all come in before any checker on the "
             "board moves.",
             false="Checkers on the board may move while others still wait off the board."))
+    limit: int = Field(
+        _DEFAULT.limit, ge=0, le=15, description="the most checkers of one side a point may "
+        "hold, on the pips of `limit_pips` (0: no limit): no checker may land or rest on a "
+        "point already holding that many of his side", json_schema_extra=says(
+            **{"0": "A point may hold any number of one side's checkers.",
+               "any": "A point (of `limit_pips`) may hold at most {value} checkers of one side: "
+               "no checker may land or rest on it once it holds that many of his."}))
+    limit_pips: list[Pip] = Field(
+        list(_DEFAULT.limit_pips), max_length=24, description="the pips (the mover's numbers) "
+        "where `limit` applies; empty: every pip", json_schema_extra=says(
+            {"limit": "set"},
+            none="The limit applies on every point.",
+            any="The limit applies on pips {value} only."))
+    entering_stage: bool = Field(
+        _DEFAULT.entering_stage, description="while any checker of the mover is off the board "
+        "(on the bar or never entered), entering one is his only single move, in either order "
+        "(an entering stage: Buffa de baldrac)", json_schema_extra=says(
+            true="While any of his checkers is off the board, on the bar or never entered, a "
+            "player's only moves are entries; the others move on once all are in.",
+            false="No entering stage: checkers off the board enter as `enter_first` and "
+            "`unentered_first` say."))
     unentered_move_on: bool = Field(
         _DEFAULT.unentered_move_on, description="a checker entered from off the board may go on "
         "with another number of the same throw", json_schema_extra=says(
@@ -407,7 +492,7 @@ RULE_KIND_FIELDS: dict[str, frozenset[str]] = {
     "score": frozenset({"when", "ways", "value", "to", "simple", "doublet", "on"}),
     "forbid": frozenset({"when", "on", "waive"}),
     "prefer": frozenset({"when", "minimize", "maximize"}),
-    "end": frozenset({"when", "winner"}),
+    "end": frozenset({"when", "winner", "on"}),
     "value": frozenset({"when", "value"}),
 }
 RULE_COMMON_FIELDS = frozenset({"name", "kind", "description", "source", "enabled", "order"})
@@ -442,10 +527,13 @@ class Rule(Strict):
     simple: int | None = Field(None, ge=0, description="points for a simple (non-doublet) roll, "
                                "per way")
     doublet: int | None = Field(None, ge=0, description="points for a doublet, per way")
-    on: Literal["roll", "play", "move"] | None = Field(
+    on: Literal["roll", "play", "move", "throw"] | None = Field(
         None, description="when the rule applies: a score rule on the roll, before moving "
         "(roll, the default), or on the play chosen (play); a forbid rule on the position a play "
-        "ends on (play, the default) or on each single move as it is made (move)")
+        "ends on (play, the default) or on each single move as it is made (move); an end rule on "
+        "the position a play ends on (play, the default), also after each single move, ending "
+        "the game in the middle of the throw (move), or on the throw just played, reading its "
+        "dice and `unplayed` (throw: a loss by a throw that cannot be played)")
     waive: Literal["never", "unavoidable", "fewer_numbers"] | None = Field(
         None, description="a forbid rule that a roll may waive: when no way of playing it, "
         "not moving included, satisfies the rule (unavoidable), or when obeying the rule plays "
@@ -485,6 +573,38 @@ class Stage(Strict):
     again: str | None = Field(
         None, description="rule-language condition: once no stage follows a governed throw "
         "or stage played in full, the same player throws again (default: never)")
+    optional: bool = Field(
+        False, description="with `to_opponent`: the opponent MAY play the numbers passed to "
+        "him, any of them in any order, or none (Laquet); false: he must play as many as he can")
+    again_partial: bool = Field(
+        False, description="with `again`: it is asked of a governed throw played only in part "
+        "too (its condition may read `unplayed`); false: only of one played in full")
+
+
+class Choice(Strict):
+    """`[turn.choose.<name>]`: a choice made once, before the first throw of each game, that
+    sets the named state `<name>` (declared in `[turn.state]`) of both sides for the whole
+    game (Doze canes' goal quarter, Cab e quinal's fixed third die)."""
+
+    name: str = Field(description="the choice's name, for people (e.g. \"The goal quarter\")")
+    description: str | None = Field(None, description="the choice in words")
+    source: str | None = Field(None, description="where the rule is stated")
+    by: Literal["first"] = Field(
+        "first", description="who chooses: the player who won the opening throw, before his "
+        "first throw (first)")
+    values: list[Annotated[int, Field(ge=0, le=1000)]] = Field(
+        min_length=1, max_length=24, description="the values he may choose, his own value of "
+        "the state for each")
+    theirs: list[Annotated[int, Field(ge=0, le=1000)]] | None = Field(
+        None, description="the other player's value of the state for each choice, in the same "
+        "order (seen from his side); absent: the same values")
+    labels: list[str] | None = Field(
+        None, description="the word a player answers for each choice, in the same order "
+        "(absent: the values as numbers)")
+    span: int | None = Field(
+        None, ge=1, le=24, description="the choice is a run of this many points from the "
+        "value chosen: a position (JSON) writes the state as the mover's [first, last] pips "
+        "instead of [mover's value, opponent's] (Doze canes' goal quarter: 6)")
 
 
 class StateUpdate(Strict):
@@ -516,6 +636,9 @@ class Turn(Strict):
         "player: name → initial value (true/false, or a count from 0 to 1000), read by the "
         "rules under its name (the mover's value) and set by `[turn.update]`; it starts afresh "
         "with each game")
+    choose: dict[str, Choice] = Field(
+        default_factory=dict, description="choices made before the first throw of each game, "
+        "each setting the named state of the same name for both sides")
     update: dict[str, StateUpdate] = Field(default_factory=dict, description="how each named "
                                            "state changes after a play, by its name")
 

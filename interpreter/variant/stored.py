@@ -55,9 +55,10 @@ _PREFIX = "variant-"
 _VARIANT_FIELDS = frozenset({
     "id", "name", "model", "path", "move_rules", "rules", "start", "doublet_rethrow", "opening",
     "ladder", "extra_throw", "all_off", "mat_variation", "flip", "layout", "files", "sources",
-    "throws", "games"})
+    "throws", "games", "choices"})
 _RULESET_FIELDS = frozenset({
-    "score_roll", "score_play", "forbid", "forbid_move", "prefer", "end", "value",
+    "score_roll", "score_play", "forbid", "forbid_move", "prefer", "end", "end_move",
+    "end_throw", "value",
     "bot_features", "regions", "stages", "updates", "cost", "dearest", "_roll_fn", "_roll_from"})
 _THROW_FIELDS = frozenset({"doublet_rethrow", "bonus_throw", "bonus", "stages"})
 #: what the rule compiler sets on a hook function (interpreter/dsl/compiler.py)
@@ -181,6 +182,11 @@ def describe(variant: Variant) -> dict[str, Any]:
     _NotStorable for a variant with a part it cannot describe exactly."""
     _need({f.name for f in fields(variant)} == _VARIANT_FIELDS, "the variant's fields")
     _need(not variant.games and not variant.abstract, "a rotation or an abstract base")
+    # choices before the game, ends judged after each move or on the throw, positions that
+    # leave men out: read from the file each time
+    _need(not variant.choices and not variant.rules.end_move and not variant.rules.end_throw
+          and getattr(variant.model.board, "unplaced", "error") == "error",
+          "a structure the entry does not describe")
     _need(bool(variant.sources), "no files")
     rules = variant.rules
     _need(type(rules) is RuleSet and {f.name for f in fields(rules)} == _RULESET_FIELDS,

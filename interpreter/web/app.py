@@ -495,8 +495,10 @@ def create_app(limit: int = 100, max_idle: float = 6 * 3600, *, host: str = "127
                     kw[key] = v
             if type(picked) is int:
                 kw["picked"] = picked
-            used = [abs(a - b) for a, b in steps] if s.game.dice[0] != s.game.dice[1] else \
-                [s.game.dice[0]] * len(steps)
+            # the numbers the steps use, as the legal play has them (a man entering on a route
+            # of 12 points, bar/10, uses a 3; one entering from off the board, in/22, a 3; a
+            # man borne off by a higher number uses that number)
+            used = s.used_dice(steps)
             # the narrow form (a phone held upright) where the page asks for it
             return {"svg": s.svg(board, used_dice=used, narrow=body.get("narrow") is True,
                                  **kw)}

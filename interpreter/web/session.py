@@ -14,7 +14,8 @@ STATE, the JSON the API returns (docs/play.md):
     players               {"white": kind, "black": kind, "notes": [...]}: `notes` what a
                           player with a network says of the game once (players/rules_seen.py:
                           the keys the game's rules differ in from those it was trained under)
-    position              the position JSON seen by the player on roll (points, bar, off, dice)
+    position              the position JSON seen by the player on roll (points, bar, off, dice;
+                          as many points as the route has: 12 or 18 on the shorter ones)
     on_roll, dice, turns  who is on roll, his dice, the throws so far
     question              null, or {"kind": "play" | "decision", "decision": the decision's own
                           kind (play, enter, go, double, take...), "player": "white" | "black",
@@ -96,7 +97,8 @@ from interpreter.bounded import shown
 from interpreter.errors import TablierError
 from interpreter.kernel.board import to_json
 from interpreter.web.doors import Overrun
-from interpreter.notation import PIPS, UNENTERED, Notation, notation_for, notations_of
+from interpreter.notation import (PIPS, UNENTERED, Notation, in_sentence, notation_for,
+                                 notations_of)
 from interpreter.players.kinds import HUMAN, notes_for, offered, make_player
 
 #: the longest game a session plays (throws): `tablier play`'s default
@@ -659,6 +661,15 @@ class Session:
     def preview(self, steps: Any) -> tuple:
         """The board after the first steps of a play being entered (each a [from, to] pair of
         a legal step sequence), seen by the player on roll."""
+        return self._previewed(steps)[0]
+
+    def used_dice(self, steps: Any) -> list[int]:
+        """The numbers the first steps of a play being entered use (as `preview` reads them):
+        the dice to draw greyed. A step from the bar on a route of 12 points is 13 - d, a
+        checker borne off by a higher number uses that number."""
+        return self._previewed(steps)[1]
+
+    def _previewed(self, steps: Any) -> tuple[tuple, list[int]]:
         d = self.pending
         if d is None or d.kind != "play" and d.kind != "enter":
             raise WebError("no play is being entered")
@@ -672,8 +683,17 @@ class Session:
             for path in p.paths:
                 if len(path) >= len(want) and all(
                         (s[0], 0 if s[1] <= off else s[1]) == w for s, w in zip(path, want)):
-                    return self.playing.generator.apply(self.board(), path[:len(want)])
+                    return (self.playing.generator.apply(self.board(), path[:len(want)]),
+                            [int(s[2]) for s in path[:len(want)]])
         raise WebError(f"{steps} begins no legal play")
+
+    def _passed_throw(self) -> Any:
+        """The log's entry of the numbers in play when they were passed on by the opponent
+        (a `Thrown` with `passed`), else None."""
+        for e in reversed(self.game.log):
+            if isinstance(e, Thrown):
+                return e if e.passed else None
+        return None
 
     def dice(self) -> tuple[int, ...] | None:
         """The dice of the player on roll: none before his throw (a cube question)."""
@@ -691,13 +711,15 @@ class Session:
         b = self.board() if board is None else board
         dice = self.dice()
         side = self.view_side() if side is None else side
-        labels = {p: self.notation.label(p, side) for p in range(1, 25)}
+        labels = {p: self.notation.label(p, side)
+                  for p in range(1, self.playing.geometry.points + 1)}
         try:
             marking = marking_of(g.ladder.sides())
         except Exception:   # noqa: BLE001 - the board is drawn without the marks
             marking = None
         return position_svg(self.playing, b, dice=dice, mover=g.mover, side=side,
-                            labels=labels, cube=self.cube(), marking=marking, **kw)
+                            labels=labels, cube=self.cube(), marking=marking,
+                            choices=g.choosing is None, **kw)
 
     def cube(self) -> tuple[int, str | None] | None:
         """The cube where the ladder has one in use: (its value, "white" | "black" | None
@@ -716,6 +738,10 @@ class Session:
         d = self.pending
         b = self.board()
         position = to_json(b)
+        points = self.playing.geometry.points
+        if points != 24:
+            # a route of 12 or 18 points: its pips only, as the position JSON has them
+            position["points"] = position["points"][:points]
         dice = self.dice()
         if dice is not None:
             position["dice"] = list(dice)
@@ -728,6 +754,11 @@ class Session:
             question["text"], question["watch_text"] = self.asked(d)
             if not d.is_play:
                 question["labels"] = self.choice_labels(d)
+            if d.kind == "choose" and self.game.choosing is not None:
+                # a choice before the game's first throw: the file's title and description
+                rule = self.game.choosing
+                question["title"] = rule.title
+                question["description"] = " ".join(str(rule.description or "").split())
             if d.is_play:
                 question["plays"] = self.plays()
             if self.hint is not None:
@@ -813,12 +844,21 @@ class Session:
         names = {"Who": who, "who": who.lower(), "Other": other, "other": other.lower()}
         if d.is_play:
             dice = "-".join(str(x) for x in (self.dice() or ()))
+            passed = self._passed_throw()
+            if passed is not None:
+                # numbers the opponent could not play: no throw of this player's
+                dice = f"the passed {passed.passed_text()}"
             enter = ": enter a man" if d.kind == "enter" else ""
             return (f"{who}, your turn to play {dice}{enter}", f"{who} to play {dice}{enter}")
         _value, offered = self._cube_values()
         if d.kind == "double":
             return (f"{who}, your turn: double to {offered}, or roll?",
                     f"{who}'s turn: double to {offered}, or roll?")
+        if d.kind == "choose":
+            rule = self.game.choosing
+            title = "one" if rule is None else in_sentence(rule.title)
+            return (f"{who}, choose {title} before the first throw",
+                    f"{who} chooses {title} before the first throw")
         if d.kind == "take":
             extra = [c for c in d.choices if c not in ("take", "pass")]
             words = "take, pass or " + " or ".join(extra) if extra else "take or pass"
@@ -829,6 +869,9 @@ class Session:
 
     def choice_labels(self, d: Decision) -> dict[str, str]:
         """The button of each choice of the word decision `d`."""
+        if d.kind == "choose":
+            # the file's labels, as they are
+            return {word: word for word in d.choices}
         _value, offered = self._cube_values()
         out = {}
         for word in d.choices:

@@ -116,6 +116,12 @@ function drawBoard(svg) {
   $("board").innerHTML = svg;
   const root = $("board").querySelector("svg");
   if (!root || !root.viewBox || !root.viewBox.baseVal || !root.viewBox.baseVal.width) return;
+  // one half of a board (a route of 12 points) is taller than wide: no taller than the window
+  if (root.classList.contains("half") && !root.classList.contains("narrow")) {
+    const vb = root.viewBox.baseVal;
+    root.style.maxWidth = `calc((100vh - 4em) * ${vb.width / vb.height})`;
+    root.style.margin = "0 auto";
+  }
   const scale = root.getBoundingClientRect().width / root.viewBox.baseVal.width;
   if (!scale) return;
   const least = MIN_TARGET_PX / scale;
@@ -310,7 +316,11 @@ function drawQuestion() {
     row.append(confirm, undo, hintButton());
     box.append(row);
   } else {
-    const row = el("div", {class: "choices"});
+    // a choice before the game's first throw: what the file says of it, above its labels
+    // (short labels, `19-24`: side by side in one row)
+    const choosing = q.decision === "choose";
+    if (q.description) box.append(el("p", {id: "described", class: "described"}, q.description));
+    const row = el("div", {class: choosing ? "choices labels" : "choices"});
     const labels = q.labels || {};
     for (const word of q.choices) {
       const b = el("button", {class: "big answer", "data-answer": word}, labels[word] || cap(word));
@@ -319,6 +329,11 @@ function drawQuestion() {
     }
     row.append(hintButton());
     box.append(row);
+    // on a phone the board fills the first screen: a choice is brought into view, once
+    if (choosing && narrow() && shownChoice !== state.version) {
+      shownChoice = state.version;
+      row.scrollIntoView({block: "nearest"});
+    }
   }
   if (q.hint) {
     box.append(el("p", {id: "hint"}, `hint: ${q.hint_label || q.hint}`));
@@ -334,6 +349,8 @@ function drawQuestion() {
   }
 }
 
+// the version of the state whose choice was brought into view on a phone (once a question)
+let shownChoice = null;
 const signed = (v) => (v >= 0 ? "+" : "\u2212") + Math.abs(v).toFixed(3);
 let showAll = false;    // the hint's list: its first CANDIDATES_SHOWN, or all it has
 
