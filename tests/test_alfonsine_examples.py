@@ -138,3 +138,20 @@ def test_a_goal_must_be_a_quarter():
            "state": {"goal": [2, 7]}}
     with pytest.raises(PositionError, match="goal"):
         legal_results(variant, obj)
+
+
+def test_can_move_reads_the_limit_of_men_a_point():
+    """Men on pips 1..8, one each, none home to bear off: with one man a point (`limit = 1`)
+    every landing is a point of their own already full, so the side cannot move; without the
+    limit it can (the rule language's `can_move()`, docs/dsl.md)."""
+    from interpreter.dsl.runtime import can_move
+
+    b = [0] * 31
+    for p in range(1, 9):
+        b[p] = 1
+    b[24] = -1
+    args = (0, 0, 0, 0, 2, 6, 0, 1, 0)
+    assert can_move(tuple(b), *args)
+    assert not can_move(tuple(b), *args, 24, 1, sum(1 << p for p in range(1, 25)))
+    # the limit on the first half only (Verquere's 13..23) leaves these men free
+    assert can_move(tuple(b), *args, 24, 1, sum(1 << p for p in range(13, 24)))

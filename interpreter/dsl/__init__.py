@@ -229,7 +229,9 @@ def _build_rules(model: Any, emit: bool) -> tuple[RuleSet, list[SnippetError]]:
                       doublet_moves=_doublet_moves(model),
                       dice=int(getattr(getattr(model, "dice", None), "count", None) or 2),
                       moves=_moves_of(movement), no_can_move=_no_can_move(movement),
-                      points=int(getattr(board, "points", None) or 24))
+                      points=int(getattr(board, "points", None) or 24),
+                      limit=int(getattr(movement, "limit", 0) or 0),
+                      limited=_mask(getattr(movement, "limit_pips", None) or range(1, 25)))
     compiler = Compiler(symbols)
     _symbols(model, errors, compiler)
     _state_symbols(model, symbols, errors)
@@ -407,6 +409,14 @@ def _state_symbols(model: Any, symbols: Symbols, errors: list[SnippetError]) -> 
                                        f"definition of the file", key_path=where))
         else:
             symbols.state[name] = (base + i, isinstance(initial, bool))
+
+
+def _mask(pips: Any) -> int:
+    """A set of pips as a mask, bit p for pip p."""
+    out = 0
+    for p in pips:
+        out |= 1 << int(p)
+    return out
 
 
 def _moves_of(movement: Any) -> tuple[int, int, int, int, int]:

@@ -71,6 +71,10 @@ class Symbols:
     no_can_move: str = ""
     #: the length of each side's route (`[board] points`)
     points: int = 24
+    #: the limit of men a point `can_move` reads (`[movement] limit`; 0: none) and the pips it
+    #: applies to, as a mask (bit p: pip p)
+    limit: int = 0
+    limited: int = 0
 
 
 @dataclass

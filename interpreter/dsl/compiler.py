@@ -127,7 +127,8 @@ class Compiler:
         self.runs = runs_of(symbols.checkers, symbols.doublet_moves, symbols.dice)
         self.env = Env(checkers=symbols.checkers, route=symbols.route, pins=symbols.pins,
                        pool=symbols.pool, plays=self.runs.plays, moves=symbols.moves,
-                       no_can_move=symbols.no_can_move, points=symbols.points)
+                       no_can_move=symbols.no_can_move, points=symbols.points,
+                       limit=symbols.limit, limited=symbols.limited)
         #: the globals of every hook of this compiler: the runtime table and the fixed sets
         self.namespace: dict[str, Any] = {**RUNTIME, "__builtins__": dict(BUILTINS)}
         self.constants: dict[frozenset, str] = {}

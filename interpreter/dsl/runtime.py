@@ -174,13 +174,14 @@ class RollContext:
 
 def can_move(b: tuple, side: int, same: int, pinning: int, pool: int, block: int,
              home_top: int, off_pip: int, all_home: int, pinned_home: int,
-             points: int = 24) -> bool:
+             points: int = 24, limit: int = 0, limited: int = 0) -> bool:
     """Whether `side` (0: the mover, 1: the opponent) has a single move with some number 1..6
     on board `b` under the movement switches given (the route, `block`, pins, bar entry,
     bearing off), the file's forbid rules aside: a free checker that a number takes to a
     point open to it or off the board, or one on the bar or unentered that a number enters.
     `same`: the route, 0 opposite, 1 the same way round, 2 shared; `points`: its length (a
-    checker enters from the bar with d on pip points + 1 - d)."""
+    checker enters from the bar with d on pip points + 1 - d); `limit`: the most men of a side
+    a point of the mask `limited` may hold (0: no limit)."""
     pins = b[28] if pinning else 0
     top = points + 1
     # the side's own view: v[q] > 0 its free checkers on its pip q, < 0 the other side's
@@ -204,6 +205,8 @@ def can_move(b: tuple, side: int, same: int, pinning: int, pool: int, block: int
             if top - d < 1:
                 break
             x = v[top - d]
+            if limit and x >= limit and limited >> (top - d) & 1:
+                continue
             # a lone opposing checker may be landed on, unless it sits on a pinned one of ours
             if x >= 0 or (-x < block and not mask >> (top - d) & 1):
                 return True
@@ -214,6 +217,8 @@ def can_move(b: tuple, side: int, same: int, pinning: int, pool: int, block: int
             continue
         for q in range(p - 1, max(off_pip, p - 7), -1):
             x = v[q]
+            if limit and x >= limit and limited >> q & 1:
+                continue
             if x >= 0 or (-x < block and not mask >> q & 1):
                 return True
     # no move on the board: bearing off, by the exact number of a free checker near the end

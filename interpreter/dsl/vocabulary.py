@@ -73,6 +73,9 @@ class Env:
     no_can_move: str = ""
     #: the length of each side's route (`[board] points`)
     points: int = 24
+    #: the limit of men a point (`[movement] limit`; 0: none) and its pips as a mask
+    limit: int = 0
+    limited: int = 0
 
 
 #: any collection (a region, a set, a list, a path): the argument of `size`
@@ -416,8 +419,10 @@ def _expand_can_move(env: Env, args: list[Expr], side: int) -> Expr:
     route = {"same": 1, "shared": 2}.get(env.route, 0)
     consts: tuple[int, ...] = (side, route, int(env.pins), int(env.pool), block, home_top,
                                off_pip, all_home, pinned_home)
-    if env.points != 24:
+    if env.points != 24 or env.limit:
         consts += (env.points,)
+    if env.limit:
+        consts += (env.limit, env.limited)
     return Call("can_move" if side == 0 else "opponent_can_move",
                 (args[0], *(Const(c, type=INT) for c in consts)), type=BOOL)
 
