@@ -7,7 +7,7 @@ from functools import partial
 from typing import Any
 
 from interpreter.bounded import in_range, shown
-from interpreter.dsl import RollContext, points_by_side
+from interpreter.dsl import NEVER, RollContext, points_by_side
 from interpreter.errors import PositionError
 from interpreter.kernel.board import Board
 from interpreter.kernel.throws import STAGE_OF, STAGES, numbers_left
@@ -155,7 +155,7 @@ def spans_written(variant: Any, out: dict) -> dict:
     return out
 
 
-def unplaced_off(variant: Any) -> bool:
+def leaves_men_out(variant: Any) -> bool:
     """Whether the variant's positions leave out the men they do not place, borne off or still
     to enter (`[board] unplaced`): its `moves` lines then say what follows each result."""
     return _unplaced(variant) != "error"
@@ -183,7 +183,8 @@ def _optional_rule(variant: Any) -> Any:
     """The stage rule passing numbers the opponent may decline (`optional`), if any: its
     passed numbers are written as a plain list (`"passed": [5, 4]`)."""
     return next((r for r in variant.throws.stages
-                 if r.to_opponent is not None and getattr(r, "optional", False)), None)
+                 if r.to_opponent is not None and r.to_opponent is not NEVER
+                 and getattr(r, "optional", False)), None)
 
 
 def optional_numbers(passed: Any, most: int) -> tuple[int, int, int] | None:
@@ -193,7 +194,7 @@ def optional_numbers(passed: Any, most: int) -> tuple[int, int, int] | None:
             and all(in_range(x, 1, 6) for x in passed)):
         return None
     if len(set(passed)) == 1:
-        return passed[0], passed[0], len(passed) if len(passed) <= most else 0
+        return (passed[0], passed[0], len(passed)) if len(passed) <= most else None
     if len(passed) == 2:
         return passed[0], passed[1], 2
     return None
@@ -246,7 +247,7 @@ def legal_results(variant: Any, obj: Any) -> dict[str, Any]:
     pos = read_position(variant, obj)
     rules = variant.rules
     if rules.end_move or rules.end_throw or _optional_rule(variant) is not None or (
-            variant.dice_count == 3 and variant.throws.stages) or unplaced_off(variant):
+            variant.dice_count == 3 and variant.throws.stages) or leaves_men_out(variant):
         return _results_with_ends(variant, pos)
     layout = variant.geometry
     to_json, sort_key = layout.to_json, layout.sort_key
