@@ -30,6 +30,7 @@ from interpreter.players.human import EndOfInput, HumanPlayer, Session
 from interpreter.svg import position_svg
 from interpreter.terminal import draw_board, pip_counts
 from interpreter.variant.build import load_variant
+from test_svg import checkers, expected
 
 NS = "{http://www.w3.org/2000/svg}"
 
@@ -57,28 +58,6 @@ def labels_of(svg: str) -> dict[int, str]:
     root = ET.fromstring(svg)
     return {int(e.get("data-pip")): e.text for e in root.iter(f"{NS}text")
             if e.get("class") == "label"}
-
-
-def checkers(svg: str) -> Counter:
-    """(pip, side) → checkers drawn: circles on points and the bar, slices in the trays."""
-    out: Counter = Counter()
-    for e in ET.fromstring(svg).iter():
-        cls = e.get("class", "").split()
-        if "checker" in cls and "waiting" not in cls and "pinned" not in cls:
-            out[(int(e.get("data-pip")), e.get("data-side"))] += 1
-    return out
-
-
-def expected(b: tuple) -> Counter:
-    out: Counter = Counter()
-    for p in range(1, 25):
-        if b[p]:
-            out[(p, "mover" if b[p] > 0 else "opponent")] = abs(b[p])
-    for slot, key in ((25, (25, "mover")), (26, (26, "opponent")), (0, (0, "mover")),
-                      (27, (27, "opponent"))):
-        if b[slot]:
-            out[key] = b[slot]
-    return out
 
 
 def hit_targets(svg: str) -> Counter:

@@ -19,7 +19,7 @@ sync_api = pytest.importorskip("playwright.sync_api",
                                reason="Playwright is not installed (the test extra has it)")
 
 from interpreter.draw import chromium_path  # noqa: E402
-from web_harness import headless_chromium, live_server  # noqa: E402
+from web_harness import headless_chromium, idle, live_server, start  # noqa: E402
 
 CHROMIUM = chromium_path()
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine "
@@ -53,23 +53,6 @@ def screen(request, browser):
     yield pg, size, request.param
     context.close()
     assert not errors, errors
-
-
-def idle(pg) -> None:
-    pg.wait_for_selector('body[data-busy="0"]')
-
-
-def start(pg, server: str, variant: str, seed: int, options: str = "") -> None:
-    pg.goto(server + "/")
-    pg.select_option("#variant", variant)
-    pg.select_option("#white", "human")
-    pg.select_option("#black", "greedy")
-    pg.fill("#seed", str(seed))
-    if options:
-        pg.fill("#set", options)
-    pg.click("#start")
-    pg.wait_for_url("**/game/**")
-    idle(pg)
 
 
 def inside(box: dict | None, size: dict) -> bool:

@@ -13,10 +13,9 @@ from __future__ import annotations
 
 import os
 import re
-import socket
-import threading
 import time
 from pathlib import Path
+from typing import Any, Iterator
 
 import pytest
 
@@ -25,8 +24,8 @@ uvicorn = pytest.importorskip("uvicorn")
 sync_api = pytest.importorskip("playwright.sync_api",
                                reason="Playwright is not installed (the test extra has it)")
 
-from interpreter.draw import CHROMIUM_ARGS, chromium_path  # noqa: E402
-from interpreter.web.app import create_app  # noqa: E402
+from interpreter.draw import chromium_path  # noqa: E402
+from web_harness import headless_chromium, idle, live_server, start  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = chromium_path()
@@ -35,36 +34,15 @@ pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this ma
 DOC_SHOTS = os.environ.get("TABLIER_DOC_SHOTS") == "1"
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    yield from live_server()
 
 
 @pytest.fixture(scope="module")
-def server() -> str:
-    port = _free_port()
-    app = create_app(port=port, request_seconds=60)
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
-    srv = uvicorn.Server(config)
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not srv.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    app.stop()                  # the pages' event streams end
-    srv.should_exit = True
-    thread.join(5)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
+def browser() -> Iterator[Any]:
+    assert CHROMIUM is not None
+    yield from headless_chromium(CHROMIUM)
 
 
 @pytest.fixture
@@ -86,23 +64,6 @@ def shot(pg, tmp_path: Path, name: str, doc: str | None = None) -> Path:
         (ROOT / "docs" / "img").mkdir(exist_ok=True)
         pg.screenshot(path=str(ROOT / "docs" / "img" / doc), full_page=True)
     return path
-
-
-def idle(pg) -> None:
-    pg.wait_for_selector('body[data-busy="0"]')
-
-
-def start(pg, server: str, variant: str, seed: int, options: str = "") -> None:
-    pg.goto(server + "/")
-    pg.select_option("#variant", variant)
-    pg.select_option("#white", "human")
-    pg.select_option("#black", "greedy")
-    pg.fill("#seed", str(seed))
-    if options:
-        pg.fill("#set", options)
-    pg.click("#start")
-    pg.wait_for_url("**/game/**")
-    idle(pg)
 
 
 def play_one(pg) -> bool:
@@ -611,15 +572,7 @@ def _two_seats(browser, server: str, tmp_path: Path, options: str, seed: int,
     ends. The number of answers given."""
     maker = Seat(browser, server + "/")
     pg = maker.page
-    pg.select_option("#variant", "hypergammon")
-    pg.select_option("#white", "human")
-    pg.select_option("#black", "human")
-    pg.fill("#seed", str(seed))
-    if options:
-        pg.fill("#set", options)
-    pg.click("#start")
-    pg.wait_for_url("**/game/**")
-    idle(pg)
+    start(pg, server, "hypergammon", seed, options, black="human")
     assert pg.locator("#seat").text_content() == "You play both sides, on this screen"
     assert pg.locator("#links").is_visible() and pg.locator("#links[open]").count()
     links = {who: pg.locator(f"#link-{who}").input_value() for who in ("white", "black",

@@ -22,7 +22,7 @@ sync_api = pytest.importorskip("playwright.sync_api",
                                reason="Playwright is not installed (the test extra has it)")
 
 from interpreter.draw import chromium_path  # noqa: E402
-from web_harness import headless_chromium, live_server  # noqa: E402
+from web_harness import headless_chromium, idle, live_server, start  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = chromium_path()
@@ -73,24 +73,6 @@ def screen(browser, request):
     s = Screen(browser, request.param == "phone")
     yield s
     s.close()
-
-
-def idle(pg) -> None:
-    pg.wait_for_selector('body[data-busy="0"]')
-
-
-def start(pg, server: str, variant: str, seed: int, black: str = "greedy",
-          options: str = "") -> None:
-    pg.goto(server + "/")
-    pg.select_option("#variant", variant)
-    pg.select_option("#white", "human")
-    pg.select_option("#black", black)
-    pg.fill("#seed", str(seed))
-    if options:
-        pg.fill("#set", options)
-    pg.click("#start")
-    pg.wait_for_url("**/game/**")
-    idle(pg)
 
 
 def to_play(s: Screen) -> None:

@@ -68,3 +68,24 @@ def headless_chromium(executable: str) -> Iterator[Any]:
         b = p.chromium.launch(executable_path=executable, headless=True, args=CHROMIUM_ARGS)
         yield b
         b.close()
+
+
+def idle(pg: Any) -> None:
+    """Wait until the page has nothing in flight (`body[data-busy="0"]`)."""
+    pg.wait_for_selector('body[data-busy="0"]')
+
+
+def start(pg: Any, server: str, variant: str, seed: int, options: str = "",
+          white: str = "human", black: str = "greedy") -> None:
+    """A new game made on the page's form: the variant, the two players, the seed and the
+    `--set`s, then the game's page once it is ready."""
+    pg.goto(server + "/")
+    pg.select_option("#variant", variant)
+    pg.select_option("#white", white)
+    pg.select_option("#black", black)
+    pg.fill("#seed", str(seed))
+    if options:
+        pg.fill("#set", options)
+    pg.click("#start")
+    pg.wait_for_url("**/game/**")
+    idle(pg)

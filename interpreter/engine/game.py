@@ -604,8 +604,7 @@ class Game:
                     if keep:
                         self._log_forced(b, d1, d2, after, d3=d3)
             else:
-                ctx = RollContext(partial(gen.plays, b, d1, d2, 1, d3) if three
-                                  else partial(gen.plays, b, d1, d2), setup=self.setup, d3=d3)
+                ctx = self._roll_context(b, d1, d2, d3)
                 rolls = self.rolls[mover]
                 if score_roll:
                     mine, theirs = self.count(rules.roll_items(b, d1, d2, rolls, ctx), mover)
@@ -686,9 +685,9 @@ class Game:
             ended: str | None = None
             end_id = ""
             if end_throw and passing is None:
-                # the rules on the throw just played (a loss by a throw that cannot be played)
-                tctx = RollContext(partial(gen.plays, b, d1, d2, 1, d3) if three
-                                   else partial(gen.plays, b, d1, d2), setup=self.setup, d3=d3)
+                # the rules on the throw just played (a loss by a throw that cannot be played);
+                # the generic path's context already holds the throw's plays
+                tctx = ctx if hooks else self._roll_context(b, d1, d2, d3)
                 rolls = self.rolls[mover]
                 end_id, ended = next(((rid, w) for rid, w, fn in end_throw
                                       if fn(b, None, None, d1, d2, rolls, tctx)), ("", None))
@@ -820,6 +819,14 @@ class Game:
             self.board = tuple(L)
         self.choosing = None
 
+    def _roll_context(self, b: Board, d1: int, d2: int, d3: int = 0,
+                      rolls: int = 1) -> RollContext:
+        """What the rules of a throw from `b` may ask beyond the board and dice: its plays on
+        demand (three dice with `d3`), the set-up count, the third die."""
+        gen = self.variant.generator
+        return RollContext(partial(gen.plays, b, d1, d2, rolls, d3) if d3 else
+                           partial(gen.plays, b, d1, d2, rolls), setup=self.setup, d3=d3)
+
     def _dead(self, b: Board) -> bool:
         """Whether no number moves anything for either side on `b` (the mover's view) and the
         end rules do not end the game there: nothing can ever change again."""
@@ -873,10 +880,8 @@ class Game:
         (`t.passed`): STAGE; another throw of the same player (the rule's `again`, the throw
         played in full): AGAIN; or nothing: 0."""
         throws = self.variant.throws
-        gen = self.variant.generator
         rolls = self.rolls[mover]
-        ctx = RollContext(partial(gen.plays, b, d1, d2, rolls, d3) if d3 else
-                          partial(gen.plays, b, d1, d2, rolls), setup=self.setup, d3=d3)
+        ctx = self._roll_context(b, d1, d2, d3, rolls)
         rule = throws.stage_rule(b, d1, d2, rolls, ctx)
         if rule is None:
             return 0

@@ -201,12 +201,11 @@ class Geometry:
         return v << 1
 
     def start_board(self, start: dict[int, int], unentered: int = 0,
-                    other: dict[int, int] | None = None,
-                    other_state: dict[str, int] | None = None) -> Board:
+                    other: dict[int, int] | None = None) -> Board:
         """Both players with the same start, each in his own pips, the mover first; `unentered`
         checkers of each side wait off the board. `other`: the second side's own layout where
-        it differs from the mover's (`[board.black] start`), and `other_state` its initial
-        values of the named state where they differ."""
+        it differs from the mover's (`[board.black] start`); the second side's initial named
+        state is `state_other`'s."""
         b = [0] * self.size
         for pip, n in start.items():
             if not 1 <= pip <= self.points:
@@ -224,11 +223,10 @@ class Geometry:
                 raise ValueError("this layout has no unentered checkers")
             b[POOL] = b[OPP_POOL] = unentered
         base, n = self.state_base, len(self.state)
-        theirs = other_state or {}
-        for i, (name, initial, _flag) in enumerate(self.state):
+        other_state = self.state_other or tuple(initial for _n, initial, _f in self.state)
+        for i, (_name, initial, _flag) in enumerate(self.state):
             b[base + i] = int(initial)
-            b[base + n + i] = int(theirs.get(name, self.state_other[i] if self.state_other
-                                             else initial))
+            b[base + n + i] = int(other_state[i])
         return tuple(b)
 
     # -- reading the slots -------------------------------------------------------------------

@@ -130,13 +130,12 @@ class MoveGenerator:
         #: where a checker from the bar enters: a number d on pip bar_in - d
         self._bar_in = r.points + 1
         #: hits placed on the first free pip of a list (their owner's pips, seen by the mover)
+        self._placing = r.hit == "place"
         self._place = tuple(self.geometry.their_pip(q) for q in r.place) \
-            if r.hit == "place" else ()
+            if self._placing else ()
         #: the board slot of the opponent's value naming his one placement pip (`place_state`)
         self._place_slot = self.geometry.state_slot(r.place_state, mine=False) \
-            if r.hit == "place" and r.place_state else 0
-        if self._place_slot:
-            self._place = (0,)
+            if self._placing and r.place_state else 0
         #: the pips where a side may hold at most `limit` checkers (`limit`, `limit_pips`)
         self._limit = r.limit
         self._limited = frozenset(r.limit_pips or range(1, 25)) if r.limit else frozenset()
@@ -566,7 +565,7 @@ class MoveGenerator:
                     if v == -1 and not L[PINS] >> t & 1:
                         out.append((s, t, 1, PINNED))
                 elif r.hit != "none" and -v < r.block:
-                    if self._place:
+                    if self._placing:
                         out.append((s, t, -v, self._placed(L, s, t)))
                         continue
                     # a checker hit back to its start cannot go there while the mover holds

@@ -160,15 +160,24 @@ class MoveRules:
         `native/hooks_emit.py` serves them)."""
         return (self.numbers != "both" or self.dice != 2 or self.entry_pip != 25
                 or self.bear_off == "none" or self.over_exit == "none" or self.hit_across
-                or self.held_start != "refused" or self.route == "shared" or self.points != 24
-                or self.hit in ("place", "removed") or self.entering_stage or bool(self.limit))
+                or self.held_start != "refused" or self.route == "shared"
+                or bool(self.walk_alone))
 
     @property
-    def walk_alone(self) -> bool:
-        """Whether a switch that only the Python walk serves is on (no compiled generator):
-        a route other than 24 points, hits placed by a list of points, the entering stage."""
-        return (self.points != 24 or self.hit in ("place", "removed") or self.entering_stage
-                or bool(self.limit))
+    def walk_alone(self) -> str:
+        """Which switch that only the Python walk serves is on, in words (empty: none; no
+        compiled generator serves such rules)."""
+        if self.points != 24:
+            return f"a route of {self.points} points"
+        if self.hit == "place":
+            return "hit checkers placed on a list of points"
+        if self.hit == "removed":
+            return "hit checkers removed from the game"
+        if self.entering_stage:
+            return "the entering stage"
+        if self.limit:
+            return "a limit of checkers a point"
+        return ""
 
     @property
     def has_corners(self) -> bool:

@@ -172,18 +172,10 @@ def python_only(variant: Any) -> str:
     walk and turn loop know (a route other than 24 points, hits placed by a list, the entering
     stage, checkers removed from the game, end rules judged after each move or on the throw,
     numbers the opponent may decline, another throw after a throw of three dice)."""
-    r = variant.move_rules
     rules = variant.rules
-    if r.points != 24:
-        return f"a route of {r.points} points"
-    if r.hit == "place":
-        return "hit checkers placed on a list of points"
-    if r.hit == "removed":
-        return "hit checkers removed from the game"
-    if r.entering_stage:
-        return "the entering stage"
-    if r.limit:
-        return "a limit of checkers a point"
+    walk = variant.move_rules.walk_alone
+    if walk:
+        return walk
     if getattr(rules, "end_move", None):
         return "an end judged after each move"
     if getattr(rules, "end_throw", None):

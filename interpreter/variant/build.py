@@ -227,8 +227,7 @@ def build_variant(doc: Any) -> Variant:
         black = getattr(model.board, "black", None)
         start = geometry.start_board(
             layout, getattr(model.board, "unentered", None) or 0,
-            black.start_pips() if black is not None else None,
-            (black.state or None) if black is not None else None)
+            black.start_pips() if black is not None else None)
     except ValueError as err:
         raise VariantError([_at(doc, ("board", "start"), "unplayable",
                                 f"the starting position cannot be set up: {err}")]) from None
