@@ -218,6 +218,10 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--vary", default=None, metavar="KEY=A,B,...",
                    help="one arm per value of KEY, of a single variant; players=KIND,..., "
                         "white=KIND,... or black=KIND,... make the players the arms")
+    p.add_argument("--train-minutes", type=_real(0.01, 600.0), default=None, metavar="M",
+                   help="before the games, train for M minutes of CPU a network for every "
+                        "arm whose learned players have none for its rules (over --jobs; "
+                        "kept in the user's cache)")
     p.add_argument("--games", type=GAMES, default=1000, help="games of each arm")
     p.add_argument("--seed", type=SEED, default=1,
                    help="arm i (from 0) plays the games of `simulate --seed SEED+i`")
@@ -249,9 +253,19 @@ def _parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("train", help="train a value network by self-play, TD(lambda)")
     _add_variant(p)
-    p.add_argument("--games", type=GAMES, required=True,
-                   help="plays to train on in all (a resumed run counts those done)")
-    p.add_argument("--out", required=True, metavar="FILE.npz", help="the weights file")
+    span = p.add_mutually_exclusive_group()
+    span.add_argument("--games", type=GAMES, default=None,
+                      help="plays to train on in all (a resumed run counts those done)")
+    span.add_argument("--minutes", type=_real(0.01, 10_000.0), default=None,
+                      help="train for this much CPU time (default, without --games: 10)")
+    p.add_argument("--out", default=None, metavar="FILE.npz",
+                   help="the weights file (default: the user's cache, keyed by the rules' "
+                        "fingerprint, where `learned` finds it)")
+    p.add_argument("--from", dest="start", default="auto", metavar="auto|none|FILE.npz",
+                   help="start from the nearest network there is (auto: the one trained "
+                        "before for these rules, the variant's own, its `extends` chain's, "
+                        "else a shipped one of the same board and dice), none, or a weights "
+                        "file")
     p.add_argument("--seed", type=SEED, default=1)
     p.add_argument("--hidden", type=_integer(1, 1000), default=40, help="hidden units")
     p.add_argument("--lambda", dest="lam", type=_fraction, default=0.7,
@@ -778,6 +792,14 @@ def _cmd_compare(args: argparse.Namespace) -> int:
             parse_kind(kind)
         except PlayerKindError as exc:
             raise TablierError(f"--vary {args.vary}: {exc}") from None
+    if args.train_minutes is not None:
+        from interpreter.compare.training import to_train, train_arms
+        from interpreter.variant.build import load_variant
+
+        arm_variants = [load_variant(s.ref, list(s.overrides)) for s in specs]
+        todo = to_train(specs, arm_variants, [s.players(args.white, args.black) for s in specs])
+        train_arms(todo, args.train_minutes, _jobs(args) or 1,
+                   lambda text: print(f"tablier compare: {text}", file=sys.stderr, flush=True))
     if all(kind in BASIC for kind in kinds):
         _check_players(args)
     else:
@@ -852,17 +874,52 @@ def _cmd_train(args: argparse.Namespace) -> int:
     if extra:
         variant = load_variant(args.variant, [*args.overrides, *extra])
 
+    from interpreter.players.learned import nearest_network, weights_cache
+    from interpreter.variant.fingerprint import rules_fingerprint
+
+    out = args.out
+    if out is None:
+        folder = weights_cache()
+        if folder is None:
+            raise TablierError("no private cache folder to keep the network in: give "
+                               "--out FILE.npz")
+        out = str(folder / f"{rules_fingerprint(given)}.npz")
+    minutes = args.minutes if args.games is None and args.minutes is not None else \
+        (10.0 if args.games is None else None)
+    start: Path | None = None
+    if args.resume:
+        if args.start not in ("auto", "none"):
+            raise CommandLineError("--resume goes on from --out; --from has no meaning with it")
+    elif args.start == "auto":
+        found = nearest_network(given)
+        if found is not None:
+            start = found[0]
+            print(f"tablier train: starting from {found[1]} ({start})", file=sys.stderr)
+        else:
+            print("tablier train: no network of this board and dice to start from; starting "
+                  "from small random weights", file=sys.stderr)
+    elif args.start != "none":
+        start = Path(args.start)
+        if not start.is_file():
+            raise CommandLineError(f"--from: no weights file {args.start!r}")
+
     def progress(done: int, cpu: float) -> None:
         print(f"{done} plays, {cpu:.0f} s of CPU", file=sys.stderr, flush=True)
 
-    net = td.train(variant, args.variant, args.games, args.out, seed=args.seed,
+    def said(what: str) -> None:
+        print(f"tablier train: {what}", file=sys.stderr)
+
+    net = td.train(variant, args.variant, args.games, out, seed=args.seed,
                    hidden=args.hidden, lam=args.lam, alpha=args.alpha, resume=args.resume,
                    checkpoint_every=args.checkpoint_every, snapshots=args.snapshots,
                    overrides=tuple(args.overrides), progress=progress, rules_of=given,
-                   command=args.argv)
+                   command=args.argv, minutes=minutes, start=start, said=said)
     m = net.meta
-    print(f"{args.out}: {m['games']} plays of {variant.id}, {net.inputs} inputs, "
+    print(f"{out}: {m['games']} plays of {variant.id}, {net.inputs} inputs, "
           f"{net.hidden} hidden units, {net.outputs} outputs, {m['cpu_seconds']} s of CPU")
+    if args.out is None:
+        print("`learned` plays it wherever the rules are these (the file and its --set "
+              "options)")
     return 0
 
 

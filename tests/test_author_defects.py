@@ -226,7 +226,7 @@ def test_the_learned_hint_gives_a_train_command_that_loads(tmp_path, monkeypatch
     assert again.files == v.files
     # a built-in variant (were none shipped for it) is named by its id
     monkeypatch.setattr(learned, "shipped_weights", lambda vid: None)
-    with pytest.raises(WeightsError, match=r"`tablier train tourne-case --games N"):
+    with pytest.raises(WeightsError, match=r"`tablier train tourne-case --minutes 10`"):
         load_net(load_variant("tourne-case"), None)
 
 

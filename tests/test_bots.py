@@ -223,7 +223,8 @@ def test_a_missing_weights_file_is_a_clear_error(tmp_path, capsys):
 def _train(tmp_path: Path, name: str, games: int, *extra: str) -> Path:
     out = tmp_path / name
     assert main(["train", "hypergammon", "--games", str(games), "--out", str(out),
-                 "--seed", "5", "--hidden", "6", "--checkpoint-every", "2", *extra]) == 0
+                 "--seed", "5", "--hidden", "6", "--checkpoint-every", "2", "--from", "none",
+                 *extra]) == 0
     return out
 
 
@@ -526,7 +527,7 @@ def test_learned_in_a_rotation_judges_each_game_by_its_own_weights(monkeypatch):
     monkeypatch.setattr(learned, "shipped_weights",
                         lambda vid: None if vid == "tapa" else shipped(vid))
     kinds._JUDGES.clear()
-    with pytest.raises(WeightsError, match="no weights ship for 'tapa'"):
+    with pytest.raises(WeightsError, match="no network for 'tapa'"):
         make_player("learned", "t", load_variant("tabla-match"))
     kinds._JUDGES.clear()
 

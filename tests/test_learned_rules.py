@@ -291,7 +291,7 @@ def test_train_records_the_rules_and_what_it_started_from(tmp_path, monkeypatch)
     monkeypatch.setenv("TABLIER_NATIVE", "0")
     out = tmp_path / "h.npz"
     base = ["train", "hypergammon", "--out", str(out), "--seed", "5", "--hidden", "4",
-            "--checkpoint-every", "1"]
+            "--checkpoint-every", "1", "--from", "none"]
     assert main([*base, "--games", "1"]) == 0
     meta = ValueNet.load(out).meta
     v = load_variant("hypergammon")

@@ -509,7 +509,10 @@ def networks_seen(variant: Any, players: dict[str, str]) -> dict[str, Any]:
         trained[side] = None if got is None else got[0]
         if got is not None:
             differs += [k for k in got[1] if k not in differs]
-    return {"trained_for": trained, "differs": sorted(differs)}
+    from interpreter.compare.training import network_names
+
+    return {"trained_for": trained, "differs": sorted(differs),
+            "networks": network_names(variant, players)}
 
 
 def caveat(players: Sequence[dict[str, str]],

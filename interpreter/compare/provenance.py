@@ -60,8 +60,9 @@ def file_sha256(path: str | Path) -> str:
 def weights_files(kind: str, variant: Any) -> list[Path]:
     """The weights files a player of `kind` reads for `variant` (players/kinds.py,
     players/learned.py `load_net`): the file of `learned:FILE` (`search:N:learned:FILE`,
-    `rollout:N:learned:FILE`), else the weights shipped for the variant, one for each game of a
-    rotation; [] for a player without a network."""
+    `rollout:N:learned:FILE`), else the network `learned` finds for the variant (players/
+    learned.py `network_for`: shipped, or trained for these rules in the user's cache), one for
+    each game of a rotation; [] for a player without a network."""
     from interpreter.players.kinds import PlayerKindError, parse
 
     try:
@@ -72,10 +73,10 @@ def weights_files(kind: str, variant: Any) -> list[Path]:
         return []
     if params.get("weights"):
         return [Path(params["weights"])]
-    from interpreter.players.learned import shipped_weights
+    from interpreter.players.learned import network_for
 
     games = tuple(getattr(variant, "games", ()) or ()) or (variant,)
-    found = [shipped_weights(g.id) for g in games]
+    found = [network_for(g) for g in games]
     return list(dict.fromkeys(p for p in found if p is not None))
 
 

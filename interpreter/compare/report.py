@@ -160,6 +160,10 @@ def render_text(result: dict[str, Any], figures: Sequence[list[Figure]]) -> str:
         lines.append(f"  {a['label']}: {a['variant']}{opts}, {players_text(a)}; "
                      f"{a['games']} games: {a['decided']} decided, {a['draws']} drawn, "
                      f"{a['unfinished']} unfinished{unit}{where}")
+        nets = a.get("networks") or {}
+        for side in ("white", "black"):
+            if nets.get(side):
+                lines.append(f"    {side}'s network: {nets[side]}")
         first = a["first_player_win_rate"]
         if first.get("p_value") is not None:
             lines.append(f"    the first to throw against 1/2: p = {_p(first['p_value'])}, "

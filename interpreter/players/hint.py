@@ -67,9 +67,9 @@ class Hint:
 
 def strongest_kind(variant: Any) -> str:
     """The player kind `hint` asks for a variant (see the module docstring)."""
-    from interpreter.players.learned import shipped_weights
+    from interpreter.players.learned import network_for
 
-    learned = shipped_weights(variant.id) is not None
+    learned = network_for(variant) is not None
     if quick(variant):
         return "search:2:learned" if learned else "search:2"
     return "search:1:learned" if learned else "search:1"

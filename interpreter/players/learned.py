@@ -52,6 +52,109 @@ def shipped_weights(variant_id: str) -> Path | None:
         return None
 
 
+def weights_cache() -> Path | None:
+    """The folder of the user's cache where `tablier train` keeps the networks it trains
+    without `--out`, one file a rules fingerprint (`<fingerprint>.npz`); checked whole before
+    use like the compiled code's folders (interpreter/usercache.py), None without a safe
+    cache."""
+    from interpreter import usercache
+
+    folder = usercache.trusted_folder("weights")
+    return Path(folder) if folder else None
+
+
+def cached_weights(variant: Any) -> Path | None:
+    """The network trained before for exactly these rules (the variant's `rules_fingerprint`,
+    after `extends`, options and `--set`), if the user's cache holds one."""
+    from interpreter.variant.fingerprint import rules_fingerprint
+
+    folder = weights_cache()
+    if folder is None:
+        return None
+    path = folder / f"{rules_fingerprint(variant)}.npz"
+    return path if path.is_file() else None
+
+
+#: the rules fingerprint each weights file read for it records (None: none or unreadable)
+_FINGERPRINTS: dict[str, str | None] = {}
+
+
+def _trained_fingerprint(path: Path) -> str | None:
+    key = str(path)
+    if key not in _FINGERPRINTS:
+        try:
+            fp = ValueNet.load(path).meta.get("rules_fingerprint")
+        except TablierError:
+            fp = None
+        _FINGERPRINTS[key] = fp if isinstance(fp, str) else None
+    return _FINGERPRINTS[key]
+
+
+def network_for(variant: Any) -> Path | None:
+    """The weights `learned` reads for `variant` when none are named: the network shipped for
+    it where it was trained under these very rules; else the one `tablier train` left in the
+    user's cache for them; else the shipped network, trained under other rules (played with a
+    note naming the keys that differ); None when there is none."""
+    from interpreter.variant.fingerprint import rules_fingerprint
+
+    shipped = shipped_weights(variant.id)
+    cached = cached_weights(variant)
+    if cached is None:
+        return shipped
+    if shipped is not None and _trained_fingerprint(shipped) == rules_fingerprint(variant):
+        return shipped
+    return cached
+
+
+def _shipped_all() -> list[Path]:
+    folder = resources.files("interpreter.players").joinpath("weights")
+    try:
+        with resources.as_file(folder) as path:
+            return sorted(Path(path).glob("*.npz"))
+    except (FileNotFoundError, TypeError):
+        return []
+
+
+def nearest_network(variant: Any) -> tuple[Path, str] | None:
+    """Where `tablier train --from auto` starts: the network trained before for these rules
+    (it goes on from there), else the one shipped for the variant's id (a house rule of a
+    shipped game), else one shipped for a file of its `extends` chain, nearest first, else the
+    shipped network of the same board and dice whose rules differ in the fewest keys; with a
+    line naming it. None: there is none, training starts from nothing."""
+    from interpreter.variant.fingerprint import differing_keys, fingerprint_parts, \
+        foreign_keys
+
+    cached = cached_weights(variant)
+    if cached is not None:
+        return cached, "the network trained before for these rules"
+    own = shipped_weights(variant.id)
+    if own is not None:
+        return own, f"the network shipped for {variant.id}"
+    for name, _sha in tuple(getattr(variant, "files", ()))[1:]:
+        base = Path(name).stem
+        found = shipped_weights(base)
+        if found is not None:
+            return found, f"the network shipped for {base}, which it extends"
+    parts = fingerprint_parts(variant)
+    best: tuple[int, str, Path] | None = None
+    for path in _shipped_all():
+        try:
+            rules = ValueNet.load(path).meta.get("rules")
+        except TablierError:
+            continue
+        if not isinstance(rules, dict):
+            continue
+        keys = differing_keys(parts, rules)
+        if "dice" in foreign_keys(keys) or {"board.points", "board.checkers"} & set(keys):
+            continue
+        if best is None or (len(keys), path.stem) < best[:2]:
+            best = (len(keys), path.stem, path)
+    if best is None:
+        return None
+    return best[2], (f"the network shipped for {best[1]} (same board and dice; {best[0]} keys "
+                     f"differ)")
+
+
 def train_ref(variant: Any) -> str:
     """How `tablier train` is given `variant`, as a shell word: its built-in id, else its file
     as the command that loaded it was given it (relative to the working folder as written; the
@@ -76,11 +179,10 @@ def load_net(variant: Any, ref: str | None, foreign: bool | None = None) -> Valu
     if ref:
         path = Path(ref)
     else:
-        found = shipped_weights(variant.id)
+        found = network_for(variant)
         if found is None:
-            raise WeightsError(f"no weights ship for {variant.id!r}: train some with `tablier "
-                               f"train {train_ref(variant)} --games N --out FILE` and play "
-                               f"`learned:FILE`")
+            raise WeightsError(f"no network for {variant.id!r}: train one with `tablier train "
+                               f"{train_ref(variant)} --minutes 10`, and `learned` finds it")
         path = found
     net = ValueNet.load(path)
     problem = check_rules_meta(net.meta)

@@ -165,6 +165,41 @@ class ValueNet:
         out.meta = dict(self.meta)
         return out
 
+    def transferred(self, names: Sequence[str], levels: Sequence[int], *, hidden: int = 0,
+                    seed: int = 0, scale: float = 0.1) -> tuple["ValueNet", str]:
+        """A network for other features (`names`) and value levels that starts from what this
+        one knows, and a line saying what carried over: each input named as one of this
+        network's features keeps its weights, an input it never saw starts at zero (its hidden
+        units say what they said), and the win output and each value level both know keep
+        theirs; a level this one lacks starts small and is learned. At least this network's
+        hidden units (more where `hidden` asks; the new ones silent at first)."""
+        h = max(self.hidden, hidden)
+        out = ValueNet(len(names), h, levels, seed=seed, scale=scale)
+        old = self.hidden
+        mine = {str(n): i for i, n in enumerate(self.meta.get("features", ()))}
+        kept = 0
+        for j, name in enumerate(names):
+            i = mine.get(name)
+            if i is None:
+                out.W1[j, :old] = 0.0
+            else:
+                out.W1[j, :old] = self.W1[i]
+                kept += 1
+        out.b1[:old] = self.b1
+        k_old, k_new = len(self.levels), len(out.levels)
+        pairs = [(0, 0)]
+        for a, v in enumerate(out.levels):
+            if v in self.levels:
+                b = self.levels.index(v)
+                pairs += [(1 + a, 1 + b), (1 + k_new + a, 1 + k_old + b)]
+        out.W2[old:] = 0.0
+        for a, b in pairs:
+            out.W2[:old, a] = self.W2[:, b]
+            out.b2[a] = self.b2[b]
+        said = (f"{kept} of {len(names)} inputs, {len(pairs)} of {out.outputs} outputs and "
+                f"{old} hidden units carried over")
+        return out, said
+
     @property
     def params(self) -> list[np.ndarray]:
         return [self.W1, self.b1, self.W2, self.b2]

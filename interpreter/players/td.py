@@ -277,21 +277,29 @@ class CompiledTrainer:
         return end
 
 
-def train(variant: Any, variant_ref: str, games: int, out: str | Path, *, seed: int = 1,
-          hidden: int = 40, lam: float = 0.7, alpha: float = 0.1, resume: bool = False,
-          checkpoint_every: int = 1000, snapshots: str | Path | None = None,
-          max_turns: int = 5000, overrides: tuple[str, ...] = (),
+def train(variant: Any, variant_ref: str, games: int | None, out: str | Path, *,
+          seed: int = 1, hidden: int = 40, lam: float = 0.7, alpha: float = 0.1,
+          resume: bool = False, checkpoint_every: int = 1000,
+          snapshots: str | Path | None = None, max_turns: int = 5000,
+          overrides: tuple[str, ...] = (),
           progress: Callable[[int, float], None] | None = None,
-          rules_of: Any = None, command: Sequence[str] = ()) -> ValueNet:
-    """Train (or, with `resume`, go on training the network in `out`) to `games` plays in all;
-    write `out` every `checkpoint_every` plays and at the end, and a copy in `snapshots` (a
-    directory) at each checkpoint. A resumed run may change the step size and λ from there on
-    (the file's `schedule` lists them): the same commands give the same weights.
+          rules_of: Any = None, command: Sequence[str] = (), minutes: float | None = None,
+          start: Path | None = None,
+          said: Callable[[str], None] | None = None) -> ValueNet:
+    """Train (or, with `resume`, go on training the network in `out`) to `games` plays in all,
+    or for `minutes` of CPU time (`games` None); write `out` every `checkpoint_every` plays and
+    at the end, and a copy in `snapshots` (a directory) at each checkpoint. A resumed run may
+    change the step size and λ from there on (the file's `schedule` lists them): the same
+    commands give the same weights (a run bounded by time stops where the time runs out).
+
+    `start`: a weights file to start from instead of small random weights (`--from`): what
+    transfers of it (`ValueNet.transferred`: its inputs by feature name, its outputs by value
+    level), the rest new; `said` is told what carried over.
 
     The file records the rules the network is trained under (players/rules_seen.py
     `rules_record`: those of `rules_of`, the variant as given before training's own `--set`s,
-    default `variant`), the weights it started from (`trained_from`: each resumed file's
-    fingerprint and sha256) and the command (`command`)."""
+    default `variant`), the weights it started from (`trained_from`: each resumed or started-
+    from file's fingerprint and sha256) and the command (`command`)."""
     enc = Encoder(variant)
     levels = value_levels(variant)
     record = rules_record(rules_of if rules_of is not None else variant, levels)
@@ -325,6 +333,22 @@ def train(variant: Any, variant_ref: str, games: int, out: str | Path, *, seed: 
             # the same weights)
             widened.append([done, net.hidden, hidden])
             net = net.widened(hidden, seed=seed * 1_000_003 + done)
+    elif start is not None:
+        with open(start, "rb") as fh:
+            started = hashlib.file_digest(fh, "sha256").hexdigest()
+        source = ValueNet.load(start)
+        problem = check_rules_meta(source.meta)
+        if problem is not None:
+            raise TablierError(f"--from: {str(start)!r}: {problem}")
+        net, what = source.transferred(enc.names, levels, hidden=hidden, seed=seed)
+        hidden = net.hidden
+        trained_from = [dict(t) for t in source.meta.get("trained_from", ())]
+        trained_from.append({"fingerprint": source.meta.get("rules_fingerprint"),
+                             "sha256": started})
+        if said is not None:
+            said(what)
+        schedule = []
+        widened = []
     else:
         net = ValueNet(enc.size, hidden, levels, seed=seed)
         schedule = []
@@ -351,14 +375,22 @@ def train(variant: Any, variant_ref: str, games: int, out: str | Path, *, seed: 
                 **({"widened": widened} if widened else {})}
 
     t0 = time.process_time()
-    while done < games:
+    # a run bounded by time: its end, in CPU seconds of this process, and the plays between
+    # looks at the clock (the compiled loop plays them at once)
+    until = None if minutes is None else t0 + 60.0 * minutes
+    stride = checkpoint_every if until is None else min(checkpoint_every, 25)
+    limit = games if games is not None else 1 << 62
+    while done < limit:
         if compiled is not None:
-            step = min(games, (done // checkpoint_every + 1) * checkpoint_every) - done
+            step = min(limit, (done // stride + 1) * stride) - done
             done = compiled.play(done, step, seed, max_turns)
         else:
             trainer.play(f"{seed}/train/{done}", max_turns)
             done += 1
-        if done % checkpoint_every == 0 or done == games:
+        over = until is not None and time.process_time() >= until
+        if over:
+            limit = done
+        if done % checkpoint_every == 0 or done == limit:
             cpu += time.process_time() - t0
             t0 = time.process_time()
             net.save(out, meta())
