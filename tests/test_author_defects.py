@@ -210,17 +210,18 @@ def test_the_learned_hint_gives_a_train_command_that_loads(tmp_path, monkeypatch
 
     folder = tmp_path / "my games"
     folder.mkdir()
-    _write(folder, "mine.toml", 'extends = "backgammon"\n[variant]\nid = "mine"\n'
+    _write(folder, "mine.toml", 'extends = "quinze-tablas"\n[variant]\nid = "mine"\n'
                                 'name = "Mine"\n')
     monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     given = "my games/mine.toml"
-    v = load_variant(given, ["rules.gammon.enabled=false"])
+    v = load_variant(given, ["movement.limit=3"])
     with pytest.raises(WeightsError) as err:
         load_net(v, None)
     command = re.search(r"`(tablier train [^`]*)`", str(err.value)).group(1)
     words = shlex.split(command)
     assert words[:3] == ["tablier", "train", given]
-    assert words[3:5] == ["--set", "rules.gammon.enabled=false"]
+    assert words[3:5] == ["--set", "movement.limit=3"]
     # what the hint names loads, from where the command was given
     again = load_variant(words[2], [words[4]])
     assert again.files == v.files

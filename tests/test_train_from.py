@@ -184,3 +184,20 @@ def test_compare_trains_a_network_for_the_arm_that_has_none(tmp_path):
     assert arms[1]["networks"]["white"].startswith("trained for these rules")
     assert arms[1]["differs"] == []
     assert "training a network for arm" in got.stderr
+
+
+def test_a_file_extending_a_shipped_game_plays_its_network_with_a_note(tmp_path,
+                                                                        monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    same = tmp_path / "same.toml"
+    same.write_text(HOUSE.replace('extends = "hypergammon"', 'extends = "backgammon"'),
+                    encoding="utf-8")
+    assert learned.network_for(load_variant(same)) == learned.shipped_weights("backgammon")
+    # Tavla ships no network of its own: backgammon's, whose game it is to a network
+    assert learned.network_for(load_variant("tavla")) == learned.shipped_weights("backgammon")
+    # another board (three men) is another game to a network: none, and the hint to train
+    other = tmp_path / "other.toml"
+    other.write_text('extends = "backgammon"\n[variant]\nid = "three"\nname = "Three"\n'
+                     '[board]\ncheckers = 3\nstart = { 24 = 1, 23 = 1, 22 = 1 }\n',
+                     encoding="utf-8")
+    assert learned.network_for(load_variant(other)) is None

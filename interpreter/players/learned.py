@@ -93,17 +93,40 @@ def _trained_fingerprint(path: Path) -> str | None:
 def network_for(variant: Any) -> Path | None:
     """The weights `learned` reads for `variant` when none are named: the network shipped for
     it where it was trained under these very rules; else the one `tablier train` left in the
-    user's cache for them; else the shipped network, trained under other rules (played with a
-    note naming the keys that differ); None when there is none."""
+    user's cache for them; else the shipped network of its id, trained under other rules (a
+    house rule: played with a note naming the keys that differ); else the network shipped for
+    the nearest file of its `extends` chain that is the same game to a network (the same board,
+    dice, movement and turn: only values, rules and the ladder differ, said in the note); None
+    when there is none."""
     from interpreter.variant.fingerprint import rules_fingerprint
 
     shipped = shipped_weights(variant.id)
     cached = cached_weights(variant)
-    if cached is None:
+    if cached is not None and (shipped is None or
+                               _trained_fingerprint(shipped) != rules_fingerprint(variant)):
+        return cached
+    if shipped is not None:
         return shipped
-    if shipped is not None and _trained_fingerprint(shipped) == rules_fingerprint(variant):
-        return shipped
-    return cached
+    for name, _sha in tuple(getattr(variant, "files", ()))[1:]:
+        found = shipped_weights(Path(name).stem)
+        if found is not None:
+            return None if _foreign_to(variant, found) else found
+    return None
+
+
+def _foreign_to(variant: Any, path: Path) -> bool:
+    """Whether the network in `path` was trained for another game than `variant` (another
+    board, dice, movement or turn), or under rules it does not record."""
+    from interpreter.variant.fingerprint import differing_keys, fingerprint_parts, \
+        foreign_keys
+
+    try:
+        rules = ValueNet.load(path).meta.get("rules")
+    except TablierError:
+        return True
+    if not isinstance(rules, dict):
+        return True
+    return bool(foreign_keys(differing_keys(fingerprint_parts(variant), rules)))
 
 
 def _shipped_all() -> list[Path]:
