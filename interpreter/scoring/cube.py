@@ -475,9 +475,11 @@ class CubePlay(Ladder):
         cube = f"cube {state['cube']}" + ("" if owner is None else f" {SIDE_NAMES[owner]}")
         if state.get("crawford"):
             cube += ", Crawford game"
-        score = f"; match {pair_text(state, 'score')} of {state['match_length']}" \
+        elif not state.get("enabled", True):
+            cube = ""               # no cube in this game (cubeless play, a 1-point match)
+        score = f"match {pair_text(state, 'score')} of {state['match_length']}" \
             if state.get("match_length") else ""
-        return cube + score
+        return "; ".join(x for x in (cube, score) if x)
 
     @classmethod
     def contest_won(cls, summary: dict) -> str | None:
