@@ -186,19 +186,21 @@ def state_of(model: Any) -> tuple[tuple[str, int, bool], ...]:
 
 def apply_option_sets(model: Any) -> Any:
     """The model with each option's `[option_sets]` entry for its current value written into
-    `[dice]`, `[movement]` and `[ladder]` (in the order the file lists the options; a later one
+    `[dice]`, `[movement]`, `[ladder]` and `[board]` (its layout and route: `start`, `points`,
+    `black`; in the order the file lists the options; a later one
     wins on a key both set). The values were checked when the file was loaded."""
     sets = getattr(model, "option_sets", None)
     if not sets:
         return model
-    updates: dict[str, dict[str, Any]] = {"dice": {}, "movement": {}, "ladder": {}}
+    updates: dict[str, dict[str, Any]] = {"dice": {}, "movement": {}, "ladder": {},
+                                          "board": {}}
     options = getattr(model, "options", None) or {}
     for name, per_choice in sets.items():
         entry = per_choice.get(choice_key(options.get(name)))
         for table, values in (entry or {}).items():
             updates[table].update(values)
     change: dict[str, Any] = {}
-    for table in ("dice", "movement", "ladder"):
+    for table in ("dice", "movement", "ladder", "board"):
         current = getattr(model, table, None)
         if updates[table] and current is not None:
             merged = {**current.model_dump(), **updates[table]}

@@ -25,8 +25,8 @@ from interpreter.variant.problems import (
     problems_from_validation,
     toml_repr,
 )
-from interpreter.variant.schema import (RULE_COMMON_FIELDS, RULE_KIND_FIELDS, choice_key, Dice,
-                                        Movement)
+from interpreter.variant.schema import (RULE_COMMON_FIELDS, RULE_KIND_FIELDS, choice_key, Board,
+                                        Dice, Movement)
 
 # Names reach messages, generated code and the web pages: each is checked whole
 # (`fullmatch`: `$` would let a trailing newline through), ASCII only, and bounded in length.
@@ -408,7 +408,10 @@ def _check_geometry(data: dict[str, Any]) -> list[Problem]:
 
 
 #: the tables whose constants an option may set, and their models
-_SETTABLE = ("dice", "movement", "ladder")
+_SETTABLE = ("dice", "movement", "ladder", "board")
+#: the keys of `[board]` an option may set: the layout and the route's length, not how
+#: positions are read (`unplaced`) nor the men off the board (`unentered`, `all_off`)
+_BOARD_SETTABLE = ("start", "points", "black")
 
 
 def _check_option_sets(data: dict[str, Any]) -> list[Problem]:
@@ -451,6 +454,16 @@ def _check_option_sets(data: dict[str, Any]) -> list[Problem]:
                     out.append(Problem(tpath, "bad-type", f"`{key_str(tpath)}` must be a table "
                                        f"of keys; found {found_str(values)}"))
                     continue
+                if table == "board":
+                    bad = [k for k in values if k not in _BOARD_SETTABLE]
+                    for k in bad:
+                        out.append(Problem(tpath + (k,), "unknown-key",
+                                           f"an option sets `[board]`'s "
+                                           f"{', '.join(f'`{b}`' for b in _BOARD_SETTABLE)}, "
+                                           f"not `{k}`{did_you_mean(k, _BOARD_SETTABLE)}",
+                                           "key"))
+                    if bad:
+                        continue
                 if table == "ladder":
                     ladder = data.get("ladder")
                     model = LADDER_MODELS.get(ladder.get("kind", "")) if isinstance(ladder, dict) \
@@ -458,6 +471,10 @@ def _check_option_sets(data: dict[str, Any]) -> list[Problem]:
                     if model is None:
                         continue                 # the ladder's own problem is reported
                     candidate = {**cast(dict, ladder), **values}
+                elif table == "board":
+                    model = Board
+                    board = data.get("board")
+                    candidate = {**(board if isinstance(board, dict) else {}), **values}
                 else:
                     model = Dice if table == "dice" else Movement
                     candidate = values

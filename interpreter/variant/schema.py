@@ -794,7 +794,8 @@ class VariantModel(Strict):
         "what each of its values means (`choices`)")
     option_sets: dict[str, dict[str, dict[str, dict[str, Any]]]] = Field(
         default_factory=dict, description="what each choice of an option sets among the "
-        "constants: option → choice → table (`dice`, `movement`, `ladder`) → key → value")
+        "constants: option → choice → table (`dice`, `movement`, `ladder`, and `board`'s "
+        "`start`, `points` and `black`) → key → value")
     dice: Dice = Field(default_factory=Dice, description="doublets and opening throw")
     movement: Movement = Field(default_factory=Movement, description="movement switches")
     rules: dict[str, Rule] = Field(default_factory=dict, description="the rules, by id")
