@@ -143,13 +143,19 @@ class RollContext:
     play preferences, and how many numbers cannot be played.
     """
 
-    __slots__ = ("_plays_fn", "_plays", "_unplayed", "state", "setup", "d3")
+    __slots__ = ("_plays_fn", "_plays", "_unplayed", "state", "setup", "d3", "unstacking",
+                 "home_after")
 
     def __init__(self, plays_fn: Callable[[], tuple[list, int]], state: dict | None = None,
                  setup: int = 1, d3: int = 0):
         self._plays_fn = plays_fn
         self._plays: list | None = None
         self._unplayed = 0
+        #: what a stage rule reads of the play made (`MoveGenerator.play_facts`), set by the
+        #: caller before it asks the rule of that play: its numbers left while unstacking, and
+        #: the mover's checkers all in his last quarter after it
+        self.unstacking = False
+        self.home_after = False
         #: the third die of a throw of three (0: a throw of two)
         self.d3 = d3
         self.state = state or {}
