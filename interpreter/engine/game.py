@@ -827,8 +827,12 @@ class Game:
         """What the rules of a throw from `b` may ask beyond the board and dice: its plays on
         demand (three dice with `d3`), the set-up count, the third die."""
         gen = self.variant.generator
+        # (three dice: the numbers left are counted on one way to each end position, the
+        # walk of every way kept for the rules that read the plays)
         return RollContext(partial(gen.plays, b, d1, d2, rolls, d3) if d3 else
-                           partial(gen.plays, b, d1, d2, rolls), setup=self.setup, d3=d3)
+                           partial(gen.plays, b, d1, d2, rolls), setup=self.setup, d3=d3,
+                           unplayed_fn=partial(gen.some_plays, b, d1, d2, rolls, d3)
+                           if d3 else None)
 
     def _dead(self, b: Board) -> bool:
         """Whether no number moves anything for either side on `b` (the mover's view) and the
@@ -894,8 +898,9 @@ class Game:
         if unplayed and d3 and rule.to_opponent is not None:
             if not rule.to_opponent(b, None, None, d1, d2, rolls, ctx):
                 return 0
-            # a throw of three: the numbers the play made did not use, the highest first
-            plays = ctx.plays
+            # a throw of three: the numbers the play made did not use, the highest first (two
+            # ways to one position use the same numbers: one way to each is enough)
+            plays = self.variant.generator.some_plays(b, d1, d2, rolls, d3)[0]
             made = next((p for p in plays if p.board == moved), plays[0] if plays else None)
             left = [d1, d2, d3]
             for st in (made.paths[0] if made is not None and made.paths else ()):

@@ -187,8 +187,6 @@ class MoveGenerator:
         #: the walk of numbers passed on that may only unstack or bear off (a stage's
         #: `moves = "bear_off"`)
         self._only_off = False
-        #: the steps make and unmake through `_apply`/`_undo` (pins, stacked pairs)
-        self._slow = self._pins or self._stacks
         #: the boards walked in this throw, when one way to each end board is enough
         #: (`some_plays`: three dice and no hook)
         self._seen: set | None = None
@@ -456,7 +454,11 @@ class MoveGenerator:
         rest_only = self._rest_only
         S = self._start
         moves = self._move_tests
-        pins = self._slow
+        pins = self._pins
+        # an unstacking (s == t) moves nothing on the points: the inline make and unmake leave
+        # them as they were, and the mask of stacked pairs is toggled
+        stacking = self._stacks
+        stack = self._stack
         send = self._send
         seen = self._seen
         ends = self.ends
@@ -477,6 +479,8 @@ class MoveGenerator:
                         L[25 - t if fl & ACROSS else t] += h
                         send(L, h, fl)
                     L[t] += 1
+                if stacking and fl & UNSTACK:
+                    L[stack] ^= 1 << s
             path.append((s, t, d, h, fl))
             if moves:
                 after = tuple(L)
@@ -531,6 +535,8 @@ class MoveGenerator:
                         L[25 - t if fl & ACROSS else t] -= h
                         send(L, -h, fl)
                 L[s] += 1
+                if stacking and fl & UNSTACK:
+                    L[stack] ^= 1 << s
 
     def _steps(self, L: list[int], d: int, must: int | None, carried: tuple[int, ...],
                frozen: tuple[int, ...], last: bool) -> list[tuple[int, int, int, int]]:
