@@ -118,7 +118,7 @@ class Geometry:
         return cls(near=near, mirror=mirror, bar=mr.enter == "bar",
                    names=point_names(variant), corners=corners,
                    points=points if points in (12, 18) else 24,
-                   stack_slot=layout.stack_slot if stacks else 0,
+                   stack_slot=layout.stack_slot if stacks and layout is not None else 0,
                    route=getattr(layout, "route", "opposite"))
 
 

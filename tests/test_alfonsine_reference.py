@@ -1,6 +1,7 @@
 """The twelve games of tables-family part 3 that ship (variants/quinze-tablas.toml ...
-verquere.toml, doblet.toml) against a second, plain implementation of their rules (tests/reference_tables4.py,
-written from the rules alone, which never imports the interpreter).
+verquere.toml, doblet.toml) against a second, plain implementation of their rules
+(tests/reference_tables4.py, written from the rules alone, which never imports the
+interpreter).
 
 Checked: the same complete set of results, with what follows each (`next`, `passed`,
 `game_over`), through `tablier moves` (`analysis.legal_results`) on every position of seeded

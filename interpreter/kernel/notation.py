@@ -1,8 +1,9 @@
 """Plays in pip from/to notation, as gnubg writes and reads them: `24/18 13/11*`.
 
-Pips are the mover's (kernel/board.py): bar = 25, off = 0; a checker entering from off the board
-(acey-deucey's unentered checkers, source 29) is written `in/20`; the unstacking of the mover's
-pair on pip 19 (`[board] stacked`, Doblet), a step from 19 to 19 that moves nothing, `19u`. `move_text` writes a path of
+Pips are the mover's (kernel/board.py): bar = 25, off = 0; a checker entering from off the
+board (acey-deucey's unentered checkers, source 29) is written `in/20`; the unstacking of the
+mover's pair on pip 19 (`[board] stacked`, Doblet), a step from 19 to 19 that moves nothing,
+`19u`. `move_text` writes a path of
 steps, `parse_move` reads a text back into steps, `expand_steps` splits steps written over several
 dice, and `read_play` finds the one legal play a text names among the plays of a position.
 

@@ -75,7 +75,7 @@ def numbers_left(d1: int, d2: int, unplayed: int, path: Any = ()) -> tuple[int, 
 def passed_third(passed: tuple) -> int:
     """The third of three numbers passed on (a throw of three, Doblet), as the turn loop holds
     them (`(rule, moves, numbers)`); 0 when fewer were passed."""
-    numbers = passed[2] if len(passed) > 2 else ()
+    numbers: tuple = passed[2] if len(passed) > 2 else ()
     return int(numbers[2]) if len(numbers) == 3 else 0
 
 

@@ -722,7 +722,7 @@ def _check_stacked(board: dict[str, Any], movement: dict[str, Any], points: int)
                            alternatives=(("board", "stacked"),)))
     if not isinstance(stacked, list):
         return out
-    start = board.get("start") if isinstance(board.get("start"), dict) else {}
+    start: dict[str, Any] = board["start"] if isinstance(board.get("start"), dict) else {}
     seen: set[int] = set()
     for i, pip in enumerate(stacked):
         if not _is_int(pip):
