@@ -95,13 +95,17 @@ def read_position(variant: Any, obj: Any, need_dice: bool = True) -> RollPositio
     optional = _optional_rule(variant)
     if passed is not None and optional is not None:
         third = passed_three(passed) if n == 3 else None
-        numbers = optional_numbers(passed, rules.doublet_moves) if third is None \
+        # (a throw of three passes at most its three numbers)
+        most = min(3, rules.doublet_moves) if n == 3 else rules.doublet_moves
+        numbers = optional_numbers(passed, most) if third is None \
             else (third[0], third[1], 3)
         if numbers is None:
-            three = ", three numbers of a throw of three" if n == 3 else ""
+            if n == 3:
+                raise PositionError(f"'state.passed' must be the numbers passed on: one, two "
+                                    f"or three numbers 1..6, not {shown(passed)}")
             raise PositionError(f"'state.passed' must be the numbers passed on: one or two "
-                                f"numbers 1..6, or up to {rules.doublet_moves} of one "
-                                f"number{three}, not {shown(passed)}")
+                                f"numbers 1..6, or up to {most} of one number, not "
+                                f"{shown(passed)}")
         if third is not None:
             if dice is not None and sorted(dice) != sorted(third):
                 raise PositionError(f"with 'state.passed' {shown(passed)} the dice are "

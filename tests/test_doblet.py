@@ -190,3 +190,13 @@ def test_doblet_is_read_from_its_file_and_played_on_the_python_path(doblet):
     in_place = load_variant("doblet", ['db_after_unstack="bear_off_in_place"'])
     assert in_place.move_rules.bear_off == "in_place"
     assert json.dumps(in_place.geometry.to_json(in_place.start_of(0))["state"])
+
+
+def test_three_numbers_pass_and_no_more(doblet):
+    obj = {"points": START, "state": {"stacked": {"mine": [21, 22]}, "passed": [4, 3, 4]}}
+    lines = legal_results(doblet, obj)["results"]
+    # each of the 4 and the 3 may unstack its pair, or not; the second 4 fits nothing
+    assert len(lines) == 4 and {line["next"] for line in lines} == {"throw"}
+    obj["state"]["passed"] = [4, 4, 4, 4]
+    with pytest.raises(PositionError, match="one, two or three numbers"):
+        legal_results(doblet, obj)
