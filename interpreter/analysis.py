@@ -94,14 +94,28 @@ def read_position(variant: Any, obj: Any, need_dice: bool = True) -> RollPositio
     passed = state.get("passed")
     optional = _optional_rule(variant)
     if passed is not None and optional is not None:
-        numbers = optional_numbers(passed, rules.doublet_moves)
+        third = passed_three(passed) if n == 3 else None
+        # (a throw of three passes at most its three numbers)
+        most = min(3, rules.doublet_moves) if n == 3 else rules.doublet_moves
+        numbers = optional_numbers(passed, most) if third is None \
+            else (third[0], third[1], 3)
         if numbers is None:
+            if n == 3:
+                raise PositionError(f"'state.passed' must be the numbers passed on: one, two "
+                                    f"or three numbers 1..6, not {shown(passed)}")
             raise PositionError(f"'state.passed' must be the numbers passed on: one or two "
-                                f"numbers 1..6, or up to {rules.doublet_moves} of one number, "
-                                f"not {shown(passed)}")
-        if dice is not None and sorted([d1, d2]) != sorted(numbers[:2]):
+                                f"numbers 1..6, or up to {most} of one number, not "
+                                f"{shown(passed)}")
+        if third is not None:
+            if dice is not None and sorted(dice) != sorted(third):
+                raise PositionError(f"with 'state.passed' {shown(passed)} the dice are "
+                                    f"{list(third)!r}, not {shown(dice)}")
+            d3 = third[2]
+        elif dice is not None and sorted([d1, d2]) != sorted(numbers[:2]):
             raise PositionError(f"with 'state.passed' {shown(passed)} the dice are "
                                 f"[{numbers[0]}, {numbers[1]}], not {shown(dice)}")
+        else:
+            d3 = 0
         d1, d2 = numbers[0], numbers[1]
     elif passed is not None:
         if not variant.throws.stages:
@@ -197,6 +211,15 @@ def optional_numbers(passed: Any, most: int) -> tuple[int, int, int] | None:
         return (passed[0], passed[0], len(passed)) if len(passed) <= most else None
     if len(passed) == 2:
         return passed[0], passed[1], 2
+    return None
+
+
+def passed_three(passed: Any) -> tuple[int, int, int] | None:
+    """Three numbers passed on as a plain list (a throw of three, Doblet), the highest first;
+    None when `passed` is not three numbers 1..6."""
+    if isinstance(passed, list) and len(passed) == 3 and all(in_range(x, 1, 6) for x in passed):
+        a, b, c = sorted(passed, reverse=True)
+        return a, b, c
     return None
 
 
@@ -458,9 +481,14 @@ def _results_with_ends(variant: Any, pos: RollPosition) -> dict[str, Any]:
     optional = _optional_rule(variant)
     stage = passed is not None and optional is not None
     if stage:
-        numbers = optional_numbers(passed, variant.move_rules.doublet_moves)
-        assert numbers is not None          # read_position checked it
-        plays, unplayed = gen.optional_plays(b, numbers[0], numbers[1], numbers[2], rolls)
+        if d3:
+            numbers = (d1, d2, 3)
+        else:
+            got = optional_numbers(passed, variant.move_rules.doublet_moves)
+            assert got is not None          # read_position checked it
+            numbers = got
+        plays, unplayed = gen.optional_plays(b, numbers[0], numbers[1], numbers[2], rolls, d3,
+                                             getattr(optional, "moves", "any") == "bear_off")
     else:
         plays, unplayed = gen.throw_plays(b, d1, d2, d3, rolls)
     ctx = RollContext(lambda: (plays, unplayed), pos.state, setup=pos.state.get("setup", 1),
@@ -488,10 +516,19 @@ def _results_with_ends(variant: Any, pos: RollPosition) -> dict[str, Any]:
         elif stage:
             row["next"] = "throw"
         elif unplayed and rule is not None and rule.to_opponent is not None \
-                and rule.to_opponent(b, None, None, d1, d2, rolls, ctx):
-            e1, e2, moves = numbers_left(d1, d2, unplayed, play.paths[0] if play.paths else ())
-            row["next"] = "passed"
-            row["passed"] = [e1] * moves if e1 == e2 else [e1, e2]
+                and _passes(gen, rule, ctx, b, after, d1, d2, rolls):
+            path = play.paths[0] if play.paths else ()
+            if d3:
+                left = [d1, d2, d3]
+                for st in path:
+                    if st[2] in left:
+                        left.remove(st[2])
+                row["next"] = "passed"
+                row["passed"] = sorted(left, reverse=True)
+            else:
+                e1, e2, moves = numbers_left(d1, d2, unplayed, path)
+                row["next"] = "passed"
+                row["passed"] = [e1] * moves if e1 == e2 else [e1, e2]
         elif (not unplayed or getattr(rule, "again_partial", False)) and rule is not None \
                 and rule.again is not None and rule.next is None \
                 and rule.again(b, None, None, d1, d2, rolls, ctx):
@@ -500,3 +537,11 @@ def _results_with_ends(variant: Any, pos: RollPosition) -> dict[str, Any]:
             row["next"] = "end"
         rows.append(row)
     return {"count": len(rows), "results": rows}
+
+
+def _passes(gen: Any, rule: Any, ctx: RollContext, b: Board, after: Board, d1: int, d2: int,
+            rolls: int) -> bool:
+    """Whether the stage rule passes on the numbers the play from `b` to `after` left: its
+    `to_opponent`, asked with what it may read of that play (`unstacking`, `home_after`)."""
+    ctx.unstacking, ctx.home_after = gen.play_facts(b, after)
+    return bool(rule.to_opponent(b, None, None, d1, d2, rolls, ctx))

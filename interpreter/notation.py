@@ -63,7 +63,8 @@ class NotationError(TablierError):
 #: a steps token of any notation: a point (the notation's own pattern), a keyword, a separator
 _KEYWORD = (r"(?P<unentered>in\b)|(?P<bar>bar\b|ba\b|b(?=[/\s*(,]|$))"
             r"|(?P<off>off\b|of\b|o(?=[/\s*(,]|$)|-(?=[\s,]|$))")
-_SYNTAX = r"|(?P<slash>/)|(?P<hit>\*)|\((?P<rep>[0-9]{1,2})\)|(?P<sep>[\s,]+)"
+_SYNTAX = (r"|(?P<slash>/)|(?P<hit>\*)|\((?P<rep>[0-9]{1,2})\)|(?P<sep>[\s,]+)"
+           r"|(?P<unstack>u(?![a-z]))")
 _POINT = {
     "pips": r"(?P<point>[0-9]{1,2})",
     "magriel": r"(?P<point>[0-9]{1,2})",
@@ -262,6 +263,11 @@ class Notation:
         `play_text` writes it."""
         if not moves:
             return "-"
+        # a pair unstacked (a move from a point to itself) is written `19u`, first
+        unstacks = [f"{self.label(a, side)}u" for a, b, _hit in moves if a == b]
+        if unstacks:
+            rest = [m for m in moves if m[0] != m[1]]
+            return " ".join(unstacks + ([self.written(rest, side)] if rest else []))
         if self.ordered:
             return " ".join(f"{self.label(a, side)}/{self.label(b, side)}{'*' if hit else ''}"
                             for a, b, hit in moves)
@@ -346,6 +352,8 @@ PIPS = Notation("pips")
 
 
 _RECORD_STEP = re.compile(r"(in|bar|\d{1,2})/(off|\d{1,2})(\*?)$")
+#: a pair unstacked, as records hold it (`19u`)
+_RECORD_UNSTACK = re.compile(r"(\d{1,2})u$")
 
 
 def _record_moves(text: str) -> list[tuple[int, int, bool]] | None:
@@ -356,6 +364,10 @@ def _record_moves(text: str) -> list[tuple[int, int, bool]] | None:
         return None
     out: list[tuple[int, int, bool]] = []
     for w in words:
+        u = _RECORD_UNSTACK.match(w)
+        if u is not None:
+            out.append((int(u.group(1)), int(u.group(1)), False))
+            continue
         m = _RECORD_STEP.match(w)
         if m is None:
             return None

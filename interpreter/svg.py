@@ -26,7 +26,9 @@ halves, a tray at one end for the checkers borne off:
 
 Stacks show every checker (squeezed beyond five, with the count written on the top one); pinned
 checkers (slot 28 of the layouts that pin) lie under the stack that pins them; checkers waiting
-off the board (slots 29 and 30) stand in the tray with their count. Point labels are given by
+off the board (slots 29 and 30) stand in the tray with their count; a pair of men still stacked
+one on the other (Doblet's, `Geometry.stack_slot`) is one checker with a doubled outline and
+the count 2, titled as such, with a caption saying what the outline means. Point labels are given by
 the caller, in any notation, with optional point names (talon, coin de repos...). Highlights:
 checkers that may move (`movable`), destinations (`targets`), the last chosen point (`picked`).
 Every point, the bar and the trays carry `data-pip` (0 = off, 25 = bar), so that a page can
@@ -85,6 +87,21 @@ class Geometry:
     #: the length of each side's route (`[board] points`): 24, 12 (one half of the board, two
     #: rows of six) or 18 (three quarters of the board, the fourth drawn unused)
     points: int = 24
+    #: the kernel board's slot of the mover's mask of pairs still stacked (`[board] stacked`,
+    #: Doblet; the opponent's, in his own pips, is the next slot); 0: none
+    stack_slot: int = 0
+    #: the route, to place the opponent's stacked pairs (kernel.board.their_pip)
+    route: str = "opposite"
+
+    def stacked_pips(self, board: Sequence[int]) -> tuple[set[int], set[int]]:
+        """(the viewer's pips whose pair is stacked, the opponent's, both in the viewer's
+        pips)."""
+        k = self.stack_slot
+        if not k or len(board) <= k + 1:
+            return set(), set()
+        mine, theirs = board[k], board[k + 1]
+        return ({p for p in range(1, 25) if mine >> p & 1},
+                {their_pip(self.route, q, self.points) for q in range(1, 25) if theirs >> q & 1})
 
     @classmethod
     def from_variant(cls, variant: Any, near: str | None = None, mirror: bool = False
@@ -96,9 +113,13 @@ class Geometry:
         if near is None:
             near = "start" if corners else "home"
         points = getattr(getattr(variant, "geometry", None), "points", 24)
+        layout = getattr(variant, "geometry", None)
+        stacks = bool(getattr(layout, "stacks", False))
         return cls(near=near, mirror=mirror, bar=mr.enter == "bar",
                    names=point_names(variant), corners=corners,
-                   points=points if points in (12, 18) else 24)
+                   points=points if points in (12, 18) else 24,
+                   stack_slot=layout.stack_slot if stacks and layout is not None else 0,
+                   route=getattr(layout, "route", "opposite"))
 
 
 def point_names(variant: Any) -> dict[int, str]:
@@ -397,10 +418,22 @@ def _checker(out: list[str], x: float, y: float, colour: str, pip: int, side: st
 
 
 def _stack(out: list[str], x: float, edge: float, down: bool, n: int, colour: str, pip: int,
-           side: str, room: float = PH, pinned: str | None = None, r: float = R) -> None:
+           side: str, room: float = PH, pinned: str | None = None, r: float = R,
+           stacked: bool = False) -> None:
     """`n` checkers of radius `r` standing on a point whose base is at `edge`, growing down
     (far row) or up, squeezed when they do not fit in `room`. A pinned checker of colour
-    `pinned` lies first, under them."""
+    `pinned` lies first, under them. `stacked`: the two are a pair still stacked one on the
+    other (Doblet), drawn as one checker with a doubled outline."""
+    if stacked and n == 2 and not pinned:
+        cy = edge + (1 if down else -1) * r
+        fill, stroke, ink = COLOURS[colour]
+        out.append(f"<g{_attrs(class_='stacked', data_pip=pip)}><title>a pair of {colour}'s "
+                   f"still stacked, one man on the other</title>")
+        _checker(out, x, cy, colour, pip, side, r=r)
+        _checker(out, x, cy, colour, pip, side, r=r - 6)
+        out.append(f"<text{_attrs(class_='count', x=f'{x:.1f}', y=f'{cy + 5:.1f}', fill=ink, text_anchor='middle', font_size=14, font_weight='bold')}>2</text>")
+        out.append("</g>")
+        return
     total = n + (1 if pinned else 0)
     step = 2 * r if total <= 1 else min(2 * r, (room - 2 * r) / (total - 1))
     squeezed = total * 2 * r > room + 0.5
@@ -547,6 +580,9 @@ def board_svg(board: Sequence[int], geometry: Geometry | None = None, *,
     mine, theirs = colours
     if len(board) > 28 and board[28] and not caption:
         caption = "pin: a checker pinned under the stack that holds it (it cannot move)"
+    stacked_mine, stacked_theirs = g.stacked_pips(board)
+    if (stacked_mine or stacked_theirs) and not caption:
+        caption = "a doubled outline: a pair still stacked, one man on the other"
     height = f.height + (22 if caption else 0)
     size = f' width="{width}" height="{round(width * height / f.width)}"' if width else ""
     # (a board of one half, a route of 12 points, is taller than wide: the page keeps it
@@ -592,7 +628,8 @@ def board_svg(board: Sequence[int], geometry: Geometry | None = None, *,
             pinned = theirs if n > 0 else mine
         if n:
             _stack(out, x + f.pw / 2, base, not near, abs(n), mine if n > 0 else theirs, pip,
-                   "mover" if n > 0 else "opponent", room=ph, pinned=pinned, r=f.r)
+                   "mover" if n > 0 else "opponent", room=ph, pinned=pinned, r=f.r,
+                   stacked=pip in (stacked_mine if n > 0 else stacked_theirs))
         # the point's clickable area lies over its checkers
         y0 = f.bottom - ph if near else f.top
         out.append(f"<rect{_attrs(class_='hit', x=x, y=y0, width=f.pw, height=ph, fill='#fff', fill_opacity=0, data_pip=pip)}><title>{escape(title)}</title></rect>")

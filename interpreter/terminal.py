@@ -16,7 +16,9 @@ checkers and `O` black's, with their count; the points are named in the chosen n
 pinned checker (Plakoto) is the small letter after the stack that pins it (`X1o`: one of
 white's pins one of black's); checkers waiting off the board to enter (acey-deucey) are counted
 under the board (`waiting X7 O11`), and so are both sides' pips where the variant is a race
-to bear off (`pips X167 O167`).
+to bear off (`pips X167 O167`). A pair of men still stacked one on the other (Doblet) is
+marked `=` after its count (`X2=`), and the pairs each side still has stacked are counted under
+the board.
 """
 from __future__ import annotations
 
@@ -100,15 +102,17 @@ def fit_items(head: str, items: list[str], width: int | None = None, sep: str = 
     return out
 
 
-def _cell(x: int, mover: int, changed: bool = False, pinned: bool = False) -> Text:
+def _cell(x: int, mover: int, changed: bool = False, pinned: bool = False,
+          stacked: bool = False) -> Text:
     """The checkers on one point: `X3` (three of white's), `O2`, or `.`; `X1o` when the stack
-    pins one of the other side's checkers."""
+    pins one of the other side's checkers; `X2=` when they are a pair still stacked."""
     if x == 0:
         return Text(".".rjust(CELL), style=STYLES["dim"])
     owner = mover if x > 0 else 1 - mover
     mark = MARKS[owner]
     style = STYLES[mark] + (" " + STYLES["moved"] if changed else "")
-    text = f"{mark}{abs(x)}" + (MARKS[1 - owner].lower() if pinned else "")
+    text = f"{mark}{abs(x)}" + (MARKS[1 - owner].lower() if pinned else "") \
+        + ("=" if stacked else "")
     return Text(" " * (CELL - len(text)) + text, style=style)
 
 
@@ -169,6 +173,10 @@ def draw_board(variant: Any, board: Any, side: int, notation: Notation,
     the pips of `side` (False while they are still to be made)."""
     width = terminal_width() if width is None else width
     out = Text()
+    # the pairs still stacked (`[board] stacked`, Doblet), either side's, on the mover's pips
+    mine, theirs = variant.geometry.stacked(board) if getattr(
+        variant.geometry, "stacks", False) else ([], [])
+    stacks = set(mine) | set(theirs)
 
     def row(pips: Sequence[int | None], cells: bool) -> None:
         for i, p in enumerate(pips):
@@ -182,7 +190,7 @@ def draw_board(variant: Any, board: Any, side: int, notation: Notation,
             if cells:
                 changed = before is not None and before[p] != board[p]
                 pinned = len(board) > 28 and bool(board[28] >> p & 1)
-                out.append_text(_cell(board[p], side, changed, pinned))
+                out.append_text(_cell(board[p], side, changed, pinned, p in stacks))
             else:
                 out.append_text(_label(notation, p, side))
         out.append("\n")
@@ -199,6 +207,8 @@ def draw_board(variant: Any, board: Any, side: int, notation: Notation,
     parts.append(f"off {mover}{board[OFF]} {other}{board[OPP_OFF]}")
     if len(board) > 30 and (board[29] or board[30]):
         parts.append(f"waiting {mover}{board[29]} {other}{board[30]}")
+    if stacks:
+        parts.append(f"stacked pairs: {mover}{len(mine)} {other}{len(theirs)} (marked =)")
     if choices:
         for rule, label, _pips in chosen(variant, board):
             parts.append(f"{rule.title}: {label}")

@@ -62,6 +62,15 @@ EXAMPLES: dict[str, tuple[str, dict, dict, dict, tuple, dict, int]] = {
     "LQ3": ("laquet", {6: 1, 2: 1}, {5: 1, 4: 1, 3: 1, 1: 12}, {}, (6, 1), {}, 1),
     "LQ3-passed": ("laquet", {5: 1, 4: 1, 3: 1, 1: 12}, {6: 1, 2: 1}, {"passed": (1,)}, (), {},
                    4),
+    "DB1": ("doblet", {p: 2 for p in range(19, 25)}, {p: 2 for p in range(1, 7)},
+            {"stacked": (range(19, 25), range(1, 7))}, (6, 2, 1), {}, 1),
+    "DB2": ("doblet", {p: 2 for p in range(19, 25)}, {p: 2 for p in range(1, 7)},
+            {"stacked": ({21}, {4, 5})}, (4, 4, 5), {}, 1),
+    "DB2-passed": ("doblet", {p: 2 for p in range(19, 25)}, {p: 2 for p in range(1, 7)},
+                   {"stacked": ({20, 21}, ()), "passed": (5, 4)}, (), {}, 4),
+    "DB3": ("doblet", {5: 1, 2: 1}, {19: 1, 21: 1}, {}, (6, 4, 3), {}, 2),
+    "DB3-passed-6-4": ("doblet", {6: 1, 4: 1}, {20: 1, 23: 1}, {"passed": (6, 4)}, (), {}, 4),
+    "DB3-passed-6-3": ("doblet", {6: 1, 4: 1}, {23: 2}, {"passed": (6, 3)}, (), {}, 2),
     "BB1": ("buffa-de-baldrac", {}, {}, {}, (6, 5, 1), {}, 1),
     "BB2": ("buffa-de-baldrac", {24: 2, 22: 1}, {1: 15}, {}, (2, 2, 2), {}, 1),
     "BB3": ("buffa-de-baldrac", {4: 1}, {22: 2, 21: 2, 20: 2, 19: 2, 1: 7},
@@ -124,6 +133,49 @@ def test_LQ2_both_numbers_pass_and_the_opponent_may_decline():
     assert all(line["next"] == "throw" for line in passed)
     start = ref.to_json("laquet", ref.Pos.of("laquet", *EXAMPLES["LQ2-passed"][1:3]))
     assert any(line["points"] == start["points"] for line in passed)
+
+
+def test_DB1_the_opening_unstacks_three_pairs_and_passes_nothing():
+    (line,), _ = lines("DB1")
+    assert line["state"]["stacked"] == {"mine": [20, 21, 22], "theirs": [1, 2, 3, 4, 5, 6]}
+    assert line["next"] == "end" and line["points"][18:] == [2] * 6
+
+
+def test_DB2_a_throw_begun_unstacking_stays_so_and_passes_what_it_cannot_use():
+    (line,), _ = lines("DB2")
+    assert line["state"]["stacked"]["mine"] == [] and line["passed"] == [5, 4]
+    passed, _ = lines("DB2-passed")
+    assert sorted(tuple(line.get("state", {}).get("stacked", {}).get("mine", []))
+                  for line in passed) == [(), (20,), (20, 21), (21,)]
+    assert all(line["next"] == "throw" for line in passed)
+    # with the race begun once the last pair is unstacked, the 4 and the 5 move men instead
+    got, _ = lines_with("DB2", {"db_stage_switch": "per_move"})
+    assert all(line["next"] == "end" and line["state"]["stacked"]["mine"] == [] for line in got)
+    assert len(got) > 1
+
+
+def test_DB3_bearing_off_one_number_played_the_others_pass():
+    got, _ = lines("DB3")
+    assert sorted(line["passed"] for line in got) == [[6, 3], [6, 4]]
+    both, _ = lines("DB3-passed-6-4")
+    assert sum(1 for line in both if "game_over" in line) == 1
+    assert len(lines("DB3-passed-6-3")[0]) == 2
+    # `db_passed = "lost"`: nothing passes
+    lost, _ = lines_with("DB3", {"db_passed": "lost"})
+    assert {line["next"] for line in lost} == {"end"}
+
+
+def lines_with(name: str, opts: dict[str, Any]) -> tuple[list[dict[str, Any]], set[str]]:
+    """`lines` of a worked example under other options, checked against the reference."""
+    game, w, b, kw, dice, _opts, _count = EXAMPLES[name]
+    pos = ref.Pos.of(game, w, b, **kw)
+    obj = ref.to_json(game, pos)
+    obj["dice"] = list(dice)
+    variant = load_variant(game, [f"{k}={json.dumps(v)}" for k, v in opts.items()])
+    got = legal_results(variant, obj)["results"]
+    want, _ = reference_lines(game, opts, pos, dice)
+    assert {canonical(line) for line in got} == want
+    return got, want
 
 
 def test_PE1_a_triplet_played_in_full_throws_again():

@@ -1,8 +1,8 @@
-"""Whole games of the eleven games of tables-family part 3 that ship, through the turn loop: the
+"""Whole games of the twelve games of tables-family part 3 that ship, through the turn loop: the
 men conserved after every throw and play, every play one of the legal results of its throw (as
 `tablier moves` lists them), games ending, the same seed giving the same game, a saved game
 replaying and resuming, the choice before the game (Doze canes) asked and kept, numbers passed
-on (Laquet) offered to the opponent, and `search:1` playing each game to its end."""
+on (Laquet, Doblet) offered to the opponent, and `search:1` playing each game to its end."""
 from __future__ import annotations
 
 import json
@@ -22,7 +22,7 @@ from interpreter.variant.build import load_variant
 
 GAMES = ("quinze-tablas", "doze-canes", "seys-dos-e-as", "cab-e-quinal", "todas-tablas",
          "medio-emperador", "pareia-de-entrada", "fallas", "laquet", "buffa-de-baldrac",
-         "verquere")
+         "verquere", "doblet")
 #: Doze canes' games often reach a position where neither side can move: the draw ends them
 OPTIONS = {"doze-canes": ['dc_blocked="draw"']}
 
@@ -33,7 +33,8 @@ def variant(game: str) -> Any:
 
 def key(line: dict[str, Any]) -> str:
     state = line.get("state") or {}
-    return json.dumps([line["points"], line["bar"], line["off"], state.get("unentered")])
+    return json.dumps([line["points"], line["bar"], line["off"], state.get("unentered"),
+                       state.get("stacked")])
 
 
 def checked_game(v: Any, seed: int) -> Game:

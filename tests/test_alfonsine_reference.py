@@ -1,6 +1,7 @@
-"""The eleven games of tables-family part 3 that ship (variants/quinze-tablas.toml ...
-verquere.toml) against a second, plain implementation of their rules (tests/reference_tables4.py,
-written from the rules alone, which never imports the interpreter).
+"""The twelve games of tables-family part 3 that ship (variants/quinze-tablas.toml ...
+verquere.toml, doblet.toml) against a second, plain implementation of their rules
+(tests/reference_tables4.py, written from the rules alone, which never imports the
+interpreter).
 
 Checked: the same complete set of results, with what follows each (`next`, `passed`,
 `game_over`), through `tablier moves` (`analysis.legal_results`) on every position of seeded
@@ -40,6 +41,8 @@ BUILT: dict[str, dict[str, tuple[Any, ...]]] = {
     "laquet": {"lq_passed": ("lost",), "lq_bear_off": ("any_time",), "doublets": ("twice",)},
     "buffa-de-baldrac": {},
     "verquere": {"vq_first_half": ("empty_only",), "vq_bear_off": ("higher",)},
+    "doblet": {"db_stage_switch": ("per_move",), "db_after_unstack": ("bear_off_in_place",),
+               "db_passed": ("lost",), "db_hit": ("removed",)},
 }
 
 CASES = [(game, {}) for game in BUILT] + [
@@ -64,6 +67,7 @@ def canonical(line: dict[str, Any]) -> str:
         "points": line["points"], "bar": line.get("bar", [0, 0]),
         "off": line.get("off", [0, 0]), "unentered": state.get("unentered", [0, 0]),
         "goal": state.get("goal"), "starts": state.get("starts"),
+        "stacked": state.get("stacked"),
         "next": line.get("next"), "passed": sorted(line.get("passed") or [], reverse=True),
         "game_over": line.get("game_over")}, sort_keys=True)
 

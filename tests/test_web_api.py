@@ -63,6 +63,7 @@ SHORT = {
     "buffa-de-baldrac": {},
     "pareia-de-entrada": {},
     "tavla": {},
+    "doblet": {},
 }
 
 
@@ -140,7 +141,7 @@ def test_every_shipped_variant_is_covered() -> None:
 #: the variants whose whole games through the API take longest (acey-deucey's: every checker
 #: enters first; the parties and matches of several games), played under the slow marker
 LONG_GAMES = {"acey-deucey", "trictrac-combine", "trictrac-ecrire", "tavli", "tabla-match",
-              "buffa-de-baldrac", "quinze-tablas", "pareia-de-entrada"}
+              "buffa-de-baldrac", "quinze-tablas", "pareia-de-entrada", "doblet"}
 
 
 @pytest.mark.parametrize("variant", [
@@ -161,7 +162,8 @@ def test_a_whole_game_of_each_variant_with_plays_in_notation(client: TestClient,
             assert len(q["choices"]) == len(q["plays"]) > 1
             i = rng.randrange(len(q["choices"]))
             answer = q["choices"][i]
-            assert all(re.fullmatch(r"(?:in|[0-9/* ()-])+", c) for c in q["choices"])
+            # (`21u`: a pair unstacked, Doblet)
+            assert all(re.fullmatch(r"(?:in|[0-9]+u|[0-9/* ()-])+", c) for c in q["choices"])
             if variant == "backgammon" and rng.random() < 0.5:
                 # the same play typed from its steps, in another order
                 path = rng.choice(q["plays"][i]["paths"])
@@ -459,3 +461,29 @@ def test_the_state_of_a_finished_match_says_who_won_it_and_the_score() -> None:
     r = s.state()["result"]
     w, lose = r["winner"], ("black" if r["winner"] == "white" else "white")
     assert r["text"].startswith(f"{w} wins the match {r['score'][w]}-{r['score'][lose]} ")
+
+
+def test_doblet_unstacks_through_the_board_and_its_text(client: TestClient) -> None:
+    """A pair unstacked on the web board: the step from a point to itself previews the board
+    with one stacked pair fewer (its doubled outline gone), and the play typed as `21u` is
+    played."""
+    made = new(client, variant="doblet", white="human", black="human", seed=3)
+    gid, state = made["id"], made["state"]
+    for _ in range(20):
+        q = state["question"]
+        if q["kind"] == "play" and any(path and path[0][0] == path[0][1]
+                                       for play in q["plays"] for path in play["paths"]):
+            break
+        state = client.post(f"/api/games/{gid}/answer", json={"answer": q["choices"][0]}).json()
+    else:
+        pytest.fail("no play that unstacks in the first twenty questions")
+    plays = state["question"]["plays"]
+    step = next(path[0] for play in plays for path in play["paths"] if path)
+    before = client.get(f"/api/games/{gid}/board.svg").text
+    r = client.post(f"/api/games/{gid}/preview", json={"steps": [step]})
+    assert r.status_code == 200, r.text
+    assert r.json()["svg"].count('class="stacked"') == before.count('class="stacked"') - 1
+    text = next(c for c in state["question"]["choices"] if c.endswith("u"))
+    assert re.fullmatch(r"[0-9]+u( [0-9]+u)*", text)
+    r = client.post(f"/api/games/{gid}/answer", json={"answer": text})
+    assert r.status_code == 200, r.json()

@@ -104,6 +104,9 @@ def _explain_stage(model: Any, rules: RuleSet, stage_id: str, stage: Any) -> str
     for extra, meaning in _STAGE_SHOWN.items():
         if getattr(stage, extra, False):
             lines.append(f"{extra}: true ({meaning})")
+    if getattr(stage, "moves", "any") == "bear_off":
+        lines.append('moves: "bear_off" (the numbers passed may only unstack a pair or bear a '
+                     'man off by the exact number)')
     for key in _STAGE_KEYS:
         text = getattr(stage, key, None)
         if text is None:

@@ -143,13 +143,24 @@ class RollContext:
     play preferences, and how many numbers cannot be played.
     """
 
-    __slots__ = ("_plays_fn", "_plays", "_unplayed", "state", "setup", "d3")
+    __slots__ = ("_plays_fn", "_plays", "_unplayed", "state", "setup", "d3", "unstacking",
+                 "home_after", "_unplayed_fn", "_counted")
 
     def __init__(self, plays_fn: Callable[[], tuple[list, int]], state: dict | None = None,
-                 setup: int = 1, d3: int = 0):
+                 setup: int = 1, d3: int = 0,
+                 unplayed_fn: Callable[[], tuple[list, int]] | None = None):
         self._plays_fn = plays_fn
         self._plays: list | None = None
         self._unplayed = 0
+        #: a cheaper way to the same count of numbers left (`some_plays`: one way to each end
+        #: position), asked when `unplayed` is read before `plays`
+        self._unplayed_fn = unplayed_fn
+        self._counted = False
+        #: what a stage rule reads of the play made (`MoveGenerator.play_facts`), set by the
+        #: caller before it asks the rule of that play: its numbers left while unstacking, and
+        #: the mover's checkers all in his last quarter after it
+        self.unstacking = False
+        self.home_after = False
         #: the third die of a throw of three (0: a throw of two)
         self.d3 = d3
         self.state = state or {}
@@ -168,7 +179,11 @@ class RollContext:
     @property
     def unplayed(self) -> int:
         if self._plays is None:
-            self._load()
+            if self._unplayed_fn is None:
+                self._load()
+            elif not self._counted:
+                self._unplayed = self._unplayed_fn()[1]
+                self._counted = True
         return self._unplayed
 
 

@@ -12,7 +12,7 @@ appear; this check makes that a property of the generated code rather than of th
   runtime table (`runtime.RUNTIME`) and a handful of builtins;
 - calls only of the runtime table, those builtins, and two methods (`frozenset.isdisjoint` on
   a constant set, `list.append` of the batch form's output list); attributes only those two and
-  the roll context's `plays`, `unplayed`, `setup`, `d3`.
+  the roll context's `plays`, `unplayed`, `setup`, `d3`, `unstacking`, `home_after`.
 
 `check_module(tree, namespace)` raises `UnsafeCode` naming the first offending node.
 """
@@ -38,7 +38,8 @@ MADE_UP = re.compile(r"(hook|filter|each|_make)_\d{1,6}|roll_items|_[vhc]\d{1,6}
 #: the names a generated module reads from its namespace rather than binds
 NAMESPACE_NAMES = re.compile(r"_K\d{1,6}|_R[A-Z]\d{1,6}")
 _CALLABLE_MADE = re.compile(r"_make_\d{1,6}")
-_CTX_FIELDS = frozenset({"plays", "unplayed", "setup", "points", "d3"})
+_CTX_FIELDS = frozenset({"plays", "unplayed", "setup", "points", "d3", "unstacking",
+                         "home_after"})
 
 def _callable(name: str) -> bool:
     # the runtime table is read when checking, so that a helper added to it is callable

@@ -180,6 +180,15 @@ VALUES: dict[str, Value] = {
         Or(Cmp("==", die(1), CtxField(name="d3", type=INT), type=BOOL),
            Cmp("==", die(2), CtxField(name="d3", type=INT), type=BOOL), type=BOOL), type=BOOL),
         frozenset({ROLL}), "two dice of the throw (or all of them) show the same number"),
+    "unstacking": Value(
+        BOOL, lambda env: CtxField(name="unstacking", type=BOOL), frozenset({ROLL}),
+        "the numbers the play left were left while unstacking (`board.stacked`: a pair of the "
+        "mover's was stacked when the throw began, or with `movement.unstack = \"per_move\"` "
+        "is still stacked after the play); asked of the play made"),
+    "home_after": Value(
+        BOOL, lambda env: CtxField(name="home_after", type=BOOL), frozenset({ROLL}),
+        "after the play made, every checker of the mover not borne off stands on pips "
+        "1..`home_top`, none on the bar or waiting to enter"),
     "setup": Value(INT, lambda env: CtxField(name="setup", type=INT), frozenset({ROLL}),
                    "how many times the men have been set up in this game"),
     "my_points": Value(INT, lambda env: CtxField(name="my_points", type=INT), frozenset({END}),
@@ -216,6 +225,7 @@ TWO_DICE_NAMES = frozenset({"dice", "numbers", "doublet", "total", "high", "low"
 PARAM_BOUNDS: dict[str, tuple[int, int, bool]] = {
     "d1": (1, 6, True), "d2": (1, 6, True), "rolls": (0, ROLLS_CAP, False),
     "unplayed": (0, 4, True), "setup": (1, SETUP_CAP, False), "d3": (0, 6, True),
+    "unstacking": (0, 1, True), "home_after": (0, 1, True),
     "my_points": (0, POINTS_CAP, False), "their_points": (0, POINTS_CAP, False),
 }
 
@@ -504,7 +514,7 @@ AGGREGATES = ("count", "sum", "any", "all", "max", "min", "union")
 #: names the language gained after files were written with names of their own: a file's
 #: definition, region or named state of the same name is not refused (`dsl-shadow`) but takes
 #: their place in that file, so that the file reads as it did
-YIELDING = frozenset({"d3", "triplet", "all_equal", "any_pair"})
+YIELDING = frozenset({"d3", "triplet", "all_equal", "any_pair", "unstacking", "home_after"})
 BUILTIN_NAMES = sorted({*VALUES, *FUNCTIONS, "options", *AGGREGATES} - YIELDING)
 
 

@@ -52,7 +52,10 @@ class Thrown:
         return (self.d1, self.d2, self.d3) if self.d3 else (self.d1, self.d2)
 
     def passed_text(self) -> str:
-        """The numbers passed on, as the log names them: "5", "3 × 4", "6 and 5"."""
+        """The numbers passed on, as the log names them: "5", "3 × 4", "6 and 5" ("4, 4 and
+        3": three numbers of a throw of three)."""
+        if self.d3:
+            return f"{self.d1}, {self.d2} and {self.d3}"
         if self.d1 != self.d2:
             return f"{self.d1} and {self.d2}"
         return f"{self.d1}" if self.passed <= 1 else f"{self.passed} × {self.d1}"

@@ -45,7 +45,7 @@ from interpreter.errors import TablierError
 from interpreter.kernel.board import Board, updated
 from interpreter.kernel.movegen import Play
 from interpreter.kernel.notation import play_text, read_play
-from interpreter.kernel.throws import numbers_left
+from interpreter.kernel.throws import numbers_left, passed_third
 
 if TYPE_CHECKING:
     from interpreter.scoring.protocol import Ladder
@@ -518,6 +518,9 @@ class Game:
             if t.opening:
                 d1 = t.d1
                 d2 = t.d2
+                if t.passed is not None:
+                    # numbers passed on: a third one only where three were passed
+                    d3 = passed_third(t.passed)
                 t.opening = False
             else:
                 if offers:
@@ -562,7 +565,7 @@ class Game:
             if passing is not None:
                 # numbers the opponent passed on: a stage of their own, scored by no rule
                 after, unplayed, made = yield from self._passed_stage(b, d1, d2, passing[1],
-                                                                      passing[0])
+                                                                      passing[0], d3)
                 play_mine = play_theirs = 0
                 self.board = after
             elif not hooks:
@@ -824,8 +827,12 @@ class Game:
         """What the rules of a throw from `b` may ask beyond the board and dice: its plays on
         demand (three dice with `d3`), the set-up count, the third die."""
         gen = self.variant.generator
+        # (three dice: the numbers left are counted on one way to each end position, the
+        # walk of every way kept for the rules that read the plays)
         return RollContext(partial(gen.plays, b, d1, d2, rolls, d3) if d3 else
-                           partial(gen.plays, b, d1, d2, rolls), setup=self.setup, d3=d3)
+                           partial(gen.plays, b, d1, d2, rolls), setup=self.setup, d3=d3,
+                           unplayed_fn=partial(gen.some_plays, b, d1, d2, rolls, d3)
+                           if d3 else None)
 
     def _dead(self, b: Board) -> bool:
         """Whether no number moves anything for either side on `b` (the mover's view) and the
@@ -882,10 +889,31 @@ class Game:
         throws = self.variant.throws
         rolls = self.rolls[mover]
         ctx = self._roll_context(b, d1, d2, d3, rolls)
+        # what the rule may ask of the play made (`unstacking`, `home_after`)
+        ctx.unstacking, ctx.home_after = self.variant.generator.play_facts(b, moved)
         rule = throws.stage_rule(b, d1, d2, rolls, ctx)
         if rule is None:
             return 0
         unplayed = ctx.unplayed
+        if unplayed and d3 and rule.to_opponent is not None:
+            if not rule.to_opponent(b, None, None, d1, d2, rolls, ctx):
+                return 0
+            # a throw of three: the numbers the play made did not use, the highest first (two
+            # ways to one position use the same numbers: one way to each is enough)
+            plays = self.variant.generator.some_plays(b, d1, d2, rolls, d3)[0]
+            made = next((p for p in plays if p.board == moved), plays[0] if plays else None)
+            left = [d1, d2, d3]
+            for st in (made.paths[0] if made is not None and made.paths else ()):
+                if st[2] in left:
+                    left.remove(st[2])
+            numbers = tuple(sorted(left, reverse=True))
+            moves = len(numbers)
+            t.passed = (rule, moves, numbers)
+            t.d1, t.d2 = numbers[0], numbers[1] if moves > 1 else numbers[0]
+            t.opening = True
+            for e in sorted(set(numbers), reverse=True):
+                self.event(Passed, mover, e, numbers.count(e))
+            return STAGE
         if unplayed:
             if rule.to_opponent is None or not rule.to_opponent(b, None, None, d1, d2, rolls, ctx):
                 # (`again_partial`: the rule's `again` is asked of a throw played in part too)
@@ -921,16 +949,19 @@ class Game:
         self.rolls[mover] -= 1
         return STAGE
 
-    def _passed_stage(self, b: Board, d1: int, d2: int, moves: int, rule: Any = None) -> Gen:
+    def _passed_stage(self, b: Board, d1: int, d2: int, moves: int, rule: Any = None,
+                      d3: int = 0) -> Gen:
         """The play of numbers passed on by the opponent: `moves` single moves of `d1` when
-        `d2` is the same, else the two numbers as a throw of their own (as many moves as can be
-        played; with the rule's `optional`, any of them in any order, or none): (board after,
+        `d2` is the same, else the two numbers (three with `d3`) as a throw of their own (as
+        many moves as can be played; with the rule's `optional`, any of them in any order, or
+        none; with its `moves = "bear_off"`, only unstacking or bearing off): (board after,
         how many could not be played, the stage's plays)."""
         gen = self.variant.generator
         mover = self.mover
         if rule is not None and getattr(rule, "optional", False):
             plays, unplayed = gen.optional_plays(b, d1, d2, moves if d1 == d2 else 2,
-                                                 self.rolls[mover])
+                                                 self.rolls[mover], d3,
+                                                 getattr(rule, "moves", "any") == "bear_off")
         elif d1 == d2:
             plays, unplayed = gen.stage_plays(b, d1, moves, self.rolls[mover])
         else:

@@ -28,6 +28,11 @@ index  meaning (only in the layouts that have it)
 
 A board with unentered checkers is 31 long (slot 28 is then 0 unless the variant also pins).
 
+A variant whose men start stacked in pairs (`[board] stacked`, Doblet) adds, after every other
+slot (`Geometry.stack_slot`), two bit masks: bit p of the first set while the mover's pair on
+his pip p is still stacked, bit q of the second while the opponent's pair on *his own* pip q
+is; turning the board swaps the two.
+
 A variant that keeps named state across turns (`[turn.state]`) adds, from slot 31 (slots 28..30
 are then 0 unless the layout uses them), one slot per name for the mover and then one per name
 for the opponent (`Geometry.state`); turning the board swaps the two halves, and the kernel
@@ -160,17 +165,34 @@ class Geometry:
     #: order of `state`; empty: the same initial values): what a position that gives no value
     #: of a name holds for the opponent
     state_other: tuple[int, ...] = ()
+    #: the two masks of pairs still stacked (`[board] stacked`): the mover's, in his pips, and
+    #: the opponent's, in his own pips, in the last two slots
+    stacks: bool = False
 
     @property
     def state_base(self) -> int:
         """The slot of the mover's first state value (the opponent's follow the mover's):
         after the pins and unentered slots, which a board with state always has (0 where the
         layout does not use them), so that the slots keep their meaning whatever its length."""
-        return 31 if self.state or self.pool else 29 if self.pins else SIZE
+        return 31 if self.state or self.pool or self.stacks else 29 if self.pins else SIZE
+
+    @property
+    def stack_slot(self) -> int:
+        """The slot of the mover's mask of stacked pairs (the opponent's is the next one)."""
+        return self.state_base + 2 * len(self.state)
 
     @property
     def size(self) -> int:
-        return self.state_base + 2 * len(self.state)
+        return self.stack_slot + (2 if self.stacks else 0)
+
+    def stacked(self, b: Board) -> tuple[list[int], list[int]]:
+        """(the mover's pips whose pair is stacked, the opponent's, both in the mover's pips)."""
+        if not self.stacks:
+            return [], []
+        k = self.stack_slot
+        mine, theirs = b[k], b[k + 1]
+        return ([p for p in range(1, 25) if mine >> p & 1],
+                sorted(self.their_pip(q) for q in range(1, 25) if theirs >> q & 1))
 
     def state_slot(self, name: str, mine: bool = True) -> int:
         """The board slot of the mover's (or the opponent's) value of the state `name`."""
@@ -206,7 +228,7 @@ class Geometry:
         checkers of each side wait off the board. `other`: the second side's own layout where
         it differs from the mover's (`[board.black] start`); the second side's initial named
         state is `state_other`'s."""
-        b = [0] * self.size
+        b = [0] * (self.stack_slot if self.stacks else self.size)
         for pip, n in start.items():
             if not 1 <= pip <= self.points:
                 raise ValueError(f"pip {pip} is not on a route of {self.points} points")
@@ -227,7 +249,29 @@ class Geometry:
         for i, (_name, initial, _flag) in enumerate(self.state):
             b[base + i] = int(initial)
             b[base + n + i] = int(other_state[i])
+        if self.stacks:
+            # no pair stacked until `stacked_start` says which
+            b += [0, 0]
         return tuple(b)
+
+    def stacked_start(self, board: Board, stacked: tuple[int, ...],
+                      other: tuple[int, ...] | None = None) -> Board:
+        """`board` (`start_board`'s) with each side's pairs on
+        `stacked` (its own pips; `other`: the second side's where they differ) stacked; each
+        such pip must hold two or more of that side's checkers."""
+        mine = theirs = 0
+        for p in stacked:
+            if not (1 <= p <= self.points and board[p] >= 2):
+                raise ValueError(f"a pair stacked on pip {p} needs two checkers there at the "
+                                 f"start")
+            mine |= 1 << p
+        for q in (stacked if other is None else other):
+            if not (1 <= q <= self.points and board[self.their_pip(q)] <= -2):
+                raise ValueError(f"a pair stacked on the second side's pip {q} needs two of "
+                                 f"his checkers there at the start")
+            theirs |= 1 << q
+        k = self.stack_slot
+        return tuple(board[:k]) + (mine, theirs) + tuple(board[k + 2:])
 
     # -- reading the slots -------------------------------------------------------------------
 
@@ -263,7 +307,7 @@ class Geometry:
             key += (len(pm), *pm, len(pt), *pt)
         if self.pool:
             key += (b[POOL], b[OPP_POOL])
-        if self.state:
+        if self.state or self.stacks:
             key += tuple(b[self.state_base:])
         return key
 
@@ -286,6 +330,10 @@ class Geometry:
             for i, (name, _initial, flag) in enumerate(self.state):
                 pair = [b[base + i], b[base + n + i]]
                 values[name] = [bool(x) for x in pair] if flag else pair
+        if self.stacks:
+            mine, theirs = self.stacked(b)
+            if mine or theirs:
+                out.setdefault("state", {})["stacked"] = {"mine": mine, "theirs": theirs}
         return out
 
     def from_json(self, obj: Any, checkers: int | None = None) -> Board:
@@ -297,8 +345,50 @@ class Geometry:
             obj = _padded(obj, self.points)
         base = from_json(obj, None)
         if self.state:
-            return self._read_state(obj, self._from_json(obj, base, checkers))
-        return self._from_json(obj, base, checkers)
+            b = self._read_state(obj, self._from_json(obj, base, checkers))
+        else:
+            b = self._from_json(obj, base, checkers)
+        if self.stacks:
+            b = self._read_stacked(obj, b)
+        else:
+            stated = obj.get("state")
+            if isinstance(stated, dict) and stated.get("stacked"):
+                raise PositionError("this variant has no stacked pairs, but the position has "
+                                    f"'state.stacked' {shown(stated['stacked'])}")
+        return b
+
+    def _read_stacked(self, obj: dict, b: Board) -> Board:
+        """`b` with the two masks of `state.stacked` ({"mine": pips, "theirs": pips}, both in
+        the mover's pips; absent: nothing stacked): each pip must hold two or more of that
+        side's checkers."""
+        L = list(b) + [0] * (self.size - len(b))
+        stated = obj.get("state")
+        pairs = stated.get("stacked") if isinstance(stated, dict) else None
+        masks = [0, 0]
+        if pairs is not None:
+            if not (isinstance(pairs, dict) and set(pairs) <= {"mine", "theirs"}):
+                raise PositionError(f"'state.stacked' must be an object with 'mine' and "
+                                    f"'theirs' lists of pips, not {shown(pairs)}")
+            for k, side in enumerate(("mine", "theirs")):
+                pips = pairs.get(side, [])
+                if not (isinstance(pips, list) and len(pips) <= self.points and all(
+                        isinstance(p, int) and not isinstance(p, bool)
+                        and 1 <= p <= self.points for p in pips)):
+                    raise PositionError(f"'state.stacked.{side}' must be a list of pips "
+                                        f"1..{self.points}, not {shown(pips)}")
+                for p in pips:
+                    own = p if k == 0 else self.their_pip(p)
+                    if masks[k] >> own & 1:
+                        raise PositionError(f"pip {p} is listed twice in 'state.stacked.{side}'")
+                    held = L[p] if k == 0 else -L[p]
+                    if held < 2:
+                        who = "the mover's" if k == 0 else "the opponent's"
+                        raise PositionError(f"a pair of {who} stacked on pip {p} needs two of "
+                                            f"his checkers there, but 'points' has {L[p]}")
+                    masks[k] |= 1 << own
+        k = self.stack_slot
+        L[k], L[k + 1] = masks
+        return tuple(L)
 
     def _read_state(self, obj: dict, b: Board) -> Board:
         """`b` with the named state of `state.NAME` ([mover, opponent]; absent: the initial
@@ -326,6 +416,8 @@ class Geometry:
             _no_pins(obj)
             if checkers is not None:
                 _check_total(counts(base), checkers)
+            if self.stacks and not self.state:
+                return base + (0,) * (self.state_base - SIZE)
             return base
         L = list(base) + [0] * (self.state_base - SIZE)
         if self.pins:
@@ -424,6 +516,11 @@ def _flipper(layout: Geometry) -> Callable[[Board], Board]:
         if base > len(parts):
             parts += ["0"] * (base - len(parts))
         parts += [f"b[{base + n + i}]" for i in range(n)] + [f"b[{base + i}]" for i in range(n)]
+    if layout.stacks:
+        k = layout.stack_slot
+        if k > len(parts):
+            parts += ["0"] * (k - len(parts))
+        parts += [f"b[{k + 1}]", f"b[{k}]"]
     src = "def flip(b):\n    return (" + ", ".join(parts) + ")\n"
     ns: dict[str, Any] = {"mp": layout.map_pins}
     exec(compile(src, f"<tablier flip {layout.route}>", "exec"), ns)  # noqa: S102 - integers only

@@ -61,6 +61,8 @@ TO_BAR = 32
 #: it is put on is the step's flags shifted right by PLACE_SHIFT
 PLACED = 64
 PLACE_SHIFT = 8
+#: the step unstacks the mover's pair on `src` (== `dst`): nothing moves (`[board] stacked`)
+UNSTACK = 128
 
 
 class Step(NamedTuple):
@@ -69,7 +71,8 @@ class Step(NamedTuple):
     higher number than needed, bit 2 = par puissance, bit 4 = borne off from the farthest
     surplus pip of a full home board (`retour_conserve_exit`), bit 8 = the opposing checker
     landed on is pinned, not sent away (`hit = "pin"`), bit 16 = the checkers hit stood across
-    the board from `dst`, on pip 25 - dst (`hit_across`)."""
+    the board from `dst`, on pip 25 - dst (`hit_across`), bit 128 = the mover's stacked pair on
+    `src` (= `dst`) is unstacked, nothing moves (`[board] stacked`)."""
 
     src: int
     dst: int
@@ -172,6 +175,18 @@ class MoveGenerator:
         self._across = frozenset(p for p in range(1, 25) if p not in r.across_safe) \
             if r.hit_across else frozenset()
         self._roll = (0, 0, 1)        # the roll being walked, for the per-move hooks
+        #: pairs stacked at the start (`[board] stacked`): the slot of the mover's mask, and
+        #: whether the stage of unstacking is judged before each single move
+        self._stacks = bool(r.stacked)
+        self._stack = self.geometry.stack_slot if self._stacks else 0
+        self._per_move = r.unstack == "per_move"
+        #: the throw being walked began with a pair of the mover stacked (`unstack = per_throw`)
+        self._stage1 = False
+        #: a number d bears off a checker from pip points + 1 - d, and nothing else moves
+        self._in_place = r.bear_off == "in_place"
+        #: the walk of numbers passed on that may only unstack or bear off (a stage's
+        #: `moves = "bear_off"`)
+        self._only_off = False
         #: the boards walked in this throw, when one way to each end board is enough
         #: (`some_plays`: three dice and no hook)
         self._seen: set | None = None
@@ -240,13 +255,21 @@ class MoveGenerator:
         as many moves as can be played; and how many cannot."""
         return self._walk_plays(b, d, d, rolls, moves)
 
-    def optional_plays(self, b: Board, d1: int, d2: int, moves: int = 2, rolls: int = 1
-                       ) -> tuple[list[Play], int]:
+    def optional_plays(self, b: Board, d1: int, d2: int, moves: int = 2, rolls: int = 1,
+                       d3: int = 0, only_off: bool = False) -> tuple[list[Play], int]:
         """The plays of numbers the player MAY play (numbers passed to him that he may decline,
-        Laquet): `moves` single moves of d1 when d2 is the same, else d1 and d2 once each, in
-        any order; every sequence of some or all of them, the unchanged position first (its
-        empty way); and how many of the numbers the longest play leaves."""
-        cands = self._explore(b, d1, d2, moves, rolls)
+        Laquet): `moves` single moves of d1 when d2 is the same, else d1 and d2 once each (and
+        d3, when given: three numbers), in any order; every sequence of some or all of them,
+        the unchanged position first (its empty way); and how many of the numbers the longest
+        play leaves. `only_off`: the numbers may only unstack a pair or bear a checker off
+        (a stage's `moves = "bear_off"`, Doblet)."""
+        if d3:
+            moves = 3
+        self._only_off = only_off
+        try:
+            cands = self._explore(b, d1, d2, moves, rolls, d3)
+        finally:
+            self._only_off = False
         groups: dict[Board, list[Path]] = {b: [()]}
         best = 0
         for n in range(moves, 0, -1):
@@ -308,6 +331,7 @@ class MoveGenerator:
         L = list(b)
         cands: list[list] = [[], []]
         self._roll = (d, d, rolls)
+        self._stage1 = self._stacks and b[self._stack] != 0
         self._dfs(L, (d,), 0, [], None, (), (), self._remaining(L), cands, 1)
         groups: dict[Board, list[Path]] = {}
         for path, board in cands[1]:
@@ -338,6 +362,9 @@ class MoveGenerator:
 
     def _apply(self, L: list[int], s: int, t: int, h: int, fl: int) -> bool:
         """Make one step on L; returns whether it released a pinned checker (for `_undo`)."""
+        if fl & UNSTACK:
+            L[self._stack] ^= 1 << s
+            return False
         L[s] -= 1
         released = False
         if self._pins and L[s] == 0 and L[PINS] >> s & 1:
@@ -358,6 +385,9 @@ class MoveGenerator:
         return released
 
     def _undo(self, L: list[int], s: int, t: int, h: int, fl: int, released: bool) -> None:
+        if fl & UNSTACK:
+            L[self._stack] ^= 1 << s
+            return
         if t == 0:
             L[0] -= 1
         elif fl & PINNED:
@@ -408,6 +438,7 @@ class MoveGenerator:
         else:
             orders = ((d1, d2), (d2, d1))
         self._roll = (d1, d2, rolls)
+        self._stage1 = self._stacks and b[self._stack] != 0
         # (`some_plays`) each (board, numbers left) walked once: one way to each end board
         self._seen = set() if prune else None
         for seq in orders:
@@ -424,6 +455,10 @@ class MoveGenerator:
         S = self._start
         moves = self._move_tests
         pins = self._pins
+        # an unstacking (s == t) moves nothing on the points: the inline make and unmake leave
+        # them as they were, and the mask of stacked pairs is toggled
+        stacking = self._stacks
+        stack = self._stack
         send = self._send
         seen = self._seen
         ends = self.ends
@@ -444,6 +479,8 @@ class MoveGenerator:
                         L[25 - t if fl & ACROSS else t] += h
                         send(L, h, fl)
                     L[t] += 1
+                if stacking and fl & UNSTACK:
+                    L[stack] ^= 1 << s
             path.append((s, t, d, h, fl))
             if moves:
                 after = tuple(L)
@@ -498,10 +535,16 @@ class MoveGenerator:
                         L[25 - t if fl & ACROSS else t] -= h
                         send(L, -h, fl)
                 L[s] += 1
+                if stacking and fl & UNSTACK:
+                    L[stack] ^= 1 << s
 
     def _steps(self, L: list[int], d: int, must: int | None, carried: tuple[int, ...],
                frozen: tuple[int, ...], last: bool) -> list[tuple[int, int, int, int]]:
         """The single-number moves of `d` physically possible on L: (src, dst, hit, flags)."""
+        if self._stacks or self._in_place:
+            staged = self._staged(L, d)
+            if staged is not None:
+                return staged
         r = self.rules
         S = self._start
         srcs: Sequence[int]
@@ -594,7 +637,36 @@ class MoveGenerator:
                 out.append(step)
         if exact_found and r.exact_exit == "compulsory":
             out = [m for m in out if m[1] == 0 and m[3] == 0]
+        if self._only_off:
+            out = [m for m in out if m[1] == 0]
         return out
+
+    def _staged(self, L: list[int], d: int) -> list[tuple[int, int, int, int]] | None:
+        """The single moves of `d` in the stages of stacked pairs: while the mover has a pair
+        stacked (when the throw began, or now with `unstack = "per_move"`), unstacking his pair
+        on pip points + 1 - d; with `bear_off = "in_place"` once all are unstacked, bearing a
+        checker off from that pip; None: the checkers move as the switches say."""
+        p = self._bar_in - d
+        if self._stacks and (L[self._stack] != 0 if self._per_move else self._stage1):
+            return [(p, p, 0, UNSTACK)] if L[self._stack] >> p & 1 else []
+        if self._in_place:
+            return [(p, 0, 0, 0)] if L[p] > 0 else []
+        return None
+
+    def play_facts(self, b: Board, after: Board) -> tuple[bool, bool]:
+        """What a stage rule may ask of the play from `b` to `after` (the roll context's
+        `unstacking`, `home_after`): whether the numbers it left were left while unstacking
+        (a pair of the mover stacked when the throw began, or with `unstack = "per_move"`
+        still stacked after the play), and whether after it every checker of the mover not
+        borne off stands on pips 1..home_top, none on the bar or waiting to enter."""
+        if self._stacks:
+            unstacking = (after if self._per_move else b)[self._stack] != 0
+        else:
+            unstacking = False
+        top = self.rules.home_top
+        home = after[25] == 0 and not any(after[p] > 0 for p in range(top + 1, 25)) \
+            and not (self._pool and after[POOL] > 0)
+        return unstacking, home
 
     def _placed(self, L: list[int], s: int, t: int) -> int:
         """The flags of a hit by the move s → t whose checker is placed (`hit = "place"`): on

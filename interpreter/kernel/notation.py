@@ -1,7 +1,9 @@
 """Plays in pip from/to notation, as gnubg writes and reads them: `24/18 13/11*`.
 
-Pips are the mover's (kernel/board.py): bar = 25, off = 0; a checker entering from off the board
-(acey-deucey's unentered checkers, source 29) is written `in/20`. `move_text` writes a path of
+Pips are the mover's (kernel/board.py): bar = 25, off = 0; a checker entering from off the
+board (acey-deucey's unentered checkers, source 29) is written `in/20`; the unstacking of the
+mover's pair on pip 19 (`[board] stacked`, Doblet), a step from 19 to 19 that moves nothing,
+`19u`. `move_text` writes a path of
 steps, `parse_move` reads a text back into steps, `expand_steps` splits steps written over several
 dice, and `read_play` finds the one legal play a text names among the plays of a position.
 
@@ -49,11 +51,14 @@ def read_steps(text: str, scan: str, pattern: re.Pattern[str], reading: Reading,
     is 8/2 then 2/1), `(n)` repeats the preceding move n times in all, `*` marks a hit (the
     pips marked are appended to `hits` when it is given) and `,` separates. `scan` is the text
     as read (`text` as messages quote it); `pattern` matches one token, with the groups
-    `point`, `bar`, `off`, `unentered`, `slash`, `hit`, `rep` and `sep`. Raises
+    `point`, `bar`, `off`, `unentered`, `slash`, `hit`, `rep` and `sep` (and `unstack`, a
+    `u` after a point: the pair stacked there unstacked, the step (p, p)). Raises
     `reading.error` quoting the text."""
     error = reading.error
     where = f"unreadable play {text!r}"
     chains: list[list[int]] = []
+    #: the chains that are one unstacking each (`19u`)
+    unstacked: set[int] = set()
     linked = False       # a '/' waits for its point
     pos = 0
     while pos < len(scan):
@@ -83,6 +88,12 @@ def read_steps(text: str, scan: str, pattern: re.Pattern[str], reading: Reading,
             if not chains or linked:
                 raise error(f"{where}: a '/' must follow a point")
             linked = True
+        elif kind == "unstack":
+            if not chains or linked or len(chains[-1]) != 1 or len(chains) - 1 in unstacked \
+                    or not 1 <= chains[-1][0] <= 24:
+                raise error(f"{where}: a 'u' (a pair unstacked) must follow a point alone")
+            chains[-1].append(chains[-1][0])
+            unstacked.add(len(chains) - 1)
         elif kind == "hit":
             if not chains or linked:
                 raise error(f"{where}: a '*' must follow a point")
@@ -95,11 +106,16 @@ def read_steps(text: str, scan: str, pattern: re.Pattern[str], reading: Reading,
             lo, hi = reading.repeats
             if n < lo or (hi is not None and n > hi):
                 raise error(f"{where}: {reading.repeat_message}")
+            if len(chains) - 1 in unstacked:
+                raise error(f"{where}: '({n})' cannot repeat an unstacking")
             chains += [list(chains[-1]) for _ in range(n - 1)]
     if linked:
         raise error(f"{where}: it ends with '/'")
     steps: list[Step] = []
-    for chain in chains:
+    for k, chain in enumerate(chains):
+        if k in unstacked:
+            steps.append((chain[0], chain[0]))
+            continue
         if len(chain) < 2:
             raise error(f"{where}: {reading.label(chain[0])} has no destination (points are "
                         f"separated by '/')")
@@ -119,7 +135,7 @@ def read_steps(text: str, scan: str, pattern: re.Pattern[str], reading: Reading,
 #: a play as gnubg writes it in `.mat` files
 _MOVE_TOKEN = re.compile(
     r"(?P<point>[0-9]{1,3})|(?P<bar>b(?:ar?)?)|(?P<off>o(?:ff?)?|-)|(?P<unentered>in)|(?P<slash>/)"
-    r"|(?P<hit>\*)"
+    r"|(?P<hit>\*)|(?P<unstack>u)"
     r"|\((?P<rep>[0-9]{1,3})\)|(?P<sep>[\s,]+)",
     re.IGNORECASE | re.ASCII)
 
@@ -147,6 +163,8 @@ def parse_move(text: str) -> list[Step]:
 
     >>> parse_move("25/24*(2) 6/off")
     [(25, 24), (25, 24), (6, 0)]
+    >>> parse_move("24u 19u")
+    [(24, 24), (19, 19)]
     >>> parse_move("")
     []
     """
@@ -165,6 +183,8 @@ def move_text(steps: Iterable[Sequence[int]], board: Sequence[int] | None = None
 
     >>> move_text([(13, 7), (7, 1)])
     '13/7 7/1'
+    >>> move_text([(24, 24), (19, 19)])
+    '24u 19u'
     >>> move_text([(25, 22), (6, 4)], board=(0,) + (0,) * 21 + (-1,) + (0,) * 5)
     '25/22* 6/4'
     """
@@ -174,6 +194,10 @@ def move_text(steps: Iterable[Sequence[int]], board: Sequence[int] | None = None
         a, b = int(step[0]), int(step[1])
         if not ((1 <= a <= 25 or a == UNENTERED) and 0 <= b <= 24):
             raise RecordError(f"no such step {a}/{b} (from 1-25, to 0-24)")
+        if a == b:
+            # a step that moves nothing: the pair stacked on a unstacked
+            parts.append(f"{a}u")
+            continue
         text = f"{'in' if a == UNENTERED else a}/{b}"
         if board is not None and 1 <= b <= 24 and board[b] < 0 and b not in marked:
             text += "*"

@@ -86,7 +86,10 @@ class MoveRules:
     #: 1..home_top (checked at each single-number move); "anywhere": no such condition;
     #: "none": no checker is ever borne off (pip off_pip + 1 is the goal, and a number that
     #: would take a checker past it cannot be played by that checker)
-    bear_off: Literal["all_home", "anywhere", "none"] = "all_home"
+    #: "in_place": no checker moves along the route; a number d bears off one checker from the
+    #: d-th point of the route, pip points + 1 - d, where the pairs stood (Doblet's English
+    #: reading, Dubblets)
+    bear_off: Literal["all_home", "anywhere", "none", "in_place"] = "all_home"
     home_top: int = 6
     #: a move that reaches pip <= off_pip bears the checker off (0 in backgammon and trictrac:
     #: past pip 1; 1 in the 12-point Tric-Trac, where Home counts as off)
@@ -149,6 +152,15 @@ class MoveRules:
     #: the named state kept across turns (`[turn.state]`): (name, initial, true/false) each,
     #: carried in the board's last slots (kernel.board.Geometry)
     state: tuple[tuple[str, int, bool], ...] = field(default=())
+    #: the pips (each side's own numbers) where a side's checkers start stacked in pairs
+    #: (`[board] stacked`, Doblet); empty: none. While the mover has a pair stacked (`unstack`
+    #: says when that is judged) a number d unstacks his pair on pip points + 1 - d, and
+    #: nothing moves; a number whose pair is already unstacked cannot be played
+    stacked: tuple[int, ...] = field(default=())
+    #: when the stage of unstacking is judged: "per_throw" (when the throw begins: a throw
+    #: begun with a pair stacked is played wholly by unstacking) or "per_move" (before each
+    #: single move: the numbers left once the last pair is unstacked move the checkers)
+    unstack: Literal["per_throw", "per_move"] = "per_throw"
 
     @property
     def walk_only(self) -> bool:
@@ -175,6 +187,10 @@ class MoveRules:
             return "hit checkers removed from the game"
         if self.entering_stage:
             return "the entering stage"
+        if self.stacked:
+            return "pairs stacked at the start"
+        if self.bear_off == "in_place":
+            return "bearing off in place"
         if self.limit:
             return "a limit of checkers a point"
         return ""
@@ -187,4 +203,4 @@ class MoveRules:
     def geometry(self) -> Geometry:
         """The board slots and route these switches need."""
         return Geometry(self.route, self.hit == "pin", self.pool or self.hit == "unentered",
-                        self.state, self.points, self.state_other)
+                        self.state, self.points, self.state_other, bool(self.stacked))

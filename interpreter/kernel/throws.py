@@ -49,6 +49,9 @@ class StageRule:
     optional: bool = False
     #: `again` is asked of a throw played only in part too (not only of one played in full)
     again_partial: bool = False
+    #: what the numbers passed on may do: "any" (move as a throw's numbers do) or "bear_off"
+    #: (only unstack a pair or bear a checker off by the exact number, Doblet)
+    moves: str = "any"
 
 
 def numbers_left(d1: int, d2: int, unplayed: int, path: Any = ()) -> tuple[int, int, int]:
@@ -67,6 +70,13 @@ def numbers_left(d1: int, d2: int, unplayed: int, path: Any = ()) -> tuple[int, 
         return max(d1, d2), min(d1, d2), 2
     left = d2 if path[0][2] == d1 else d1
     return left, left, 1
+
+
+def passed_third(passed: tuple) -> int:
+    """The third of three numbers passed on (a throw of three, Doblet), as the turn loop holds
+    them (`(rule, moves, numbers)`); 0 when fewer were passed."""
+    numbers: tuple = passed[2] if len(passed) > 2 else ()
+    return int(numbers[2]) if len(numbers) == 3 else 0
 
 
 @dataclass(frozen=True)

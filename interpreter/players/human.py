@@ -721,6 +721,10 @@ class HumanPlayer:
                                        resign=self._help_resign(game.ladder)))
                 for legend in named_points_lines(s.notation, side):
                     s.say(legend)
+                if getattr(s.variant.geometry, "stacks", False):
+                    # pairs stacked at the start (Doblet)
+                    s.say("A pair still stacked is unstacked by its point and u: 21u, or "
+                          "24u 19u for two.")
             elif low in ("list", "l"):
                 self._print_list(decision)
             elif low == "undo":

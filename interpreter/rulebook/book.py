@@ -462,12 +462,19 @@ def _turn(ctx: Context, level: int) -> list[Block]:
                              f"{key} = {toml_value(body)}")
         if getattr(stage, "optional", False):
             lines.append("optional = true")
+        if getattr(stage, "moves", "any") == "bear_off":
+            lines.append('moves = "bear_off"')
         out.append(Code("\n".join(lines), "toml"))
         if getattr(stage, "optional", False) and stage.to_opponent is not None:
             out.append(Para("`optional = true`: the opponent may play the numbers passed to "
                             "him, any of them in any order, or none; a position of that stage "
                             "writes them as a plain list (`\"state\": {\"passed\": [5, "
                             "4]}`), and its results include the unchanged position."))
+        if getattr(stage, "moves", "any") == "bear_off" and stage.to_opponent is not None:
+            out.append(Para("`moves = \"bear_off\"`: the numbers passed to the opponent may "
+                            "only unstack one of his pairs still stacked (while he has one, "
+                            "`board.stacked`) or bear one of his men off by the exact number; "
+                            "they never move a man along the route."))
     return out
 
 

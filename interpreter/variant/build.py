@@ -27,7 +27,7 @@ _DOUBLET_MOVES = {"four": 4, "twice": 2, "twice_and_throw_again": 2, "four_and_t
 _RETHROW = ("twice_and_throw_again", "four_and_throw_again")
 _MOVEMENT_FIELDS = tuple(f for f in MoveRules.__dataclass_fields__
                          if f not in ("checkers", "doublet_moves", "pool", "state", "numbers",
-                                       "dice"))
+                                       "dice", "stacked"))
 
 
 @dataclass(frozen=True)
@@ -172,6 +172,9 @@ def move_rules_of(model: Any) -> MoveRules:
     black = getattr(model.board, "black", None)
     other = (getattr(black, "state", None) or {}) if black is not None else {}
     state = state_of(model)
+    stacked = getattr(model.board, "stacked", None)
+    if stacked:
+        values["stacked"] = tuple(stacked)
     if other:
         values["state_other"] = tuple(int(other.get(name, v)) for name, v, _f in state)
     return MoveRules(checkers=model.board.checkers, doublet_moves=_DOUBLET_MOVES[doublets],
@@ -230,6 +233,8 @@ def build_variant(doc: Any) -> Variant:
         start = geometry.start_board(
             layout, getattr(model.board, "unentered", None) or 0,
             black.start_pips() if black is not None else None)
+        if move_rules.stacked:
+            start = geometry.stacked_start(start, move_rules.stacked)
     except ValueError as err:
         raise VariantError([_at(doc, ("board", "start"), "unplayable",
                                 f"the starting position cannot be set up: {err}")]) from None
@@ -242,7 +247,8 @@ def build_variant(doc: Any) -> Variant:
                         stages=tuple(StageRule(*hooks, optional=_stage_flag(model, hooks[0],
                                                                             "optional"),
                                                again_partial=_stage_flag(model, hooks[0],
-                                                                         "again_partial"))
+                                                                         "again_partial"),
+                                               moves=_stage_moves(model, hooks[0]))
                                      for hooks in rules.stages))
     variant = Variant(
         id=model.variant.id, name=model.variant.name, model=model, path=doc.path,
@@ -285,6 +291,12 @@ def _stage_flag(model: Any, stage_id: str, key: str) -> bool:
     """A true/false key of the stage rule `stage_id` (`optional`, `again_partial`)."""
     stages = getattr(getattr(model, "turn", None), "stages", None) or {}
     return bool(getattr(stages.get(stage_id), key, False))
+
+
+def _stage_moves(model: Any, stage_id: str) -> str:
+    """What the numbers the stage rule `stage_id` passes on may do (`moves`)."""
+    stages = getattr(getattr(model, "turn", None), "stages", None) or {}
+    return str(getattr(stages.get(stage_id), "moves", "any") or "any")
 
 
 #: the rotation files being loaded (a rotation that names itself is refused, not followed)

@@ -383,7 +383,9 @@ def _check_geometry(data: dict[str, Any]) -> list[Problem]:
         stage_rules = _table(data, "turn").get("stages")
         for sid, st in (stage_rules.items() if isinstance(stage_rules, dict) else ()):
             for key in ("next", "to_opponent"):
-                if isinstance(st, dict) and key in st:
+                # (numbers the opponent MAY play pass from a throw of three as they are)
+                if isinstance(st, dict) and key in st and not (
+                        key == "to_opponent" and st.get("optional") is True):
                     out.append(Problem(("turn", "stages", sid, key), "bad-value",
                                        f"a stage rule's `{key}` continues a throw of two "
                                        f"dice; with `dice.count = 3` a stage rule may only "
@@ -715,6 +717,47 @@ def _check_sides_and_places(data: dict[str, Any]) -> list[Problem]:
             out.append(Problem(("turn", "stages", sid, "optional"), "bad-value",
                                "`optional` says the opponent may decline the numbers passed to "
                                "him: it needs `to_opponent`", "key"))
+        if isinstance(st, dict) and st.get("moves") == "bear_off" and not (
+                "to_opponent" in st and st.get("optional") is True):
+            out.append(Problem(("turn", "stages", sid, "moves"), "bad-value",
+                               "`moves = \"bear_off\"` says what the numbers passed to the "
+                               "opponent may do: it needs `to_opponent` and `optional = true` "
+                               "(numbers he may play or decline)", "key"))
+    out += _check_stacked(board, movement, points)
+    return out
+
+
+def _check_stacked(board: dict[str, Any], movement: dict[str, Any], points: int) -> list[Problem]:
+    """`board.stacked`: pips of the route, each listed once, each starting with two or more of
+    the side's checkers; `movement.unstack` only with stacked pairs."""
+    out: list[Problem] = []
+    stacked = board.get("stacked")
+    if "unstack" in movement and not stacked:
+        out.append(Problem(("movement", "unstack"), "bad-value",
+                           "`movement.unstack` says when the stage of unstacking is judged, but "
+                           "no checkers start stacked: it needs `board.stacked`", "key",
+                           alternatives=(("board", "stacked"),)))
+    if not isinstance(stacked, list):
+        return out
+    start: dict[str, Any] = board["start"] if isinstance(board.get("start"), dict) else {}
+    seen: set[int] = set()
+    for i, pip in enumerate(stacked):
+        if not _is_int(pip):
+            continue
+        if pip in seen:
+            out.append(Problem(("board", "stacked", i), "bad-value",
+                               f"pip {pip} is listed twice in `board.stacked`"))
+        seen.add(pip)
+        if not 1 <= pip <= points:
+            out.append(Problem(("board", "stacked", i), "bad-value",
+                               f"pip {pip} is not on the route of {points} points"))
+            continue
+        count = start.get(str(pip), 0)
+        if not (_is_int(count) and count >= 2):
+            out.append(Problem(("board", "stacked", i), "unplayable",
+                               f"a pair stacked on pip {pip} needs two checkers there at the "
+                               f"start, but `board.start` puts {count} there",
+                               alternatives=(("board", "start"),)))
     return out
 
 

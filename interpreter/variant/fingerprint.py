@@ -102,7 +102,7 @@ def fingerprint_parts(variant: Any) -> dict[str, Any]:
 _LATER: dict[str, Any] = {
     "board.points": None, "board.black": None, "movement.place": None,
     "movement.place_full": "bar", "movement.limit": 0, "movement.limit_pips": [],
-    "movement.entering_stage": False}
+    "movement.entering_stage": False, "board.stacked": None, "movement.unstack": "per_throw"}
 
 
 def _unset(key: str, value: Any) -> bool:
@@ -110,6 +110,8 @@ def _unset(key: str, value: Any) -> bool:
         return True
     if key in _LATER:
         return value == _LATER[key] or (value == () and _LATER[key] == [])
+    if key.startswith("turn.stages.") and key.endswith(".moves"):
+        return value == "any"
     return key.startswith("turn.stages.") and key.endswith((".optional", ".again_partial")) \
         and value is False
 

@@ -138,6 +138,18 @@ class Board(Strict):
             restack="When a side's men are all borne off, they go back to their start at once "
             "(a restack, which is not a move) and a number of that throw left over enters one."))
 
+    stacked: list[Pip] | None = Field(
+        None, max_length=24, description="the pips (each player's own numbers) where his "
+        "checkers start stacked in pairs, one on the other (Doblet): while a player has a pair "
+        "stacked, a number d unstacks his pair on pip `points` + 1 − d and moves nothing (see "
+        "`movement.unstack`); each pip must start with two or more of his checkers",
+        json_schema_extra=says(
+            none="No checkers start stacked.",
+            any="Each player's checkers on his pips {value} start stacked in pairs. While a "
+            "player has a pair stacked, each number d of his throw unstacks his pair on the "
+            "d-th point of his route and moves nothing; a number whose pair is already "
+            "unstacked cannot be played. Once all are unstacked his checkers move."))
+
     def start_pips(self) -> dict[int, int]:
         """The starting position with integer pips (empty when there is none)."""
         return {int(pip): count for pip, count in (self.start or {}).items()}
@@ -323,6 +335,15 @@ class Movement(Strict):
             {"limit": "set"},
             none="The limit applies on every point.",
             any="The limit applies on pips {value} only."))
+    unstack: Literal["per_throw", "per_move"] = Field(
+        _DEFAULT.unstack, description="with `board.stacked`: when the stage of unstacking is "
+        "judged: when the throw begins (per_throw: a throw begun with a pair stacked is played "
+        "wholly by unstacking) or before each single move (per_move: the numbers left once the "
+        "last pair is unstacked move the checkers)", json_schema_extra=says(
+            per_throw="A throw begun while the player has a pair stacked is played wholly by "
+            "unstacking, even once its first numbers have unstacked the last pair.",
+            per_move="The stage is judged before each number: those left once the last pair "
+            "is unstacked move the checkers."))
     entering_stage: bool = Field(
         _DEFAULT.entering_stage, description="while any checker of the mover is off the board "
         "(on the bar or never entered), entering one is his only single move, in either order "
@@ -353,11 +374,17 @@ class Movement(Strict):
             forbidden="No checker is borne off while one of the mover's checkers is pinned.",
             allowed="A pinned checker in the home board counts as home: the others may be borne "
             "off around it."))
-    bear_off: Literal["all_home", "anywhere", "none"] = Field(
+    bear_off: Literal["all_home", "anywhere", "none", "in_place"] = Field(
         _DEFAULT.bear_off, description="bear off only while every checker is on pips "
-        "1..`home_top` (all_home), from anywhere, or never (none: pip `off_pip` + 1 is the "
+        "1..`home_top` (all_home), from anywhere, never (none: pip `off_pip` + 1 is the "
         "goal, and a number that would take a checker past it cannot be played by that "
-        "checker)", json_schema_extra=says(
+        "checker), or in place (in_place: no checker moves along the route; a number d bears "
+        "off one checker from pip `points` + 1 − d, the d-th point of the route, as the English "
+        "Dubblets bears off its men from the points where they were stacked)",
+        json_schema_extra=says(
+            in_place="No checker moves along the route: each number d bears off one of the "
+            "player's checkers from the d-th point of his route (pip 25 − d on a board of 24 "
+            "points), if he has one there.",
             all_home="A checker may be borne off only while all the player's checkers are in his "
             "home board.",
             anywhere="A checker may be borne off from anywhere, wherever the others stand.",
@@ -579,6 +606,11 @@ class Stage(Strict):
     again_partial: bool = Field(
         False, description="with `again`: it is asked of a governed throw played only in part "
         "too (its condition may read `unplayed`); false: only of one played in full")
+    moves: Literal["any", "bear_off"] = Field(
+        "any", description="with `to_opponent`: what the numbers passed to the opponent may "
+        "do: move his checkers as a throw's numbers do (any), or only unstack one of his "
+        "stacked pairs (`board.stacked`) or bear a checker off by the exact number (bear_off, "
+        "Doblet: never move along the route)")
 
 
 class Choice(Strict):

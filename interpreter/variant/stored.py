@@ -196,6 +196,9 @@ def describe(variant: Variant) -> dict[str, Any]:
           "the throw rules' fields")
     _need(throws.stages == tuple(StageRule(*h) for h in rules.stages), "the stage rules")
     move_rules = variant.move_rules
+    # pairs stacked at the start and bearing off in place: read from the file each time
+    _need(not move_rules.stacked and move_rules.bear_off != "in_place",
+          "a structure the entry does not describe")
     geometry = move_rules.geometry
     # the board seen by the other side is the geometry's (build_variant), made again on loading
     _need(type(move_rules) is MoveRules

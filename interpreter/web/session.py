@@ -536,7 +536,8 @@ class Session:
         elif d.is_play and self.notation.name not in ("pips", "magriel"):
             # a play typed in the game's notation, read into pips
             steps = self.notation.parse(text, d.player)
-            i = d.index(" ".join(f"{PIPS.label(a)}/{PIPS.label(b)}" for a, b in steps)
+            i = d.index(" ".join(f"{PIPS.label(a)}u" if a == b else
+                                 f"{PIPS.label(a)}/{PIPS.label(b)}" for a, b in steps)
                         if steps else "-")
         else:
             i = d.index(text)

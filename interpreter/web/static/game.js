@@ -104,8 +104,10 @@ function label(pip) {
   return names[String(pip)] || String(pip);
 }
 
+// a step from a point to itself unstacks the pair there (Doblet): `19u`
 function stepsText(steps) {
-  return steps.map((s) => `${label(s[0])}/${label(s[1])}`).join(" ");
+  return steps.map((s) => s[0] === s[1] ? `${label(s[0])}u` : `${label(s[0])}/${label(s[1])}`)
+    .join(" ");
 }
 
 function setBusy(on) { document.body.setAttribute("data-busy", on ? "1" : "0"); }
