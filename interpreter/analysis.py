@@ -92,7 +92,7 @@ def read_position(variant: Any, obj: Any, need_dice: bool = True) -> RollPositio
             raise PositionError(f"at the {stage!r} stage the dice are a doublet, not "
                                 f"{shown(dice)}")
     passed = state.get("passed")
-    optional = _optional_rule(variant)
+    optional = _optional_rule(variant, b)
     if passed is not None and optional is not None:
         third = passed_three(passed) if n == 3 else None
         # (a throw of three passes at most its three numbers)
@@ -193,12 +193,23 @@ def _unplaced_off(layout: Any, obj: dict, checkers: int) -> dict:
     return {**obj, "off": [off[0] + checkers - mine, off[1] + checkers - theirs]}
 
 
-def _optional_rule(variant: Any) -> Any:
-    """The stage rule passing numbers the opponent may decline (`optional`), if any: its
-    passed numbers are written as a plain list (`"passed": [5, 4]`)."""
-    return next((r for r in variant.throws.stages
-                 if r.to_opponent is not None and r.to_opponent is not NEVER
-                 and getattr(r, "optional", False)), None)
+def _optional_rule(variant: Any, b: Board | None = None) -> Any:
+    """The stage rule passing numbers the opponent may decline (`optional`), or that are his
+    whole turn (`instead_of_throw`), if any: its passed numbers are written as a plain list
+    (`"passed": [5, 4]`). Where the file has several, on `b` the first whose `to_opponent`
+    holds there (a file whose options choose one: Laquet's `lq_passed`)."""
+    found = [r for r in variant.throws.stages
+             if r.to_opponent is not None and r.to_opponent is not NEVER
+             and (getattr(r, "optional", False) or getattr(r, "instead_of_throw", False))]
+    if len(found) > 1 and b is not None:
+        ctx = RollContext(lambda: ([], 0))
+        for r in found:
+            try:
+                if r.to_opponent(b, None, None, 0, 0, 1, ctx):
+                    return r
+            except Exception:       # a condition that reads the throw: not this position's
+                continue
+    return found[0] if found else None
 
 
 def optional_numbers(passed: Any, most: int) -> tuple[int, int, int] | None:
@@ -478,8 +489,10 @@ def _results_with_ends(variant: Any, pos: RollPosition) -> dict[str, Any]:
     rules = variant.rules
     b, d1, d2, d3, rolls = pos.board, pos.d1, pos.d2, pos.d3, pos.rolls
     passed = pos.state.get("passed")
-    optional = _optional_rule(variant)
+    optional = _optional_rule(variant, b)
     stage = passed is not None and optional is not None
+    #: the numbers passed are the player's whole turn, played as a throw (`instead_of_throw`)
+    whole_turn = stage and not getattr(optional, "optional", False)
     if stage:
         if d3:
             numbers = (d1, d2, 3)
@@ -487,8 +500,14 @@ def _results_with_ends(variant: Any, pos: RollPosition) -> dict[str, Any]:
             got = optional_numbers(passed, variant.move_rules.doublet_moves)
             assert got is not None          # read_position checked it
             numbers = got
-        plays, unplayed = gen.optional_plays(b, numbers[0], numbers[1], numbers[2], rolls, d3,
-                                             getattr(optional, "moves", "any") == "bear_off")
+        if not whole_turn:
+            plays, unplayed = gen.optional_plays(b, numbers[0], numbers[1], numbers[2], rolls,
+                                                 d3, getattr(optional, "moves", "any")
+                                                 == "bear_off")
+        elif numbers[0] == numbers[1] and not d3:
+            plays, unplayed = gen.stage_plays(b, numbers[0], numbers[2], rolls)
+        else:
+            plays, unplayed = gen.throw_plays(b, numbers[0], numbers[1], d3, rolls)
     else:
         plays, unplayed = gen.throw_plays(b, d1, d2, d3, rolls)
     ctx = RollContext(lambda: (plays, unplayed), pos.state, setup=pos.state.get("setup", 1),
@@ -514,7 +533,7 @@ def _results_with_ends(variant: Any, pos: RollPosition) -> dict[str, Any]:
                                 "points": 0 if ended == "none" else value_of(variant, seen)[0]}
             row["next"] = "end"
         elif stage:
-            row["next"] = "throw"
+            row["next"] = "end" if whole_turn else "throw"
         elif unplayed and rule is not None and rule.to_opponent is not None \
                 and _passes(gen, rule, ctx, b, after, d1, d2, rolls):
             path = play.paths[0] if play.paths else ()

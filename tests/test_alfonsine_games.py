@@ -162,3 +162,33 @@ def test_search_one_plays_each_game_to_its_end(game):
     g = Game(v, 11)
     r = g.run([make_player("search:1", 11, v), make_player("random", 12, v)])
     assert r.finished
+
+
+def test_laquet_numbers_passed_instead_of_a_throw_are_the_opponents_whole_turn():
+    """`lq_passed = "instead_of_throw"`: the receiver plays the numbers passed to him as a throw
+    of his own and does not throw; the passer throws next."""
+    v = load_variant("laquet", ['lq_passed="instead_of_throw"'])
+    stages = 0
+    for seed in range(scaled(6, 3)):
+        g = Game(v, seed)
+        r = g.run([make_player("random", seed, v), make_player("random", seed + 1, v)])
+        assert r.finished
+        throws = [e for e in g.log if isinstance(e, Thrown)]
+        for e, nxt in zip(throws, throws[1:]):
+            if e.passed:
+                stages += 1
+                assert nxt.side != e.side and not nxt.passed, (e, nxt)
+    assert stages > 0
+
+
+def test_a_stage_rule_instead_of_a_throw_needs_numbers_the_opponent_must_play(tmp_path):
+    from interpreter.variant.build import validate_paths
+
+    text = (Path(__file__).parents[1] / "variants" / "laquet.toml").read_text(encoding="utf-8")
+    text = text.replace('id = "laquet"', 'id = "laquet-x"').replace(
+        "instead_of_throw = true", "instead_of_throw = true\noptional = true")
+    path = tmp_path / "x.toml"
+    path.write_text(text, encoding="utf-8")
+    found = validate_paths([path])
+    assert [d.code for d in found] == ["bad-value"]
+    assert "`instead_of_throw` makes the numbers passed the opponent's turn" in found[0].render()

@@ -744,6 +744,11 @@ class Game:
             if passing is not None:
                 self._after_passed(t, b, d1, d2, unplayed, passing[0])
                 self.board = after
+                if getattr(passing[0], "instead_of_throw", False):
+                    # the numbers passed were his turn: the other player throws next
+                    t.passed = None
+                    self.board = flip(after)
+                    self.mover = 1 - mover
                 continue
             if staged:
                 follows = self._next_stage(t, b, d1, d2, mover, moved, d3)

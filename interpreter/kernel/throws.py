@@ -49,6 +49,8 @@ class StageRule:
     optional: bool = False
     #: `again` is asked of a throw played only in part too (not only of one played in full)
     again_partial: bool = False
+    #: the numbers passed on are the opponent's whole turn: he plays them and does not throw
+    instead_of_throw: bool = False
     #: what the numbers passed on may do: "any" (move as a throw's numbers do) or "bear_off"
     #: (only unstack a pair or bear a checker off by the exact number, Doblet)
     moves: str = "any"

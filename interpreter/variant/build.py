@@ -248,6 +248,8 @@ def build_variant(doc: Any) -> Variant:
                                                                             "optional"),
                                                again_partial=_stage_flag(model, hooks[0],
                                                                          "again_partial"),
+                                               instead_of_throw=_stage_flag(
+                                                   model, hooks[0], "instead_of_throw"),
                                                moves=_stage_moves(model, hooks[0]))
                                      for hooks in rules.stages))
     variant = Variant(
@@ -288,7 +290,8 @@ def _choices(model: Any, geometry: Geometry) -> tuple[ChoiceRule, ...]:
 
 
 def _stage_flag(model: Any, stage_id: str, key: str) -> bool:
-    """A true/false key of the stage rule `stage_id` (`optional`, `again_partial`)."""
+    """A true/false key of the stage rule `stage_id` (`optional`, `again_partial`,
+    `instead_of_throw`)."""
     stages = getattr(getattr(model, "turn", None), "stages", None) or {}
     return bool(getattr(stages.get(stage_id), key, False))
 

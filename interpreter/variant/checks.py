@@ -717,6 +717,12 @@ def _check_sides_and_places(data: dict[str, Any]) -> list[Problem]:
             out.append(Problem(("turn", "stages", sid, "optional"), "bad-value",
                                "`optional` says the opponent may decline the numbers passed to "
                                "him: it needs `to_opponent`", "key"))
+        if isinstance(st, dict) and st.get("instead_of_throw") is True and (
+                "to_opponent" not in st or st.get("optional") is True):
+            out.append(Problem(("turn", "stages", sid, "instead_of_throw"), "bad-value",
+                               "`instead_of_throw` makes the numbers passed the opponent's "
+                               "turn, played as a throw: it needs `to_opponent`, and numbers he "
+                               "must play (not `optional = true`)", "key"))
         if isinstance(st, dict) and st.get("moves") == "bear_off" and not (
                 "to_opponent" in st and st.get("optional") is True):
             out.append(Problem(("turn", "stages", sid, "moves"), "bad-value",

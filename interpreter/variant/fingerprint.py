@@ -112,7 +112,8 @@ def _unset(key: str, value: Any) -> bool:
         return value == _LATER[key] or (value == () and _LATER[key] == [])
     if key.startswith("turn.stages.") and key.endswith(".moves"):
         return value == "any"
-    return key.startswith("turn.stages.") and key.endswith((".optional", ".again_partial")) \
+    return key.startswith("turn.stages.") and key.endswith((".optional", ".again_partial",
+                                                            ".instead_of_throw")) \
         and value is False
 
 

@@ -606,6 +606,11 @@ class Stage(Strict):
     again_partial: bool = Field(
         False, description="with `again`: it is asked of a governed throw played only in part "
         "too (its condition may read `unplayed`); false: only of one played in full")
+    instead_of_throw: bool = Field(
+        False, description="with `to_opponent`: the numbers passed are the opponent's whole "
+        "turn: he plays them as a throw of his own (as many as he can, the throw's obligations "
+        "applied), does not throw, and what he cannot play is lost (Laquet's `lq_passed = "
+        "\"instead_of_throw\"`); false: he throws after them")
     moves: Literal["any", "bear_off"] = Field(
         "any", description="with `to_opponent`: what the numbers passed to the opponent may "
         "do: move his checkers as a throw's numbers do (any), or only unstack one of his "
