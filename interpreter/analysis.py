@@ -34,11 +34,11 @@ def read_position(variant: Any, obj: Any, need_dice: bool = True) -> RollPositio
     The variant's geometry reads `pins` and the unentered checkers (implicit, or
     `state.unentered`); `state.stage` names a stage of a bonus throw ("doublet", "complement")."""
     layout = variant.geometry
+    if isinstance(obj, dict):
+        obj = _spans_read(variant, obj)
     if _unplaced(variant) == "off" and not layout.pool \
             and isinstance(obj, dict):
         obj = _unplaced_off(layout, obj, variant.checkers)
-    if isinstance(obj, dict):
-        obj = _spans_read(variant, obj)
     b = layout.from_json(obj, variant.checkers)
     bad = [p for p in range(1, 25) if not -variant.checkers <= b[p] <= variant.checkers]
     if bad:
@@ -58,6 +58,10 @@ def read_position(variant: Any, obj: Any, need_dice: bool = True) -> RollPositio
     dice = obj.get("dice")
     d1 = d2 = d3 = 0
     n = variant.dice_count
+    # a third die fixed before the game (`[turn] fixed_die`): the dice are the two thrown
+    fixed = variant.fixed_third(b) if getattr(variant, "fixed_slot", 0) else 0
+    if fixed:
+        n = 2
     stated = obj.get("state")
     # numbers passed on that the player may decline are the stage's dice: none are thrown
     may_decline = isinstance(stated, dict) and stated.get("passed") is not None \
@@ -69,7 +73,7 @@ def read_position(variant: Any, obj: Any, need_dice: bool = True) -> RollPositio
             raise PositionError(f"'dice' must be {'two' if n == 2 else 'three'} numbers from 1 "
                                 f"to 6, not {shown(dice)}")
         d1, d2 = dice[0], dice[1]
-        d3 = dice[2] if n == 3 else 0
+        d3 = dice[2] if n == 3 else fixed
     rolls = obj.get("rolls", 1)
     if not in_range(rolls, 1, MAX_THROWS):
         raise PositionError(f"'rolls' must be a whole number from 1 to {MAX_THROWS:,}, not "
@@ -146,6 +150,13 @@ def _spans_read(variant: Any, obj: dict) -> dict:
     changed = dict(state)
     for rule in getattr(variant, "choices", ()):
         pair = state.get(rule.name)
+        if rule.same and pair is not None and not isinstance(pair, list):
+            # one value for both sides (`"fixed_die": 4`)
+            if not (in_range(pair, 0, 1000) and (pair == 0 or pair in rule.values)):
+                raise PositionError(f"'state.{rule.name}' must be one of "
+                                    f"{', '.join(map(str, rule.values))}, not {shown(pair)}")
+            changed[rule.name] = [pair, pair]
+            continue
         if not rule.span or pair is None:
             continue
         if not (isinstance(pair, list) and len(pair) == 2 and all(in_range(x, 1, 24)
@@ -166,6 +177,9 @@ def spans_written(variant: Any, out: dict) -> dict:
         if rule.span and isinstance(state, dict) and rule.name in state:
             lo = state[rule.name][0]
             state[rule.name] = [lo, lo + rule.span - 1]
+        elif rule.same and isinstance(state, dict) and rule.name in state \
+                and state[rule.name][0] == state[rule.name][1]:
+            state[rule.name] = state[rule.name][0]
     return out
 
 

@@ -526,13 +526,19 @@ class _Reviewer:
                         raise RecordError(f"record entry {k + 1}: the record says "
                                           f"{exp.text()!r} where {SIDE_NAMES[d.player]} throws")
                     dice = exp.dice
+                    # a third die fixed before the game is not thrown (`[turn] fixed_die`)
+                    fixed = game.variant.fixed_third(game.board) if len(dice) == 3 else 0
+                    if fixed and dice[2] != fixed:
+                        raise RecordError(f"record entry {k + 1}: the third die is fixed at "
+                                          f"{fixed}, not {dice[2]}")
+                    thrown = dice[:2] if fixed else dice
                     # the game's own dice drawn as in play, so that what comes after (a new
                     # game's opening throw) draws the same
-                    for _ in dice:
+                    for _ in thrown:
                         game.dice_rng.random()
                     if d.player in self.sides:
                         self.throw(d, dice)
-                    d = gen.send(dice_index(*dice))
+                    d = gen.send(dice_index(*thrown))
                     continue
                 i = d.index(exp.answer)
                 if d.player in self.sides and d.kind not in UNREVIEWED \

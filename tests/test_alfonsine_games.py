@@ -192,3 +192,74 @@ def test_a_stage_rule_instead_of_a_throw_needs_numbers_the_opponent_must_play(tm
     found = validate_paths([path])
     assert [d.code for d in found] == ["bad-value"]
     assert "`instead_of_throw` makes the numbers passed the opponent's turn" in found[0].render()
+
+
+FIXED = ['cq_third_die="fixed"']
+
+
+def test_cab_e_quinal_fixed_third_die_is_chosen_before_the_game_and_serves_every_throw():
+    v = load_variant("cab-e-quinal", FIXED)
+    assert v.layout == {19: 14, 6: 1}
+    g = Game(v, 11)
+    play = g.play()
+    d = next(play)
+    assert d.kind == "choose" and d.choices == ("1", "2", "3", "4", "5", "6")
+    assert g.choosing.title == "The fixed third die"
+    d = play.send("4")
+    while True:
+        try:
+            d = play.send(0)
+        except StopIteration:
+            break
+        assert d.kind != "choose"
+    throws = [e for e in g.log if isinstance(e, Thrown)]
+    assert len(throws) > 10 and {e.d3 for e in throws} == {4}
+    # the two thrown dice still vary
+    assert len({(e.d1, e.d2) for e in throws}) > 5
+
+
+def test_cab_e_quinal_asks_no_choice_when_the_third_die_is_thrown():
+    v = load_variant("cab-e-quinal")
+    assert v.choices == () and v.layout == {19: 15}
+    g = Game(v, 11)
+    r = g.run([make_player("random", 1, v), make_player("random", 2, v)])
+    assert r.finished
+    assert len({e.d3 for e in g.log if isinstance(e, Thrown)}) == 6
+
+
+def test_cab_e_quinal_fixed_die_saves_resumes_and_plays_search(tmp_path: Path):
+    v = load_variant("cab-e-quinal", FIXED)
+    g = Game(v, "3/0")
+    r = g.run([make_player("random", 3, v), make_player("random", 4, v)])
+    record = record_of(g, 3, ("random", "random"), FIXED)
+    path = tmp_path / "cq.toml"
+    write_save(path, record, state_of(g))
+    _data, back = read_save(path)
+    again = replay(back, v)
+    assert again.game.log == g.log and again.result is not None
+    assert (again.result.winner, again.result.value) == (r.winner, r.value)
+    # search:1 weighs the 36 throws of the two dice with the third fixed
+    s = Game(v, 5, max_turns=40)
+    s.run([make_player("search:1", 5, v), make_player("random", 6, v)])
+    fixed = {e.d3 for e in s.log if isinstance(e, Thrown)}
+    assert len(fixed) == 1 and fixed <= set(range(1, 7))
+
+
+def test_a_fixed_die_needs_a_count_of_three_dice_and_a_state(tmp_path: Path):
+    from interpreter.variant.build import validate_paths
+
+    text = (Path(__file__).parents[1] / "variants" / "cab-e-quinal.toml").read_text(
+        encoding="utf-8").replace('id = "cab-e-quinal"', 'id = "cq-x"')
+    bad = text.replace('fixed_die = "fixed_die"', 'fixed_die = "fixed"').replace(
+        'only_if = { cq_third_die = "fixed" }', 'only_if = { cq_third = "fixed" }')
+    path = tmp_path / "x.toml"
+    path.write_text(bad, encoding="utf-8")
+    found = validate_paths([path])
+    assert sorted(d.code for d in found) == ["unknown-name", "unknown-option"], \
+        [d.render() for d in found]
+    assert any("`fixed_die` names `fixed`" in d.render() for d in found)
+    two = text.replace("count = 3  ", "count = 2  ")
+    path.write_text(two, encoding="utf-8")
+    found = validate_paths([path])
+    assert any(d.code == "bad-value" and "it needs `count = 3`" in d.render() for d in found), \
+        [d.render() for d in found]

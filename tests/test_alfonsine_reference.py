@@ -30,7 +30,7 @@ BUILT: dict[str, dict[str, tuple[Any, ...]]] = {
     "doze-canes": {"dc_win_check": ("end_of_play",), "dc_enter_first": ("yes",),
                    "doublets": ("twice",)},
     "seys-dos-e-as": {"sd_hit": ("second_quarter",), "sd_bear_off": ("any_time",)},
-    "cab-e-quinal": {"cq_hit": ("enter",)},
+    "cab-e-quinal": {"cq_hit": ("enter",), "cq_third_die": ("fixed",)},
     "todas-tablas": {"tt_hit": ("enter",), "tt_hit_order": ("from_far_end",),
                      "doublets": ("twice",)},
     "medio-emperador": {"me_dice": (2,), "me_hit": ("enter",)},
@@ -90,6 +90,8 @@ def reference_lines(game: str, opts: dict[str, Any], pos: ref.Pos,
 
 def opening(game: str, rng: random.Random, opts: dict[str, Any]) -> ref.Pos:
     goal = rng.choice([(1, 6), (7, 12), (13, 18), (19, 24)]) if game == "doze-canes" else None
+    if opts.get("cq_third_die") == "fixed":
+        return ref.start(game, rng.randrange(2), fixed_die=rng.randint(1, 6), **opts)
     return ref.start(game, rng.randrange(2), goal=goal, **opts)
 
 

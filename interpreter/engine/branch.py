@@ -301,6 +301,9 @@ def throw(node: Node, d1: int, d2: int, d3: int = 0) -> Node:
             return node
     if node.how != "dice":
         raise ValueError(f"throw() needs a node before a throw, not {node.how!r}")
+    g = node.game
+    if d3 and g.variant.fixed_third(g.board):
+        d3 = 0                  # the third die is fixed: the throw is the two thrown
     return answer(node, dice_index(d1, d2, d3))
 
 

@@ -530,22 +530,26 @@ class Game:
                             continue
                         how = "end"
                         break
+                # a third die fixed before the game (`[turn] fixed_die`): two are thrown
+                fixed = v.fixed_third(self.board) if three and v.fixed_slot else 0
                 if self.ask_dice:
                     # a copy of a search: the throw is a chance node, the dice its answer
-                    k = yield Decision("dice", self.mover, DICE216 if three else DICE36, self)
+                    k = yield Decision("dice", self.mover,
+                                       DICE216 if three and not fixed else DICE36, self)
                     if branching:
                         answers.append(k)
-                    if three:
+                    if three and not fixed:
                         d1, d2, d3 = DICE216[k]
                     else:
                         d1, d2 = DICE36[k]
+                        d3 = fixed
                 else:
                     d1 = int(rng() * 6) + 1
                     d2 = int(rng() * 6) + 1
                     if three:
-                        d3 = int(rng() * 6) + 1
+                        d3 = fixed or int(rng() * 6) + 1
                     if branching:
-                        answers.append(dice_index(d1, d2, d3))
+                        answers.append(dice_index(d1, d2, 0 if fixed else d3))
                 t.d1 = d1
                 t.d2 = d2
                 t.d3 = d3

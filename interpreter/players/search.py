@@ -202,6 +202,13 @@ class SearchPlayer:
         roller = me if leaf.on_roll else 1 - me
         sign = 1.0 if roller == me else -1.0
         total = 0.0
+        fixed = self.variant.fixed_third(leaf.board) if self.variant.fixed_slot else 0
+        if fixed:
+            # a third die fixed before the game: the two thrown dice are the chance
+            for d1, d2, w in DICE:
+                total += w * sign * self._best_after_throw(leaf, me, roller, d1, d2, throws,
+                                                           fixed, further)
+            return total / 36.0
         if self.variant.dice_count == 3:
             for d1, d2, d3, w in DICE3:
                 total += w * sign * self._best_after_throw(leaf, me, roller, d1, d2, throws, d3,

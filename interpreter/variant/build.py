@@ -48,6 +48,12 @@ class ChoiceRule:
     #: the mover's [first, last] (0: as the pair of values)
     span: int = 0
 
+    @property
+    def same(self) -> bool:
+        """Both sides hold the value chosen (no `theirs`, no `span`): a position writes it once
+        (`"fixed_die": 4`)."""
+        return not self.span and self.theirs == self.values
+
 
 @dataclass
 class Variant:
@@ -75,6 +81,14 @@ class Variant:
     layout: dict[int, int] = field(default_factory=dict)
     #: the sha256 of each file of the `extends` chain, the variant's own first: (name, hex)
     files: tuple[tuple[str, str], ...] = ()
+    #: the board slot of the mover's value of the state `[turn] fixed_die` names: once 1..6,
+    #: the third die of every throw (0: none, the three dice are thrown)
+    fixed_slot: int = 0
+
+    def fixed_third(self, b: Board) -> int:
+        """The fixed third die of a throw from `b` (`[turn] fixed_die`), 0 where it is thrown."""
+        v = b[self.fixed_slot] if self.fixed_slot and len(b) > self.fixed_slot else 0
+        return v if 1 <= v <= 6 else 0
     #: the path and sha256 of each of those files, as read: what a stored form of the variant
     #: is checked against (interpreter/variant/stored.py)
     sources: tuple[tuple[str, str], ...] = ()
@@ -263,6 +277,9 @@ def build_variant(doc: Any) -> Variant:
         mat_variation=getattr(model.variant, "mat_variation", None),
         flip=geometry.flip, layout=layout, throws=throws)
     variant.choices = _choices(model, geometry)
+    fixed = getattr(dice, "fixed_die", None)
+    if fixed and fixed in {n for n, _v, _f in geometry.state}:
+        variant.fixed_slot = geometry.state_slot(fixed)
     variant.sources = _sources(doc)
     variant.files = tuple((Path(path).name, digest) for path, digest in variant.sources)
     if _plays_games(model.ladder):
@@ -277,9 +294,12 @@ def build_variant(doc: Any) -> Variant:
 def _choices(model: Any, geometry: Geometry) -> tuple[ChoiceRule, ...]:
     """The file's `[turn.choose]` tables (checked by the loader: each names a state)."""
     out = []
+    options = getattr(model, "options", None) or {}
     for name, ch in (getattr(getattr(model, "turn", None), "choose", None) or {}).items():
         if name not in {n for n, _v, _f in geometry.state}:
             continue
+        if any(options.get(k) != v for k, v in (getattr(ch, "only_if", None) or {}).items()):
+            continue            # asked only under a house option this variant does not take
         values = tuple(ch.values)
         theirs = tuple(ch.theirs) if ch.theirs is not None else values
         labels = tuple(ch.labels) if ch.labels is not None else tuple(str(v) for v in values)

@@ -683,11 +683,35 @@ def _check_sides_and_places(data: dict[str, Any]) -> list[Problem]:
                                    f"`movement.{key}` names pip {outside[0]}, which is not on a "
                                    f"route of {points} points",
                                    alternatives=(("board", "points"),)))
+    dice = _table(data, "dice")
+    fixed = dice.get("fixed_die")
+    if isinstance(fixed, str):
+        if fixed not in declared or isinstance(declared.get(fixed), bool):
+            out.append(Problem(("dice", "fixed_die"), "unknown-name",
+                               f"`fixed_die` names `{fixed}`, which `[turn.state]` does not "
+                               f"declare as a count"))
+        if dice.get("count") != 3:
+            out.append(Problem(("dice", "fixed_die"), "bad-value",
+                               "`fixed_die` is the third die of a throw: it needs `count = 3`",
+                               alternatives=(("dice", "count"),)))
+    options = _table(data, "options")
+    option_choices = _table(data, "option_choices")
     choose: dict[str, Any] = turn["choose"] if isinstance(turn.get("choose"), dict) else {}
     for name, ch in choose.items():
         if not isinstance(ch, dict):
             continue
         where = ("turn", "choose", name)
+        only_if = ch.get("only_if")
+        for opt, value in (only_if.items() if isinstance(only_if, dict) else ()):
+            if opt not in options:
+                out.append(Problem(where + ("only_if", opt), "unknown-option",
+                                   f"`only_if` names no option declared in `[options]`"
+                                   f"{did_you_mean(opt, options)}", "key"))
+            elif isinstance(option_choices.get(opt), list) and \
+                    value not in option_choices[opt]:
+                out.append(Problem(where + ("only_if", opt), "option-choice",
+                                   f"{toml_repr(value)} is not a choice of option `{opt}` "
+                                   f"(choices: {', '.join(map(toml_repr, option_choices[opt]))})"))
         if name not in declared:
             out.append(Problem(where, "unknown-name",
                                f"`[turn.choose.{name}]` sets a state that `[turn.state]` does not "

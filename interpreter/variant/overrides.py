@@ -49,7 +49,7 @@ _NOT_SETTABLE = ("extends", "remove_rules", "remove_options")
 #: the keys of the throw written under `[turn]` (their older table, `[dice]`, holds them once
 #: the files are read: interpreter/variant/loader.py)
 TURN_DICE_KEYS = ("count", "doublets", "numbers", "opening_roll", "extra_throw", "bonus_throw",
-                  "bonus")
+                  "bonus", "fixed_die")
 
 _SUBTABLES = {"variant": VariantInfo, "board": Board, "dice": Dice, "movement": Movement}
 

@@ -182,6 +182,15 @@ class Dice(Strict):
                "too: each die once), played in any order; as many numbers as possible must be "
                "played, with no preference between plays using as many. To begin, each player "
                "throws one die, and the higher throws the three dice for his first play."}))
+    fixed_die: str | None = Field(
+        None, description="with `count = 3`: a count of `[turn.state]` whose value, once it "
+        "is 1..6, is the third die of every throw of both players, two dice being thrown "
+        "(Cab e quinal's fixed-die ruleset, the value chosen before the game by "
+        "`[turn.choose]`); at 0 the three dice are thrown", json_schema_extra=says(
+            none="Every die of a throw is thrown.",
+            any="Once the state `{value}` holds a number 1..6 (chosen before the game), it is "
+            "the third die of every throw of both players and two dice are thrown; at 0 the "
+            "three dice are thrown."))
     numbers: Literal["both", "lower"] = Field(
         "both", description="which numbers of a throw are played: both (all of a doublet, as "
         "`doublets` says), or only the lower, once, a doublet included (Tourne-case)",
@@ -642,6 +651,10 @@ class Choice(Strict):
         None, ge=1, le=24, description="the choice is a run of this many points from the "
         "value chosen: a position (JSON) writes the state as the mover's [first, last] pips "
         "instead of [mover's value, opponent's] (Doze canes' goal quarter: 6)")
+    only_if: dict[str, str | int | bool] | None = Field(
+        None, description="asked only where each option named has the value given (a house "
+        "option that brings the choice: Cab e quinal's `{ cq_third_die = \"fixed\" }`); "
+        "absent: in every game")
 
 
 class StateUpdate(Strict):

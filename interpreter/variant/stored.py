@@ -55,7 +55,7 @@ _PREFIX = "variant-"
 _VARIANT_FIELDS = frozenset({
     "id", "name", "model", "path", "move_rules", "rules", "start", "doublet_rethrow", "opening",
     "ladder", "extra_throw", "all_off", "mat_variation", "flip", "layout", "files", "sources",
-    "throws", "games", "choices"})
+    "throws", "games", "choices", "fixed_slot"})
 _RULESET_FIELDS = frozenset({
     "score_roll", "score_play", "forbid", "forbid_move", "prefer", "end", "end_move",
     "end_throw", "value",
@@ -181,6 +181,7 @@ def describe(variant: Variant) -> dict[str, Any]:
     """The entry's payload: plain JSON data, the hooks as generated Python text. Raises
     _NotStorable for a variant with a part it cannot describe exactly."""
     _need({f.name for f in fields(variant)} == _VARIANT_FIELDS, "the variant's fields")
+    _need(not variant.fixed_slot, "a third die fixed before the game")
     _need(not variant.games and not variant.abstract, "a rotation or an abstract base")
     # choices before the game, ends judged after each move or on the throw, positions that
     # leave men out: read from the file each time
