@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+from interpreter.engine.events import Thrown
 from interpreter.engine.contract import SIDE_NAMES
 from interpreter.errors import TablierError
 
@@ -100,10 +101,20 @@ class Reviewed:
     answers: int = 0
     #: the game of a match or rotation (from 1)
     game: int = 1
+    #: the dice are numbers the opponent passed on (Laquet, Doblet), played as a stage of
+    #: their own: no throw of the player's
+    passed: bool = False
+
+    @property
+    def dice_text(self) -> str:
+        """The dice as a line names them: "3-2", or "with the passed 3-2"."""
+        dice = "-".join(map(str, self.dice))
+        return f"with the passed {dice}" if self.passed and dice else dice
 
     def to_json(self) -> dict[str, Any]:
         return {"turn": self.turn, "game": self.game, "player": self.player,
-                "kind": self.kind, "dice": list(self.dice), "played": self.played,
+                "kind": self.kind, "dice": list(self.dice), "passed": self.passed,
+                "played": self.played,
                 "best": self.best, "error": round(self.error, 4), "mark": self.mark,
                 "luck": None if self.luck is None else round(self.luck, 4),
                 "unit": self.unit, "by": self.by, "answers": self.answers,
@@ -245,7 +256,7 @@ class Review:
         if errors:
             say("errors:")
         for d in errors:
-            dice = "-".join(map(str, d.dice))
+            dice = d.dice_text
             game = f"game {d.game} " if any(x.game > 1 for x in self.decisions) else ""
             say(f"{game}turn {d.turn}, {d.player}{' ' + dice if dice else ''}, {d.kind}: "
                 f"played {d.played}, best {d.best}; error {d.error:.4f} ({d.mark})", "  ")
@@ -497,7 +508,7 @@ class _Reviewer:
 
     def run(self) -> Review:
         from interpreter.engine.contract import Resign, dice_index
-        from interpreter.engine.events import Decided, Thrown
+        from interpreter.engine.events import Decided
         from interpreter.engine.game import Game
         from interpreter.errors import RecordError
 
@@ -536,7 +547,8 @@ class _Reviewer:
                     # game's opening throw) draws the same
                     for _ in thrown:
                         game.dice_rng.random()
-                    if d.player in self.sides:
+                    if d.player in self.sides and not exp.passed:
+                        # (numbers passed on are no throw of the player's: no luck of his)
                         self.throw(d, dice)
                     d = gen.send(dice_index(*thrown))
                     continue
@@ -602,10 +614,12 @@ class _Reviewer:
         if d.is_play and self.pending_luck is not None and self.pending_luck.turn == turn:
             luck = self.pending_luck.luck
             self.pending_luck = None
+        last = next((e for e in reversed(self.game.log) if isinstance(e, Thrown)), None)
+        passed = bool(dice and last is not None and last.passed)
         self.out.decisions.append(Reviewed(
             turn, SIDE_NAMES[d.player], d.kind, dice, texts[i], best_text, error, r.unit,
             r.bot, mark, luck, [(c.text, c.value) for c in r.choices[:CANDIDATES]], played,
-            best.value, len(d.choices), self._game_number(state)))
+            best.value, len(d.choices), self._game_number(state), passed))
 
     # -- a throw --------------------------------------------------------------------------------
 

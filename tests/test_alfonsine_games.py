@@ -263,3 +263,41 @@ def test_a_fixed_die_needs_a_count_of_three_dice_and_a_state(tmp_path: Path):
     found = validate_paths([path])
     assert any(d.code == "bad-value" and "it needs `count = 3`" in d.render() for d in found), \
         [d.render() for d in found]
+
+
+@pytest.mark.parametrize("text, dice, moves", [
+    ("black takes the passed 5", (5, 5, 0), 1), ("white takes the passed 2 × 4", (4, 4, 0), 2),
+    ("black takes the passed 6 and 5", (6, 5, 0), 2),
+    ("white takes the passed 4, 4 and 3", (4, 4, 3), 3)])
+def test_numbers_passed_are_recorded_as_passed_not_thrown(text, dice, moves):
+    from interpreter.engine.record import parse_entry
+
+    e = parse_entry(text, 1)
+    assert isinstance(e, Thrown) and (e.d1, e.d2, e.d3) == dice and e.passed == moves
+    assert e.text() == text
+
+
+def test_a_saved_laquet_game_writes_the_passed_numbers_and_an_older_save_still_reads(
+        tmp_path: Path):
+    from interpreter.engine.record import parse_entry
+
+    v = load_variant("laquet")
+    g = Game(v, "3/0")
+    r = g.run([make_player("random", 3, v), make_player("random", 4, v)])
+    record = record_of(g, 3, ("random", "random"))
+    lines = record.lines()
+    passed = [x for x in lines if " takes the passed " in x]
+    assert passed and not any("throws" in x for x in lines
+                              if x.startswith(("white takes", "black takes")))
+    # an older save wrote them as a throw: it replays all the same
+    def older(x: str) -> str:
+        e = parse_entry(x, 1)
+        if isinstance(e, Thrown) and e.passed:
+            return f"{x.split()[0]} throws {'-'.join(map(str, (e.d1, e.d2)))}"
+        return x
+
+    record.entries = [parse_entry(older(x), i + 1) for i, x in enumerate(lines)]
+    assert not any(" takes " in x for x in record.lines())
+    again = replay(record, v)
+    assert again.result is not None and (again.result.winner, again.result.value) == \
+        (r.winner, r.value)

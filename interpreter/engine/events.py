@@ -61,7 +61,11 @@ class Thrown:
         return f"{self.d1}" if self.passed <= 1 else f"{self.passed} × {self.d1}"
 
     def text(self) -> str:
-        """The record's line: "white throws 3-1" ("white throws 6-5-2" with three dice)."""
+        """The record's line: "white throws 3-1" ("white throws 6-5-2" with three dice);
+        numbers passed on by the opponent, played as a stage of their own: "black takes the
+        passed 3 and 2" (`passed_text`)."""
+        if self.passed:
+            return f"{SIDE_NAMES[self.side]} takes the passed {self.passed_text()}"
         return f"{SIDE_NAMES[self.side]} throws {'-'.join(map(str, self.dice))}"
 
 

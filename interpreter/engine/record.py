@@ -18,6 +18,7 @@ next decision, so that play can go on (`Replay.resume`).
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
@@ -75,7 +76,30 @@ def parse_entry(text: Any, n: int) -> RecordEntry:
             raise RecordError(f"record entry {n}: {text!r}: dice are written as two (or three) "
                               f"numbers 1-6, e.g. 3-1 or 6-5-2")
         return Thrown(side, int(dice[0]), int(dice[1]), None, int(dice[2]) if dice[2:] else 0)
+    if parts[1] == "takes" and parts[2].startswith("the passed "):
+        return _passed_entry(side, parts[2][len("the passed "):], text, n)
     return Decided(side, parts[1], parts[2])
+
+
+_PASSED = re.compile(r"(?:(?P<n>[1-6]) × (?P<d>[1-6])|(?P<a>[1-6]), (?P<b>[1-6]) and "
+                     r"(?P<c>[1-6])|(?P<x>[1-6]) and (?P<y>[1-6])|(?P<one>[1-6]))")
+
+
+def _passed_entry(side: int, numbers: str, text: str, n: int) -> Thrown:
+    """The numbers passed on a record line states ("5", "2 × 4", "6 and 5", "4, 4 and 3"), as
+    the stage's throw."""
+    m = _PASSED.fullmatch(numbers)
+    if m is None:
+        raise RecordError(f"record entry {n}: {text!r}: numbers passed are written as \"5\", "
+                          f"\"2 × 4\", \"6 and 5\" or \"4, 4 and 3\"")
+    g = m.groupdict()
+    if g["n"]:
+        return Thrown(side, int(g["d"]), int(g["d"]), None, 0, int(g["n"]))
+    if g["a"]:
+        return Thrown(side, int(g["a"]), int(g["b"]), None, int(g["c"]), 3)
+    if g["x"]:
+        return Thrown(side, int(g["x"]), int(g["y"]), None, 0, 2)
+    return Thrown(side, int(g["one"]), int(g["one"]), None, 0, 1)
 
 
 def record_of(game: Game, seed: Any, players: Sequence[str], options: Sequence[str] = (),
