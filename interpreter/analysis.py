@@ -40,9 +40,11 @@ def read_position(variant: Any, obj: Any, need_dice: bool = True) -> RollPositio
     if isinstance(obj, dict):
         obj = _spans_read(variant, obj)
     b = layout.from_json(obj, variant.checkers)
-    bad = [p for p in range(1, 25) if not -variant.checkers <= b[p] <= variant.checkers]
+    slots = layout.slots if layout.wide else range(25)
+    bad = [p for p in range(1, len(slots)) if not -variant.checkers <= b[slots[p]]
+           <= variant.checkers]
     if bad:
-        raise PositionError(f"pip {bad[0]} holds {b[bad[0]]} checkers")
+        raise PositionError(f"pip {bad[0]} holds {b[slots[bad[0]]]} checkers")
     rules = variant.move_rules
     if rules.enter != "bar" and (b[25] or b[26]):
         raise PositionError(f"{variant.name} has no bar: 'bar' must be [0, 0], not "

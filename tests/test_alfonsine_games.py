@@ -1,4 +1,4 @@
-"""Whole games of the eleven games of tables-family part 3 that ship, through the turn loop: the
+"""Whole games of the twelve games of tables-family part 3 that ship, through the turn loop: the
 men conserved after every throw and play, every play one of the legal results of its throw (as
 `tablier moves` lists them), games ending, the same seed giving the same game, a saved game
 replaying and resuming, the choice before the game (Doze canes) asked and kept, numbers passed
@@ -22,7 +22,7 @@ from interpreter.variant.build import load_variant
 
 GAMES = ("quinze-tablas", "doze-canes", "seys-dos-e-as", "cab-e-quinal", "todas-tablas",
          "medio-emperador", "pareia-de-entrada", "fallas", "laquet", "buffa-de-baldrac",
-         "verquere")
+         "verquere", "xii-scripta")
 #: Doze canes' games often reach a position where neither side can move: the draw ends them
 OPTIONS = {"doze-canes": ['dc_blocked="draw"']}
 

@@ -1,6 +1,6 @@
-"""The eleven games of tables-family part 3 that ship (variants/quinze-tablas.toml ...
-verquere.toml) against a second, plain implementation of their rules (tests/reference_tables4.py,
-written from the rules alone, which never imports the interpreter).
+"""The twelve games of tables-family part 3 that ship (variants/quinze-tablas.toml ...
+verquere.toml, xii-scripta.toml) against a second, plain implementation of their rules
+(tests/reference_tables4.py, written from the rules alone, which never imports the interpreter).
 
 Checked: the same complete set of results, with what follows each (`next`, `passed`,
 `game_over`), through `tablier moves` (`analysis.legal_results`) on every position of seeded
@@ -39,6 +39,7 @@ BUILT: dict[str, dict[str, tuple[Any, ...]]] = {
                "fa_bear_off": ("any_time",)},
     "laquet": {"lq_passed": ("lost",), "lq_bear_off": ("any_time",), "doublets": ("twice",)},
     "buffa-de-baldrac": {},
+    "xii-scripta": {"xs_bear_off": ("higher",)},
     "verquere": {"vq_first_half": ("empty_only",), "vq_bear_off": ("higher",)},
 }
 
