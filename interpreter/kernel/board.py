@@ -269,6 +269,11 @@ class Geometry:
             return 0
         if self.route == "shared":
             return mask
+        if self.route == "scripta":
+            # the outer rows mirrored, the shared middle row (pips 25..36) as it is
+            outer = mask & 0x1FFFFFE
+            return (_REV12[outer >> 13] << 1 | _REV12[outer >> 1 & 0xFFF] << 13) | \
+                (mask & ~0x1FFFFFF)
         v = mask >> 1                       # bit i = pip i + 1
         if self.route == "same":
             v = ((v << 12) | (v >> 12)) & 0xFFFFFF

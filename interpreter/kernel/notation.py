@@ -312,7 +312,7 @@ def wide_text(before: Sequence[int], path: Sequence[Any], geometry: Any) -> str:
     return " ".join(parts)
 
 
-_WIDE_TOKEN = re.compile(
+WIDE_TOKEN = re.compile(
     r"(?P<point>[0-9]{1,2})|(?P<bar>bar\b|b(?=[/\s*(,]|$))|(?P<off>off\b|o(?=[/\s*(,]|$)|-)"
     r"|(?P<unentered>in\b)|(?P<slash>/)|(?P<hit>\*)|\((?P<rep>[0-9]{1,2})\)|(?P<sep>[\s,]+)",
     re.IGNORECASE | re.ASCII)
@@ -349,7 +349,7 @@ def parse_wide(text: str, points: int = 36) -> list[Step]:
     """
     if not isinstance(text, str):
         raise RecordError(f"a play must be a string, not {text!r}")
-    return read_steps(text, text, _WIDE_TOKEN, wide_reading(points))
+    return read_steps(text, text, WIDE_TOKEN, wide_reading(points))
 
 
 def _read_wide(text: str, plays: Sequence[Any], before: Sequence[int], dice: tuple[int, ...],
