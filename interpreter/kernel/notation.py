@@ -187,7 +187,7 @@ def move_text(steps: Iterable[Sequence[int]], board: Sequence[int] | None = None
 
 
 def expand_steps(steps: Sequence[Step], dice: tuple[int, ...],
-                 board: Sequence[int] | None = None) -> list[Step]:
+                 board: Sequence[int] | None = None, unentered: int = UNENTERED) -> list[Step]:
     """Split steps written over several dice into single-die steps, as gnubg does on import.
 
     With a doublet, a step of k dice (``23/5`` for 6-6) becomes k steps; a bear-off step is cut
@@ -208,7 +208,7 @@ def expand_steps(steps: Sequence[Step], dice: tuple[int, ...],
     [(24, 18), (18, 13), (13, 12)]
     """
     if len(dice) == 3:
-        return _expand3(steps, dice, board)
+        return _expand3(steps, dice, board, unentered)
     d1, d2 = dice
     if d1 == d2:
         out: list[Step] = []
@@ -230,16 +230,18 @@ def expand_steps(steps: Sequence[Step], dice: tuple[int, ...],
 
 
 def _expand3(steps: Sequence[Step], dice: tuple[int, ...],
-             board: Sequence[int] | None) -> list[Step]:
+             board: Sequence[int] | None, unentered: int = UNENTERED) -> list[Step]:
     """`expand_steps` for a throw of three dice: each step whose distance is no die left but
     the sum of two or three of them is split over the first order whose intermediate points
-    hold no opponent checker; the steps as written when they cannot all be matched so."""
+    hold no opponent checker; the steps as written when they cannot all be matched so.
+    `unentered`: the number of a man waiting off the board (none, -1, on a board of 36 points,
+    where 29 is a pip)."""
     left = list(dice)
     out: list[Step] = []
     for a, b in steps:
         # a man waiting off the board enters as from the bar
-        if (25 if a == UNENTERED else a) - b in left:
-            left.remove((25 if a == UNENTERED else a) - b)
+        if (25 if a == unentered else a) - b in left:
+            left.remove((25 if a == unentered else a) - b)
             out.append((a, b))
             continue
         higher = sorted(d for d in left if d > a) if b == 0 else []
@@ -247,7 +249,7 @@ def _expand3(steps: Sequence[Step], dice: tuple[int, ...],
             left.remove(higher[0])
             out.append((a, b))
             continue
-        split = _split(a, b, left, board)
+        split = _split(a, b, left, board, unentered)
         if split is None:
             return list(steps)
         parts, used = split
@@ -257,13 +259,13 @@ def _expand3(steps: Sequence[Step], dice: tuple[int, ...],
     return out
 
 
-def _split(a: int, b: int, left: list[int], board: Sequence[int] | None
-           ) -> tuple[list[Step], list[int]] | None:
+def _split(a: int, b: int, left: list[int], board: Sequence[int] | None,
+           unentered: int = UNENTERED) -> tuple[list[Step], list[int]] | None:
     """The steps of one checker from `a` to `b` over two or three of the dice `left` (each
     intermediate point free of opponent checkers, a bear-off's last die possibly higher than
     needed) and the dice they use, or None."""
     n = len(left)
-    start = 25 if a == UNENTERED else a
+    start = 25 if a == unentered else a
     orders: list[tuple[int, ...]] = [(i, j) for i in range(n) for j in range(n) if i != j]
     orders += [(i, j, k) for i in range(n) for j in range(n) for k in range(n)
                if len({i, j, k}) == 3]

@@ -883,11 +883,32 @@ def _expanded(variant: Any, steps: list[tuple[int, int]], dice: tuple[int, ...],
     the bar enters as from the pip before the route's first: 25 on a route of 24 points, 13 on
     one of 12 (`bar/4` with 3-6 is bar/10 10/4 there)."""
     n = getattr(variant.move_rules, "points", 24)
+    geometry = getattr(variant, "geometry", None)
+    if getattr(geometry, "wide", False):
+        return _expanded_wide(geometry, steps, dice, board)
     if n == 24 or not any(a == BAR for a, _b in steps):
         return expand_steps(steps, dice, board)
     entry = n + 1
     out = expand_steps([(entry if a == BAR else a, b) for a, b in steps], dice, board)
     return [(BAR if a == entry else a, b) for a, b in out]
+
+
+def _expanded_wide(geometry: Any, steps: list[tuple[int, int]], dice: tuple[int, ...],
+                   board: Any) -> list[tuple[int, int]]:
+    """`_expanded` on a board of 36 points, whose steps name slots: split in its pips (a man
+    on the bar or waiting to enter comes in as from pip 37), then named by slots again."""
+    entry = geometry.points + 1
+    code, slot = geometry.code, geometry.slot_of_code
+    pips = [0] * (entry + 1)
+    for p in range(1, entry):
+        pips[p] = board[geometry.slot(p)]
+    sources = [a for a, _b in steps if code(a) > geometry.points]
+    written = [(min(code(a), entry), code(b)) for a, b in steps]
+    out = []
+    for a, b in expand_steps(written, dice, pips, unentered=-1):
+        # each man coming in keeps the way he came: the bar, or among those waiting
+        out.append((sources.pop(0) if a == entry and sources else slot(a), slot(b)))
+    return out
 
 
 def _apply(gen: Any, base: Any, path: Any, steps: list[tuple[int, int]]) -> Any:
