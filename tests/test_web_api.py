@@ -62,6 +62,7 @@ SHORT = {
     "verquere": {},
     "buffa-de-baldrac": {},
     "pareia-de-entrada": {},
+    "xii-scripta": {},
 }
 
 
