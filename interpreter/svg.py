@@ -208,6 +208,9 @@ class _Frame:
             (PW, BARW, TRAY, FRAME)
         #: the length of a point: five checkers, or what leaves the narrow form its width
         self.ph = (NARROW_ACROSS - 2 * (self.label + rail) - GAP) // 2 if narrow else PH
+        if narrow and g.points == 36:
+            # three rows across the same width
+            self.ph = (NARROW_ACROSS - 2 * (self.label + rail) - 2 * GAP) // 3
         self.tray_left = _tray_left(g)
         self.top = self.label + rail                      # y of the far row's edge
         self.bottom = self.top + 2 * self.ph + GAP        # y of the near row's edge
