@@ -498,10 +498,14 @@ def _unused_quarter(out: list[str], f: _Frame, g: Geometry) -> None:
     out.append("</g>")
 
 
-def _route_caption(labels: Mapping[int, str]) -> str:
-    """The route of a board of 36 points in words, for the caption."""
+def _route_caption(labels: Mapping[int, str], narrow: bool = False) -> str:
+    """The route of a board of 36 points in words, for the caption (shorter in the narrow
+    form, as wide as a phone)."""
     def lab(p: int) -> str:
         return labels.get(p, str(p))
+    if narrow:
+        return (f"route: middle row {lab(36)}–{lab(25)}, far row {lab(24)}–{lab(13)}, "
+                f"near row {lab(12)}–{lab(1)}, off")
     return (f"route: enter on the middle row, {lab(36)} to {lab(25)}, then the far row, "
             f"{lab(24)} to {lab(13)}, then the near row, {lab(12)} to {lab(1)}, and off")
 
@@ -512,10 +516,12 @@ def _route_arrows(out: list[str], f: _Frame, g: Geometry) -> None:
     the middle row's in the band over it)."""
     right = not g.mirror
     tx = f.tray_x + f.tray / 2
-    # (the middle row and the near row run away from the left, the far row towards it)
-    rows = ((14, "◀" if right else "▶", "far"), (int(f.row3 - GAP / 2 + 5), "▶" if right else "◀",
-                                                    "middle"),
-            (f.height - LABEL + 13, "▶" if right else "◀", "near"))
+    # (the middle row and the near row run away from the left, the far row towards it; once
+    # the narrow form turns the frame a quarter turn, left is up and right down)
+    back, on = ("▲", "▼") if f.narrow else ("◀", "▶")
+    rows = ((14, back if right else on, "far"), (int(f.row3 - GAP / 2 + 5), on if right else back,
+                                               "middle"),
+            (f.height - LABEL + 13, on if right else back, "near"))
     out.append(f"<g{_attrs(class_='route')}><title>the route of the men of the player whose "
                f"board this is: the middle row, then the far row, then the near row</title>")
     for y, arrow, row in rows:
@@ -597,7 +603,7 @@ def board_svg(board: Sequence[int], geometry: Geometry | None = None, *,
     movable, targets = set(movable), set(targets)
     mine, theirs = colours
     if g.points == 36 and not caption:
-        caption = _route_caption(labels)
+        caption = _route_caption(labels, narrow)
     if not g.slots and len(board) > 28 and board[28] and not caption:
         caption = "pin: a checker pinned under the stack that holds it (it cannot move)"
     height = f.height + (22 if caption else 0)
