@@ -110,7 +110,7 @@ class Geometry:
         return cls(near=near, mirror=mirror, bar=mr.enter == "bar",
                    names=point_names(variant), corners=corners,
                    points=points if points in (12, 18, 36) else 24,
-                   slots=tuple(geometry.slots) if points == 36 else ())
+                   slots=tuple(getattr(geometry, "slots", ())) if points == 36 else ())
 
 
 def point_names(variant: Any) -> dict[int, str]:
@@ -217,7 +217,7 @@ class _Frame:
         self.mid = self.top + self.ph + GAP / 2
         #: a board of 36 points: the middle row's top edge, under the far row and a band for
         #: its labels; the near row and the space for the dice below it
-        self.row3 = 0.0
+        self.row3 = 0
         if g.points == 36:
             self.row3 = self.top + self.ph + GAP
             self.bottom = self.row3 + 2 * self.ph + GAP
