@@ -411,3 +411,23 @@ def test_a_person_plays_xii_scripta_at_the_terminal() -> None:
     assert re.search(r"\bin/3[1-6]\b", t.out), t.out[-2000:]
     assert not re.search(r"\b(3[7-9]|4[0-9])/", t.out), "a slot was written as a pip"
     assert "Traceback" not in t.out
+
+
+def test_a_start_on_the_middle_row(tmp_path: Path) -> None:
+    """Pips up to 36 may hold men at the start of a board of 36 points; both sides on one
+    point of the shared middle row cannot be set up."""
+    movement = 'route = "scripta"\nentry_pip = 37'
+    text = BASE.replace("start = {}\nunentered = 3", "start = { 30 = 1 }\nunentered = 2") \
+        .replace("{board}", "points = 36\n\n[board.black]\nstart = { 20 = 1 }") \
+        .replace("{movement}", movement).replace("{rules}", "")
+    path = tmp_path / "start.toml"
+    path.write_text(text, encoding="utf-8")
+    assert validate_paths([path]) == []
+    v = load_variant(str(path))
+    points = v.geometry.to_json(v.start)["points"]
+    # white's man on his 30 (the middle row), black's on his 20: white's pip 5
+    assert [(p, x) for p, x in enumerate(points, 1) if x] == [(5, -1), (30, 1)]
+    text = text.replace("start = { 20 = 1 }", "start = { 30 = 1 }")
+    path.write_text(text, encoding="utf-8")
+    [diag] = validate_paths([path])
+    assert diag.code == "unplayable" and "both sides would start on pip 30" in diag.message

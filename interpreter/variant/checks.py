@@ -130,10 +130,13 @@ def _check_board(data: dict[str, Any], concrete: bool) -> list[Problem]:
         return out
     total = 0
     sound = True
+    # (a board of 36 points, XII scripta's, has pips up to 36)
+    top = 36 if board.get("points") == 36 else 24
     for pip, count in start.items():
-        if not (pip.isdigit() and 1 <= int(pip) <= 24):
+        if not (pip.isdigit() and 1 <= int(pip) <= top):
             out.append(Problem(("board", "start", pip), "bad-value",
-                               f"`board.start` keys are pips from 1 to 24; found `{pip}`", "key"))
+                               f"`board.start` keys are pips from 1 to {top}; found `{pip}`",
+                               "key"))
             sound = False
         if _is_int(count):
             if count < 0:
