@@ -119,9 +119,9 @@ class Board(Strict):
         None, description="the second player's (black's) own start and initial state, where "
         "they differ from `start` (Seys dos e as, Laquet: a different layout per side)")
     start: dict[str, int] | None = Field(
-        None, description="where each player's checkers start: pip (\"1\"..\"24\", from the "
-        "player's own point of view) → number of checkers; with `unentered`, must add up to "
-        "`checkers`")
+        None, description="where each player's checkers start: pip (\"1\"..\"24\", or "
+        "..\"36\" on a board of 36 points, from the player's own point of view) → number of "
+        "checkers; with `unentered`, must add up to `checkers`")
     unentered: int | None = Field(
         None, ge=0, le=60, description="checkers each player starts with off the board, "
         "waiting to enter as from the bar (acey-deucey: all of them)", json_schema_extra=says(
