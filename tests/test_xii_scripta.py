@@ -431,3 +431,11 @@ def test_a_start_on_the_middle_row(tmp_path: Path) -> None:
     path.write_text(text, encoding="utf-8")
     [diag] = validate_paths([path])
     assert diag.code == "unplayable" and "both sides would start on pip 30" in diag.message
+
+
+def test_the_board_of_36_points_is_played_on_the_python_path_and_says_why() -> None:
+    from interpreter import native
+
+    v = load_variant("xii-scripta")
+    assert v.move_rules.walk_only
+    assert native.python_only(v) == "a board of 36 points in three rows"

@@ -170,6 +170,8 @@ class MoveRules:
     def walk_alone(self) -> str:
         """Which switch that only the Python walk serves is on, in words (empty: none; no
         compiled generator serves such rules)."""
+        if self.points > 24:
+            return f"a board of {self.points} points in three rows"
         if self.points != 24:
             return f"a route of {self.points} points"
         if self.hit == "place":
