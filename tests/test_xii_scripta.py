@@ -439,3 +439,11 @@ def test_the_board_of_36_points_is_played_on_the_python_path_and_says_why() -> N
     v = load_variant("xii-scripta")
     assert v.move_rules.walk_only
     assert native.python_only(v) == "a board of 36 points in three rows"
+
+
+def test_no_network_reads_the_36_points() -> None:
+    from interpreter.errors import TablierError
+    from interpreter.players.features import Encoder
+
+    with pytest.raises(TablierError, match="not the 36 of xii-scripta"):
+        Encoder(load_variant("xii-scripta"))
