@@ -49,7 +49,7 @@ def evaluate(variant: Any, b: Board) -> float:
             their_pips += (25 - p) * -x
     my_pips += 25 * b[BAR]
     their_pips += 25 * b[OPP_BAR]
-    geometry = getattr(variant, "geometry", None)
+    geometry: Any = getattr(variant, "geometry", None)
     if getattr(geometry, "wide", False):
         # the 36 points of XII scripta: the shared middle row (the same pips for both), and
         # the men off the board counted from the entry, pip 37, for both sides
