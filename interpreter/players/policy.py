@@ -203,8 +203,9 @@ def is_race(b: Board) -> bool:
 
 def lead(variant: Any, b: Board) -> tuple[bool, float]:
     """(race, lead) of the player on roll, `b` seen by him: in a race his pip lead over his own
-    pip count, with contact the difference of `evaluate` for him and for his opponent."""
-    if is_race(b):
+    pip count, with contact the difference of `evaluate` for him and for his opponent (always
+    so on a board of 36 points, whose middle row `is_race` does not read)."""
+    if is_race(b) and not getattr(getattr(variant, "geometry", None), "wide", False):
         mine, theirs = _pips(b)
         return True, (theirs - mine) / max(mine, 1)
     return False, evaluate(variant, b) - evaluate(variant, variant.flip(b))
