@@ -84,7 +84,8 @@ def worked() -> list[dict[str, Any]]:
 
 def test_XS1_the_first_throw_enters_on_the_middle_row(worked) -> None:
     """All men off the board, 6-5-1: a number d enters a man on pip 37 - d, and a man entered
-    may go on with another number (W {36, 26}: 6-5... the 1 on 36, then 5 and 6 on 31... )."""
+    may go on with another number (W {36, 26}: the 1 enters one man on 36, the 6 and the 5
+    another on 31 and on to 26; W {25}: one man with all three)."""
     got = {said(r) for r in worked[0]["results"]}
     empty: tuple = ()
     assert got == {
