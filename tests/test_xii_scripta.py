@@ -166,11 +166,17 @@ def test_the_other_boards_keep_their_slots() -> None:
 
 
 def test_a_position_of_24_points_is_refused_in_one_line() -> None:
+    lines = [{"points": [0] * 24, "dice": [1, 2, 3]},
+             {"points": [0] * 30 + ["x"] + [0] * 5, "dice": [1, 2, 3]},
+             {"points": [0] * 35 + [16], "dice": [1, 2, 3]}]
     done = subprocess.run([sys.executable, "-m", "interpreter", "moves", "xii-scripta"],
-                          input=json.dumps({"points": [0] * 24, "dice": [1, 2, 3]}) + "\n",
+                          input="".join(json.dumps(o) + "\n" for o in lines),
                           cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert done.returncode == 1
-    assert "'points' must be a list of 36 integers (this board has 36 points)" in done.stdout
+    errors = [json.loads(line)["error"] for line in done.stdout.splitlines()]
+    assert "'points' must be a list of 36 integers (this board has 36 points)" in errors[0]
+    assert errors[1].startswith("'points' must be a list of 36 integers from -60 to 60")
+    assert "16 for the mover" in errors[2]
     assert "Traceback" not in done.stderr
 
 

@@ -388,7 +388,7 @@ class Geometry:
             if self.wide:
                 middle = obj["points"][24:]
                 if not all(isinstance(x, int) and not isinstance(x, bool)
-                           and -MAX_COUNT <= x <= MAX_COUNT for x in middle):
+                           and -MAX_COUNT <= x <= MAX_COUNT for x in obj["points"]):
                     raise PositionError(f"'points' must be a list of {self.points} integers from "
                                         f"{-MAX_COUNT} to {MAX_COUNT}, not "
                                         f"{shown(obj['points'])}")
