@@ -40,9 +40,11 @@ def read_position(variant: Any, obj: Any, need_dice: bool = True) -> RollPositio
             and isinstance(obj, dict):
         obj = _unplaced_off(layout, obj, variant.checkers)
     b = layout.from_json(obj, variant.checkers)
-    bad = [p for p in range(1, 25) if not -variant.checkers <= b[p] <= variant.checkers]
+    slots = layout.slots if layout.wide else range(25)
+    bad = [p for p in range(1, len(slots)) if not -variant.checkers <= b[slots[p]]
+           <= variant.checkers]
     if bad:
-        raise PositionError(f"pip {bad[0]} holds {b[bad[0]]} checkers")
+        raise PositionError(f"pip {bad[0]} holds {b[slots[bad[0]]]} checkers")
     rules = variant.move_rules
     if rules.enter != "bar" and (b[25] or b[26]):
         raise PositionError(f"{variant.name} has no bar: 'bar' must be [0, 0], not "
@@ -180,6 +182,16 @@ def spans_written(variant: Any, out: dict) -> dict:
         elif rule.same and isinstance(state, dict) and rule.name in state \
                 and state[rule.name][0] == state[rule.name][1]:
             state[rule.name] = state[rule.name][0]
+    if isinstance(state, dict):
+        # a choice this variant does not ask (`only_if` a house option it does not take):
+        # its state is not written while it keeps its initial value
+        asked = {rule.name for rule in getattr(variant, "choices", ())}
+        initial = {n: v for n, v, _f in variant.geometry.state}
+        choose = getattr(getattr(getattr(variant, "model", None), "turn", None), "choose",
+                         None) or {}
+        for name in choose:
+            if name not in asked and state.get(name) == [initial.get(name)] * 2:
+                del state[name]
     return out
 
 

@@ -26,6 +26,11 @@ A play is text: steps `from/to` separated by spaces, chains (`8/2*/1`), repeats 
 `*` after a point where a blot is hit (optional when reading), `bar`, `off` and `in` (a checker
 entering from off the board, acey-deucey: `in/20`).
 
+On the 36 points of XII scripta (`Notation.geometry` wide) the pips run 36..1 and 25 is a
+point: the bar and `in` are only words (numbered 37 and 38 by `label` and `pip_of`), and the
+kernel's steps, which name the board's slots, are read and written through the geometry
+(`bar/34 in/35 33/31*/27 7/off`).
+
     >>> n = Notation("guiton")
     >>> n.label(24, 0), n.label(13, 0), n.label(12, 0), n.label(1, 0)
     ('T', '11', "11'", "T'")
@@ -44,7 +49,8 @@ from typing import Any
 
 from interpreter.errors import TablierError, CommandLineError
 from interpreter.kernel.board import their_pip
-from interpreter.kernel.notation import Reading, join_moves, read_steps
+from interpreter.kernel.notation import (WIDE_TOKEN, Reading, join_moves, read_steps,
+                                         wide_reading)
 
 #: every notation Tablier knows; `pips` is every variant's, the others a variant file declares
 SYSTEMS = ("pips", "guiton", "malfilatre", "magriel", "lepeintre")
@@ -95,6 +101,12 @@ class Notation:
     #: hit man is placed by what the hitter holds at that moment (`hit = "place"`), the order
     #: of the moves is part of the play
     ordered: bool = False
+    #: the board's geometry where its slots are not its pips (a board of 36 points), else None
+    geometry: Any = None
+
+    @property
+    def wide(self) -> bool:
+        return self.points > 24
 
     def __post_init__(self) -> None:
         if self.name not in SYSTEMS:
@@ -105,7 +117,18 @@ class Notation:
 
     def label(self, pip: int, side: int = 0) -> str:
         """The notation's name of the mover's pip `pip` (25 the bar, 0 off, 29 the checkers
-        waiting off the board to enter)."""
+        waiting off the board to enter; on a board of 36 points, where 25 and 29 are points,
+        the bar is 37 and those waiting 38)."""
+        if self.points > 24:
+            if pip == self.points + 1:
+                return "bar"
+            if pip == self.points + 2:
+                return "in"
+            if pip == OFF:
+                return "off"
+            if not 1 <= pip <= self.points:
+                raise NotationError(f"no such point: pip {pip}")
+            return str(pip)
         if pip == BAR:
             return "bar"
         if pip == UNENTERED:
@@ -146,6 +169,8 @@ class Notation:
         """The mover's pip a point token of this notation names (NotationError if none)."""
         t = token.strip()
         low = t.lower()
+        if self.points > 24:
+            return self._wide_pip(t, low)
         if low in ("bar",) or (self.name in ("pips", "magriel") and low in ("b", "ba")):
             return BAR
         if low == "in":
@@ -194,6 +219,21 @@ class Notation:
         raise NotationError(f"{token!r} is not a point in the {name} notation "
                             f"({self.examples()})")
 
+    def _wide_pip(self, t: str, low: str) -> int:
+        if low in ("bar", "b", "ba"):
+            return self.points + 1
+        if low == "in":
+            return self.points + 2
+        if low in ("off", "o", "of", "-"):
+            return OFF
+        if t.isascii() and t.isdigit() and 0 <= int(t) <= self.points:
+            return int(t)
+        if t.isascii() and t.isdigit():
+            raise NotationError(f"there is no point {int(t)}: the route of this board has "
+                                f"{self.points} points ({self.examples()})")
+        raise NotationError(f"{t!r} is not a point in the {self.name} notation "
+                            f"({self.examples()})")
+
     def examples(self) -> str:
         """The shape of the notation's point names, for messages and help."""
         return {
@@ -226,6 +266,14 @@ class Notation:
         s = text.strip()
         if s in ("", "-"):
             return []
+        if self.wide:
+            steps = read_steps(text, s, WIDE_TOKEN, wide_reading(
+                self.points, NotationError, self.label), hits)
+            if self.geometry is None:
+                return steps
+            # the kernel's steps name the board's slots
+            slot = self.geometry.slot_of_code
+            return [(slot(a), slot(b)) for a, b in steps]
         return read_steps(text, s, self._tokens(), self._reading(side), hits)
 
     def _reading(self, side: int) -> Reading:
@@ -250,6 +298,15 @@ class Notation:
         (or kernel steps) in the order played; `before` is the board."""
         moves: list[tuple[int, int, bool]] = []
         hit_marked: set[int] = set()
+        if self.wide and self.geometry is not None:
+            code = self.geometry.code
+            for st in steps:
+                a, b = code(int(st[0])), code(int(st[1]))
+                hit = b != OFF and before[int(st[1])] < 0 and b not in hit_marked
+                if hit:
+                    hit_marked.add(b)
+                moves.append((a, b, hit))
+            return self.written(moves, side)
         for st in steps:
             a, b = int(st[0]), int(st[1])
             hit = 1 <= b <= 24 and before[b] < 0 and b not in hit_marked
@@ -299,9 +356,9 @@ class Notation:
         """A play as a record holds it (pips, one step a move in the order played, `*` on the
         hits: `24/20 20/15`) written as `play_text` writes it, in this notation; any other
         text (`-`, an answer of another kind) as `from_pips` gives it."""
-        moves = _record_moves(text)
+        moves = _record_moves(text, self.points if self.wide else 0)
         if moves is None:
-            return self.from_pips(text, side)
+            return text if self.wide else self.from_pips(text, side)
         return self.written(moves, side)
 
     def from_pips(self, text: str, side: int = 0) -> str:
@@ -356,9 +413,10 @@ _RECORD_STEP = re.compile(r"(in|bar|\d{1,2})/(off|\d{1,2})(\*?)$")
 _RECORD_UNSTACK = re.compile(r"(\d{1,2})u$")
 
 
-def _record_moves(text: str) -> list[tuple[int, int, bool]] | None:
+def _record_moves(text: str, wide: int = 0) -> list[tuple[int, int, bool]] | None:
     """The moves `(from, to, hit)` of a play written one step a move in pips, as records hold
-    it (`25/22* 6/0 in/20`); None for any other text."""
+    it (`25/22* 6/0 in/20`); None for any other text. `wide`: the points of a board of 36,
+    whose records write the bar and `in` as words only (`bar/34 in/35 33/31*`)."""
     words = text.split()
     if not words:
         return None
@@ -371,6 +429,11 @@ def _record_moves(text: str) -> list[tuple[int, int, bool]] | None:
         m = _RECORD_STEP.match(w)
         if m is None:
             return None
+        if wide:
+            a = wide + 2 if m.group(1) == "in" else wide + 1 if m.group(1) == "bar" \
+                else int(m.group(1))
+            out.append((a, OFF if m.group(2) == "off" else int(m.group(2)), bool(m.group(3))))
+            continue
         a = UNENTERED if m.group(1) == "in" else BAR if m.group(1) == "bar" else int(m.group(1))
         b = OFF if m.group(2) == "off" else int(m.group(2))
         out.append((a, b, bool(m.group(3))))
@@ -440,8 +503,10 @@ def notation_for(variant: Any, name: str | None = None) -> Notation:
                             f"notation{known}; it has {', '.join(have)}")
     geometry = getattr(variant, "geometry", None)
     rules = getattr(variant, "move_rules", None)
+    points = getattr(geometry, "points", 24)
     return Notation(name, point_names(variant), getattr(geometry, "route", "opposite"),
-                    getattr(geometry, "points", 24), getattr(rules, "hit", "") == "place")
+                    points, getattr(rules, "hit", "") == "place",
+                    geometry if points > 24 else None)
 
 
 def cli_notation(variant: Any, name: str | None) -> Notation:

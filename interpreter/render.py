@@ -60,6 +60,10 @@ class LogWriter:
         self.variant = variant
         self.ladder = ladder_class(variant.ladder)
         self.marks_only = marks_only
+        if notation is None and getattr(getattr(variant, "geometry", None), "wide", False):
+            # a board of 36 points writes its plays in its own pips (25 is a point there)
+            from interpreter.notation import notation_for
+            notation = notation_for(variant)
         self.notation = notation
         self.names = _rule_names(variant) if rule_names else {}
         #: say where a throw had one play only, or none (the person at the board, who was not

@@ -18,6 +18,13 @@ halves, a tray at one end for the checkers borne off:
 - a route of 18 points (Seys dos e as) stands where backgammon's first three quarters do (pips
   18..7 along the far row, 6..1 on the near row at the left), the fourth quarter drawn faint,
   marked "not used", with nothing to click;
+- the 36 points of XII scripta are three rows of twelve, each split in halves of six by the bar:
+  the viewer's far row (pips 13..24) and near row (12..1) as backgammon's, and between them the
+  middle row (pips 36..25 from the left), which both sides enter and share, drawn as fields
+  holding men of either colour, its labels over it; an arrow at the end of each row shows which
+  way the viewer's men run, and the caption says the route. Its points carry the board's slot
+  in `data-pip` (pips 25..36 have slots of their own, kernel/board.py), as the steps of its
+  plays name them; the labels name the pips;
 - `mirror` draws the same frame left for right;
 - `narrow` (a phone held upright) turns the frame a quarter turn clockwise, the viewer's row
   down the left and the tray at the bottom (backgammon) or the top (the trictrac family), the
@@ -85,7 +92,8 @@ class Geometry:
     #: the coins (own, opponent's), drawn with a mark
     corners: tuple[int, ...] = ()
     #: the length of each side's route (`[board] points`): 24, 12 (one half of the board, two
-    #: rows of six) or 18 (three quarters of the board, the fourth drawn unused)
+    #: rows of six) or 18 (three quarters of the board, the fourth drawn unused), or 36 (three
+    #: rows of twelve, XII scripta)
     points: int = 24
     #: the kernel board's slot of the mover's mask of pairs still stacked (`[board] stacked`,
     #: Doblet; the opponent's, in his own pips, is the next slot); 0: none
@@ -103,6 +111,9 @@ class Geometry:
         return ({p for p in range(1, 25) if mine >> p & 1},
                 {their_pip(self.route, q, self.points) for q in range(1, 25) if theirs >> q & 1})
 
+    #: the board slot of each pip 0..points where they differ (a board of 36 points), else ()
+    slots: tuple[int, ...] = ()
+
     @classmethod
     def from_variant(cls, variant: Any, near: str | None = None, mirror: bool = False
                      ) -> Geometry:
@@ -112,14 +123,15 @@ class Geometry:
         corners = tuple(p for p in (mr.own_corner, mr.opp_corner) if p is not None)
         if near is None:
             near = "start" if corners else "home"
-        points = getattr(getattr(variant, "geometry", None), "points", 24)
         layout = getattr(variant, "geometry", None)
+        points = getattr(layout, "points", 24)
         stacks = bool(getattr(layout, "stacks", False))
         return cls(near=near, mirror=mirror, bar=mr.enter == "bar",
                    names=point_names(variant), corners=corners,
-                   points=points if points in (12, 18) else 24,
+                   points=points if points in (12, 18, 36) else 24,
                    stack_slot=layout.stack_slot if stacks and layout is not None else 0,
-                   route=getattr(layout, "route", "opposite"))
+                   route=getattr(layout, "route", "opposite"),
+                   slots=tuple(getattr(layout, "slots", ())) if points == 36 else ())
 
 
 def point_names(variant: Any) -> dict[int, str]:
@@ -171,6 +183,10 @@ def _column(g: Geometry, pip: int) -> tuple[int, bool]:
         return (5 - col if g.mirror else col), near
     if g.points == 18:
         pip += SHIFT18
+    if pip > 24:
+        # the middle row of a board of 36 points, pips 36..25 from the left
+        col = 36 - pip
+        return (11 - col if g.mirror else col), False
     return _column24(g, pip)
 
 
@@ -213,10 +229,20 @@ class _Frame:
             (PW, BARW, TRAY, FRAME)
         #: the length of a point: five checkers, or what leaves the narrow form its width
         self.ph = (NARROW_ACROSS - 2 * (self.label + rail) - GAP) // 2 if narrow else PH
+        if narrow and g.points == 36:
+            # three rows across the same width
+            self.ph = (NARROW_ACROSS - 2 * (self.label + rail) - 2 * GAP) // 3
         self.tray_left = _tray_left(g)
         self.top = self.label + rail                      # y of the far row's edge
         self.bottom = self.top + 2 * self.ph + GAP        # y of the near row's edge
         self.mid = self.top + self.ph + GAP / 2
+        #: a board of 36 points: the middle row's top edge, under the far row and a band for
+        #: its labels; the near row and the space for the dice below it
+        self.row3 = 0
+        if g.points == 36:
+            self.row3 = self.top + self.ph + GAP
+            self.bottom = self.row3 + 2 * self.ph + GAP
+            self.mid = self.row3 + self.ph + GAP / 2
         self.height = self.bottom + rail + self.label
         if g.points == 12:
             # one half of the board: the tray, the six points of each row, the bar beside them
@@ -505,6 +531,37 @@ def _unused_quarter(out: list[str], f: _Frame, g: Geometry) -> None:
     out.append("</g>")
 
 
+def _route_caption(labels: Mapping[int, str], narrow: bool = False) -> str:
+    """The route of a board of 36 points in words, for the caption (shorter in the narrow
+    form, as wide as a phone)."""
+    def lab(p: int) -> str:
+        return labels.get(p, str(p))
+    if narrow:
+        return (f"route: middle row {lab(36)}–{lab(25)}, far row {lab(24)}–{lab(13)}, "
+                f"near row {lab(12)}–{lab(1)}, off")
+    return (f"route: enter on the middle row, {lab(36)} to {lab(25)}, then the far row, "
+            f"{lab(24)} to {lab(13)}, then the near row, {lab(12)} to {lab(1)}, and off")
+
+
+def _route_arrows(out: list[str], f: _Frame, g: Geometry) -> None:
+    """The way the viewer's men run along each row of a board of 36 points: an arrow at the
+    end of each row, beside the tray (the far row's and the near row's in their label bands,
+    the middle row's in the band over it)."""
+    right = not g.mirror
+    tx = f.tray_x + f.tray / 2
+    # (the middle row and the near row run away from the left, the far row towards it; once
+    # the narrow form turns the frame a quarter turn, left is up and right down)
+    back, on = ("▲", "▼") if f.narrow else ("◀", "▶")
+    rows = ((14, back if right else on, "far"), (int(f.row3 - GAP / 2 + 5), on if right else back,
+                                               "middle"),
+            (f.height - LABEL + 13, on if right else back, "near"))
+    out.append(f"<g{_attrs(class_='route')}><title>the route of the men of the player whose "
+               f"board this is: the middle row, then the far row, then the near row</title>")
+    for y, arrow, row in rows:
+        out.append(f"<text{_attrs(class_='route-arrow', x=f'{tx:.1f}', y=y, text_anchor='middle', font_size=14, fill='#f3e2c0' if row == 'middle' else '#333', data_row=row)}>{arrow}</text>")
+    out.append("</g>")
+
+
 def _narrow_label(out: list[str], f: _Frame, pip: int, xc: float, near: bool, text: str,
                   name: str | None) -> None:
     """A point's label (and name) in the narrow form: across its band, one under the other
@@ -578,7 +635,9 @@ def board_svg(board: Sequence[int], geometry: Geometry | None = None, *,
     names = g.names if names is None else names
     movable, targets = set(movable), set(targets)
     mine, theirs = colours
-    if len(board) > 28 and board[28] and not caption:
+    if g.points == 36 and not caption:
+        caption = _route_caption(labels, narrow)
+    if not g.slots and len(board) > 28 and board[28] and not caption:
         caption = "pin: a checker pinned under the stack that holds it (it cannot move)"
     stacked_mine, stacked_theirs = g.stacked_pips(board)
     if (stacked_mine or stacked_theirs) and not caption:
@@ -598,9 +657,9 @@ def board_svg(board: Sequence[int], geometry: Geometry | None = None, *,
            f"<rect{_attrs(class_='frame', x=0, y=f.label, width=f.width, height=f.bottom + f.rail - f.label, rx=8, fill='#6b4226')}/>"]
     # the two halves and the tray
     for hx in f.half:
-        out.append(f"<rect{_attrs(x=hx, y=f.top, width=6 * f.pw, height=2 * ph + GAP, fill='#e9d8b4')}/>")
-    out.append(f"<rect{_attrs(class_='bar', x=f.bar_x, y=f.top, width=f.barw, height=2 * ph + GAP, fill='#5a371f')}/>")
-    out.append(f"<rect{_attrs(class_='tray', x=f.tray_x, y=f.top, width=f.tray, height=2 * ph + GAP, fill='#4a2d19')}/>")
+        out.append(f"<rect{_attrs(x=hx, y=f.top, width=6 * f.pw, height=f.bottom - f.top, fill='#e9d8b4')}/>")
+    out.append(f"<rect{_attrs(class_='bar', x=f.bar_x, y=f.top, width=f.barw, height=f.bottom - f.top, fill='#5a371f')}/>")
+    out.append(f"<rect{_attrs(class_='tray', x=f.tray_x, y=f.top, width=f.tray, height=f.bottom - f.top, fill='#4a2d19')}/>")
     corners = set(g.corners)
     if g.points == 18:
         _unused_quarter(out, f, g)
@@ -608,46 +667,61 @@ def board_svg(board: Sequence[int], geometry: Geometry | None = None, *,
     for pip in range(1, g.points + 1):
         col, near = _column(g, pip)
         x = f.point_x(col)
+        # the board's slot of the pip: itself, but on the middle row of a board of 36 points
+        slot = g.slots[pip] if g.slots else pip
+        middle = pip > 24
         cls = ["point"]
-        if pip in targets:
+        if slot in targets:
             cls.append("target")
-        if pip in movable:
+        if slot in movable:
             cls.append("movable")
-        if pip == picked:
+        if slot == picked:
             cls.append("picked")
         base, tip = (f.bottom, f.bottom - ph + 8) if near else (f.top, f.top + ph - 8)
+        if middle:
+            base = f.row3
         shade = "#a0522d" if col % 2 == 0 else "#f3e9d2"
         if pip in corners:
             shade = "#7a2e1a" if col % 2 == 0 else "#d9b98a"
-        out.append(f"<g{_attrs(class_=' '.join(cls), data_pip=pip)}>")
-        out.append(f"<polygon{_attrs(class_='tri', points=f'{x},{base} {x + f.pw},{base} {x + f.pw / 2},{tip}', fill=shade, stroke='#6b4226', stroke_width=0.6)}/>")
-        title = f"pip {pip}" + (f": {names[pip]}" if pip in names else "")
-        n = board[pip]
+        out.append(f"<g{_attrs(class_=' '.join(cls), data_pip=slot)}>")
+        if middle:
+            # a field of the shared middle row: men of either colour stand on it
+            out.append(f"<rect{_attrs(class_='tri field', x=f'{x + 2:.1f}', y=base, width=f.pw - 4, height=ph, rx=5, fill=shade, stroke='#6b4226', stroke_width=0.6)}/>")
+        else:
+            out.append(f"<polygon{_attrs(class_='tri', points=f'{x},{base} {x + f.pw},{base} {x + f.pw / 2},{tip}', fill=shade, stroke='#6b4226', stroke_width=0.6)}/>")
+        title = f"pip {labels.get(pip, pip)}" + (f": {names[pip]}" if pip in names else "") + \
+            (" (the middle row, both sides' route)" if middle else "")
+        n = board[slot]
         pinned = None
-        if len(board) > 28 and board[28] >> pip & 1 and n:
+        if not g.slots and len(board) > 28 and board[28] >> pip & 1 and n:
             pinned = theirs if n > 0 else mine
         if n:
-            _stack(out, x + f.pw / 2, base, not near, abs(n), mine if n > 0 else theirs, pip,
+            _stack(out, x + f.pw / 2, base, not near, abs(n), mine if n > 0 else theirs, slot,
                    "mover" if n > 0 else "opponent", room=ph, pinned=pinned, r=f.r,
                    stacked=pip in (stacked_mine if n > 0 else stacked_theirs))
         # the point's clickable area lies over its checkers
-        y0 = f.bottom - ph if near else f.top
-        out.append(f"<rect{_attrs(class_='hit', x=x, y=y0, width=f.pw, height=ph, fill='#fff', fill_opacity=0, data_pip=pip)}><title>{escape(title)}</title></rect>")
+        y0 = f.bottom - ph if near else base if middle else f.top
+        out.append(f"<rect{_attrs(class_='hit', x=x, y=y0, width=f.pw, height=ph, fill='#fff', fill_opacity=0, data_pip=slot)}><title>{escape(title)}</title></rect>")
         out.append("</g>")
         # the label and the name, outside the frame
         text = labels.get(pip, "")
-        if f.narrow:
-            _narrow_label(out, f, pip, x + f.pw / 2, near, text, names.get(pip))
+        if f.narrow and not middle:
+            _narrow_label(out, f, slot, x + f.pw / 2, near, text, names.get(pip))
             continue
         ly = f.height - LABEL + 13 if near else 14
-        out.append(f"<text{_attrs(class_='label', x=x + f.pw / 2, y=ly, text_anchor='middle', font_size=13, fill='#333', data_pip=pip)}>{escape(text)}</text>")
-        if pip in names:
+        if middle:
+            # in the band between the far row and the middle row, over its field
+            ly = int(f.row3 - GAP / 2 + 5)
+        out.append(f"<text{_attrs(class_='label', x=x + f.pw / 2, y=ly, text_anchor='middle', font_size=13, fill='#5b3a1f' if middle else '#333', data_pip=slot)}>{escape(text)}</text>")
+        if pip in names and not middle:
             lines = _wrap(names[pip])
             for k, line in enumerate(lines):
                 ny = (f.height - 14 + 10 * k) if near else (LABEL - 14 + 10 * k)
                 if not near and len(lines) == 1:
                     ny += 4
                 out.append(f"<text{_attrs(class_='name', x=x + f.pw / 2, y=ny, text_anchor='middle', font_size=8.5, font_style='italic', fill='#7a4a22')}>{escape(line)}</text>")
+    if g.points == 36:
+        _route_arrows(out, f, g)
     # the bar: the viewer's checkers on the far half (he enters there), the opponent's near;
     # on a route of 12 points each enters on his own row: the viewer's near, the opponent's far
     bx = f.bar_x + f.barw / 2
@@ -659,7 +733,7 @@ def board_svg(board: Sequence[int], geometry: Geometry | None = None, *,
     if board[OPP_BAR]:
         _stack(out, bx, f.mid - GAP / 2 if own_near else f.mid + GAP / 2, not own_near,
                board[OPP_BAR], theirs, 26, "opponent", room=ph, r=f.r)
-    out.append(f"<rect{_attrs(class_='hit', x=f.bar_x, y=f.top, width=f.barw, height=2 * ph + GAP, fill='#fff', fill_opacity=0, data_pip=25)}><title>bar</title></rect>")
+    out.append(f"<rect{_attrs(class_='hit', x=f.bar_x, y=f.top, width=f.barw, height=f.bottom - f.top, fill='#fff', fill_opacity=0, data_pip=25)}><title>bar</title></rect>")
     out.append("</g>")
     # the tray: the viewer's checkers off on his row, the opponent's on the far row
     tx = f.tray_x
@@ -675,7 +749,7 @@ def board_svg(board: Sequence[int], geometry: Geometry | None = None, *,
         if count:
             y = f.bottom - 4 - count * step - 6 if near else f.top + 4 + count * step + 14
             out.append(f"<text{_attrs(class_='count', x=tx + f.tray / 2, y=y, text_anchor='middle', font_size=13, fill='#fff')}>{count}</text>")
-    out.append(f"<rect{_attrs(class_='hit', x=tx, y=f.top, width=f.tray, height=2 * ph + GAP, fill='#fff', fill_opacity=0, data_pip=0)}><title>off</title></rect>")
+    out.append(f"<rect{_attrs(class_='hit', x=tx, y=f.top, width=f.tray, height=f.bottom - f.top, fill='#fff', fill_opacity=0, data_pip=0)}><title>off</title></rect>")
     out.append("</g>")
     # checkers waiting off the board (slots 29, 30), in the tray's middle
     if len(board) > 30:

@@ -11,7 +11,9 @@ above and 12..1 below, his home board at the lower right; the trictrac family an
 Tric-Trac as their boards are, his own row below from his talon at the left to his coin de
 repos at the right, the opponent's row above, both talons at the left; a route of 12 points as
 one half of the board (his pips 12..7 below, 1..6 above), one of 18 as three quarters, the
-fourth "(not used)". `X` are white's
+fourth "(not used)"; the 36 points of XII scripta as three rows of twelve, his far row 13..24
+above, the shared middle row 36..25 (where both enter) between, his near row 12..1 below, an
+arrow at the end of each row saying which way his men run. `X` are white's
 checkers and `O` black's, with their count; the points are named in the chosen notation. A
 pinned checker (Plakoto) is the small letter after the stack that pins it (`X1o`: one of
 white's pins one of black's); checkers waiting off the board to enter (acey-deucey) are counted
@@ -143,8 +145,9 @@ def pip_counts(variant: Any, board: Any) -> tuple[int, int]:
     me = (n + 1) * board[BAR]
     them = (n + 1) * board[OPP_BAR]
     pins = board[PINS] if len(board) > PINS else 0
+    slots = variant.geometry.slots if n > 24 else range(n + 1)
     for p in range(1, n + 1):
-        x = board[p]
+        x = board[slots[p]]
         if x > 0:
             me += x * p
             if pins >> p & 1:
@@ -177,6 +180,12 @@ def draw_board(variant: Any, board: Any, side: int, notation: Notation,
     mine, theirs = variant.geometry.stacked(board) if getattr(
         variant.geometry, "stacks", False) else ([], [])
     stacks = set(mine) | set(theirs)
+    geometry = variant.geometry
+    wide = getattr(geometry, "wide", False)
+    if wide and not notation.wide:
+        from interpreter.notation import notation_for
+        notation = notation_for(variant)
+    slot = geometry.slots if wide else range(25)
 
     def row(pips: Sequence[int | None], cells: bool) -> None:
         for i, p in enumerate(pips):
@@ -188,16 +197,28 @@ def draw_board(variant: Any, board: Any, side: int, notation: Notation,
             if i == 6:
                 out.append(" |", style=STYLES["dim"])
             if cells:
-                changed = before is not None and before[p] != board[p]
-                pinned = len(board) > 28 and bool(board[28] >> p & 1)
-                out.append_text(_cell(board[p], side, changed, pinned, p in stacks))
+                s = slot[p]
+                changed = before is not None and before[s] != board[s]
+                pinned = not wide and len(board) > 28 and bool(board[28] >> p & 1)
+                out.append_text(_cell(board[s], side, changed, pinned, p in stacks))
             else:
                 out.append_text(_label(notation, p, side))
+        if wide and not cells:
+            # which way the mover's men run along the row: the route read from the labels
+            first, last = pips[0], pips[-1]
+            out.append("  " + ("→" if (first or 0) > (last or 0) else "←"),
+                       style=STYLES["dim"])
         out.append("\n")
 
     top, bottom = rows_of(variant)
     row(top, False)
     row(top, True)
+    if wide:
+        middle = range(36, 24, -1)
+        out.append("\n")
+        row(middle, False)
+        row(middle, True)
+        out.append("\n")
     row(bottom, True)
     row(bottom, False)
     mover, other = MARKS[side], MARKS[1 - side]
@@ -218,8 +239,15 @@ def draw_board(variant: Any, board: Any, side: int, notation: Notation,
     who = f"seen by {SIDES[side]}" if final else f"{SIDES[side]} on roll" \
         if on_roll in (None, side) else f"seen by {SIDES[side]}, {SIDES[on_roll]} on roll"
     first = getattr(variant.geometry, "points", 24)
-    parts.append(f"({MARKS[0]} white, {MARKS[1]} black; {who}, moving from "
-                 f"{notation.label(first, side)} towards {notation.label(1, side)})")
+    if wide:
+        parts.append(f"({MARKS[0]} white, {MARKS[1]} black; {who}, entering on the middle row "
+                     f"and moving from {notation.label(first, side)} along it, then from "
+                     f"{notation.label(24, side)} along the far row and from "
+                     f"{notation.label(12, side)} along the near row towards "
+                     f"{notation.label(1, side)})")
+    else:
+        parts.append(f"({MARKS[0]} white, {MARKS[1]} black; {who}, moving from "
+                     f"{notation.label(first, side)} towards {notation.label(1, side)})")
     # the parts on one line while they fit, else as many lines as they need
     lines = [parts[0]]
     for part in parts[1:]:
@@ -243,7 +271,8 @@ def rows_of(variant: Any) -> tuple[Sequence[int | None], Sequence[int | None]]:
     at the right, and the opponent's row above, from his talon at the left. A route of 12
     points is one half of the board: the player's pips 12..7 below, 1..6 above (pip 1 across
     from pip 12); a route of 18 points is the first three quarters of backgammon's, its pips
-    7..18 above and 6..1 below, the last quarter (None) unused."""
+    7..18 above and 6..1 below, the last quarter (None) unused. A board of 36 points draws its
+    outer rows as backgammon's, its middle row (pips 36..25, left to right) between them."""
     points = getattr(variant.geometry, "points", 24)
     if points == 12:
         return range(1, 7), range(12, 6, -1)

@@ -22,7 +22,7 @@ from interpreter.variant.build import load_variant
 
 GAMES = ("quinze-tablas", "doze-canes", "seys-dos-e-as", "cab-e-quinal", "todas-tablas",
          "medio-emperador", "pareia-de-entrada", "fallas", "laquet", "buffa-de-baldrac",
-         "verquere", "doblet")
+         "verquere", "doblet", "xii-scripta")
 #: Doze canes' games often reach a position where neither side can move: the draw ends them
 OPTIONS = {"doze-canes": ['dc_blocked="draw"']}
 

@@ -1,5 +1,5 @@
-"""The twelve games of tables-family part 3 that ship (variants/quinze-tablas.toml ...
-verquere.toml, doblet.toml) against a second, plain implementation of their rules
+"""The thirteen games of tables-family part 3 (variants/quinze-tablas.toml ... verquere.toml,
+doblet.toml, xii-scripta.toml) against a second, plain implementation of their rules
 (tests/reference_tables4.py, written from the rules alone, which never imports the
 interpreter).
 
@@ -41,6 +41,7 @@ BUILT: dict[str, dict[str, tuple[Any, ...]]] = {
     "laquet": {"lq_passed": ("lost", "instead_of_throw"), "lq_bear_off": ("any_time",),
                "doublets": ("twice",)},
     "buffa-de-baldrac": {},
+    "xii-scripta": {"xs_bear_off": ("higher",)},
     "verquere": {"vq_first_half": ("empty_only",), "vq_bear_off": ("higher",)},
     "doblet": {"db_stage_switch": ("per_move",), "db_after_unstack": ("bear_off_in_place",),
                "db_passed": ("lost",), "db_hit": ("removed",)},

@@ -150,9 +150,9 @@ def test_the_log_says_a_passed_number_is_played_not_thrown():
     assert lines[3].startswith("   4. black plays the passed 6 and 5: 12/")
     assert lines[4].startswith("   5. black 4-2 24/2")
     assert not any("5-5 7/2" in line for line in lines)
-    # the record is unchanged: a passed number is written, and replayed, as its dice
+    # the record says the numbers were passed, and compares them as their dice
     assert Thrown(0, 5, 5, passed=1) == Thrown(0, 5, 5)
-    assert Thrown(0, 5, 5, passed=1).text() == "white throws 5-5"
+    assert Thrown(0, 5, 5, passed=1).text() == "white takes the passed 5"
 
 
 def test_numbers_passed_in_a_game_are_logged_as_passed():

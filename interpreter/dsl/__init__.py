@@ -228,7 +228,8 @@ def _build_rules(model: Any, emit: bool) -> tuple[RuleSet, list[SnippetError]]:
                       pool=bool(getattr(board, "unentered", 0)) or hit == "unentered",
                       doublet_moves=_doublet_moves(model),
                       dice=int(getattr(getattr(model, "dice", None), "count", None) or 2),
-                      moves=_moves_of(movement), no_can_move=_no_can_move(movement),
+                      moves=_moves_of(movement),
+                      no_can_move=_no_can_move(movement, getattr(board, "points", None)),
                       points=int(getattr(board, "points", None) or 24),
                       limit=int(getattr(movement, "limit", 0) or 0),
                       limited=_mask(getattr(movement, "limit_pips", None) or range(1, 25)))
@@ -429,9 +430,12 @@ def _moves_of(movement: Any) -> tuple[int, int, int, int, int]:
             int(get("pinned_bear_off", "forbidden") == "allowed"))
 
 
-def _no_can_move(movement: Any) -> str:
-    """Why `can_move` cannot answer under the `[movement]` switches: it enters as from the bar
-    (empty: it can answer)."""
+def _no_can_move(movement: Any, points: int | None = None) -> str:
+    """Why `can_move` cannot answer under the `[movement]` switches: it enters as from the bar,
+    and reads boards of at most 24 points (empty: it can answer)."""
+    if points is not None and points > 24:
+        return (f"it reads the points of boards of 24 points or fewer, not the {points} of "
+                f"this one")
     entry = getattr(movement, "entry_pip", None)
     if entry is not None and entry != 25:
         return "it enters checkers as from the bar, on pip 25 − d, not `entry_pip` − d"

@@ -229,7 +229,7 @@ class Game:
     def _recorded(self, d: Decision, i: int) -> None:
         if d.is_play:
             p = self._current_plays(d)[i]
-            text = play_text(self.choice_base, p.paths[0])
+            text = play_text(self.choice_base, p.paths[0], self.variant.geometry)
         else:
             text = d.choices[i]
         entry = Decided(d.player, d.kind, text)
@@ -252,14 +252,15 @@ class Game:
     def play_texts(self, d: Decision) -> list[str]:
         """Each choice of the play decision `d` in pip notation (from the player's side)."""
         base = self.choice_base
-        return [play_text(base, p.paths[0]) for p in self._current_plays(d)]
+        geometry = self.variant.geometry
+        return [play_text(base, p.paths[0], geometry) for p in self._current_plays(d)]
 
     def read_play(self, d: Decision, text: str) -> int:
         """The index of the choice of `d` that a play's text names (IllegalAnswer if none)."""
         plays = self._current_plays(d)
         try:
             play = read_play(text, plays, self.choice_base, self.dice,
-                             self.variant.move_rules.points)
+                             self.variant.move_rules.points, self.variant.geometry)
         except TablierError as exc:
             raise IllegalAnswer(str(exc)) from None
         return [p.board for p in plays].index(play.board)
@@ -1133,7 +1134,7 @@ class Game:
             if plays is None:
                 plays = self.variant.generator.throw_plays(b, d1, d2, d3)[0]
             path = next((p.paths[0] for p in plays if p.board == after), ())
-            text = play_text(b, path)
+            text = play_text(b, path, self.variant.geometry)
         self.log.append(Forced(self.mover, text))
 
 

@@ -49,8 +49,8 @@ from interpreter.kernel.board import BAR, OPP_BAR, OPP_POOL, PINS, POOL, their_p
 if TYPE_CHECKING:
     from interpreter.engine.game import Game
 
-#: bit p for pip p (the masks of covered points)
-_BITS = tuple(1 << p for p in range(25))
+#: bit p for pip p (the masks of covered points; a board of 36 points has pips up to 36)
+_BITS = tuple(1 << p for p in range(37))
 #: the points of every board
 POINTS = 24
 #: the lead of a game of holes: each side's holes times the points of a hole, plus his points
@@ -63,11 +63,15 @@ def races(variant: Any) -> bool:
     return not rules.score_roll and not rules.score_play
 
 
-def scan(b: Any, tp: tuple[int, ...]) -> tuple[int, int, int, int]:
+def scan(b: Any, tp: tuple[int, ...], slots: tuple[int, ...] = ()
+         ) -> tuple[int, int, int, int]:
     """(the mover's pips, the opponent's, the mover's points as a mask, the opponent's) of board
     `b` seen by the mover; `tp` is the opponent's own pip of each of the mover's pips (the
     route's). A man on the bar or waiting to enter counts 25 pips, a pinned man where he
-    stands (he holds the point too)."""
+    stands (he holds the point too). `slots`: the slot of each pip of a board of 36 points
+    (its middle row, pips 25..36, shared the same way; a man off the board counts 37)."""
+    if slots:
+        return _scan_wide(b, tp, slots)
     me = 25 * b[BAR]
     them = 25 * b[OPP_BAR]
     mine = theirs = 0
@@ -98,6 +102,23 @@ def scan(b: Any, tp: tuple[int, ...]) -> tuple[int, int, int, int]:
     return me, them, mine, theirs
 
 
+def _scan_wide(b: Any, tp: tuple[int, ...], slots: tuple[int, ...]
+               ) -> tuple[int, int, int, int]:
+    entry = len(slots)
+    me = entry * (b[BAR] + b[POOL])
+    them = entry * (b[OPP_BAR] + b[OPP_POOL])
+    mine = theirs = 0
+    for p in range(1, entry):
+        x = b[slots[p]]
+        if x > 0:
+            me += x * p
+            mine |= _BITS[p]
+        elif x < 0:
+            them -= x * tp[p]
+            theirs |= _BITS[p]
+    return me, them, mine, theirs
+
+
 def lead_by(variant: Any, ladder_cls: Any) -> str:
     """What the lead of the variant's games is measured in (`ladder_cls`: its ladder's class):
     "pips" (a race), "holes" (a ladder whose score sheet is one of points and holes, its state
@@ -112,10 +133,13 @@ class _Unit:
 
     __slots__ = ("by", "pips", "holes", "scale", "first", "tp", "to_white", "n", "sx", "sxx",
                  "leader", "changes", "not_ahead", "deficit", "behind", "worst", "white",
-                 "black")
+                 "black", "slots", "points")
 
     def __init__(self, by: str, scale: int, first: int, tp: tuple[int, ...],
-                 to_white: Any):
+                 to_white: Any, slots: tuple[int, ...] = ()):
+        #: the slot of each pip on a board of 36 points (else empty) and the board's points
+        self.slots = slots
+        self.points = len(slots) - 1 if slots else POINTS
         #: what the lead is measured in: "pips", "holes" (the ladder's holes and points) or
         #: "points" (the points the rules gave)
         self.by = by
@@ -219,15 +243,16 @@ class Tracker:
         g = self.game
         v = g.variant
         route = v.geometry.route
-        tp = tuple(their_pip(route, p) for p in range(25))
+        slots: tuple[int, ...] = tuple(v.geometry.slots) if v.geometry.wide else ()
+        tp = tuple(their_pip(route, p, v.geometry.points) for p in range(len(slots) or 25))
         by = lead_by(v, type(g.ladder))
         if by == "pips":
-            scale = scan(v.start, tp)[0]
+            scale = scan(v.start, tp, slots)[0]
         else:
             model = v.ladder
             scale = getattr(model, "points_per_hole", None) or getattr(model, "target", None) \
                 or 1
-        u = self.unit = _Unit(by, max(1, int(scale)), g.mover, tp, v.geometry.map_pins)
+        u = self.unit = _Unit(by, max(1, int(scale)), g.mover, tp, v.geometry.map_pins, slots)
         self.by = by
         self.scale = u.scale
         self.seen = self.sampled = g.turns
@@ -235,7 +260,7 @@ class Tracker:
 
     def _cover(self, u: _Unit, b: Any, mover: int) -> tuple[int, int]:
         """The points the men of `b` stand on, added to the unit's; (mover's pips, opponent's)."""
-        me, them, mine, theirs = scan(b, u.tp)
+        me, them, mine, theirs = scan(b, u.tp, u.slots)
         if mover == 0:
             u.white |= mine
             u.black |= theirs
@@ -300,7 +325,7 @@ class Tracker:
         t["changes"] += u.changes
         t["spread"] += n * u.sxx - u.sx * u.sx
         t["spread_scale"] += n * n * scale * scale
-        t["points"] += POINTS
+        t["points"] += u.points
         t["covered"] += (u.white | u.black).bit_count()
         t["white"] += u.white.bit_count()
         t["black"] += u.black.bit_count()

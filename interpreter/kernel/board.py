@@ -47,7 +47,17 @@ route, pip 1 the last). Where the opponent's checkers run is the variant's *rout
   mover's pip q + 12 for q <= 12 and q - 12 for q >= 13, so his start (his 24) is the mover's 12
   and his home board the mover's 13..18;
 - ``"shared"`` (Tabula): both enter at the same end and run the same route; the opponent's own
-  pip q is the mover's pip q, so turning the board only swaps the colours.
+  pip q is the mover's pip q, so turning the board only swaps the colours;
+- ``"scripta"`` (XII scripta, a board of 36 points in three rows of twelve): the middle row, the
+  mover's pips 25..36, is shared in the same direction (the opponent's pip q is the mover's q);
+  the outer rows are crossed in opposite directions (his pip q <= 24 is the mover's 25 - q).
+
+A board of 36 points (`Geometry.points` = 36, route ``"scripta"``) keeps pips 1..24 in slots
+1..24 and holds the twelve pips 25..36 of the shared middle row in twelve more slots after every
+other slot (`Geometry.mid`): pip q >= 25 is slot `mid` + q - 25 (`Geometry.slot`). Only such a
+board has them, so every other board keeps its length and its slots. The kernel's steps on it
+name slots; plays are written and read in pips 1..36 (`Geometry.code` gives a slot's pip, the
+bar and the unentered checkers as `points` + 1 and `points` + 2, written ``bar`` and ``in``).
 
 Each mapping is its own inverse; turning the board to the other player follows it.
 
@@ -82,7 +92,7 @@ OPP_POOL = 30
 PIPS = range(1, 25)
 
 Board = tuple[int, ...]
-Route = Literal["opposite", "same", "shared"]
+Route = Literal["opposite", "same", "shared", "scripta"]
 #: the most checkers a count of a position may give (a variant has at most 60 a side)
 MAX_COUNT = 60
 
@@ -129,11 +139,13 @@ def from_start(start: dict[int, int]) -> Board:
 def their_pip(route: str, p: int, points: int = 24) -> int:
     """The opponent's own number of the mover's pip p (and the mover's pip of the opponent's
     pip p: the mapping is its own inverse). `points`: the length of the route (12, 18 or 24;
-    the pips above it are never used and map to themselves)."""
+    the pips above it are never used and map to themselves; 36 with the route "scripta")."""
     if route == "same":
         return p + 12 if p <= 12 else p - 12
     if route == "shared":
         return p
+    if route == "scripta":
+        return p if p >= 25 else 25 - p
     if points != 24:
         return points + 1 - p if 1 <= p <= points else p
     return 25 - p
@@ -159,7 +171,7 @@ class Geometry:
     pool: bool = False
     state: tuple[tuple[str, int, bool], ...] = ()
     #: the length of each side's route: 24, or 12 or 18 (pips 1..points are used, the slots of
-    #: the pips above stay 0); a route of another length is a board of its own
+    #: the pips above stay 0), or 36 (route "scripta": twelve more slots, see `mid`)
     points: int = 24
     #: the second side's initial value of each name of `state` where the sides differ (in the
     #: order of `state`; empty: the same initial values): what a position that gives no value
@@ -183,7 +195,7 @@ class Geometry:
 
     @property
     def size(self) -> int:
-        return self.stack_slot + (2 if self.stacks else 0)
+        return self.stack_slot + (2 if self.stacks else 0) + (12 if self.wide else 0)
 
     def stacked(self, b: Board) -> tuple[list[int], list[int]]:
         """(the mover's pips whose pair is stacked, the opponent's, both in the mover's pips)."""
@@ -193,6 +205,70 @@ class Geometry:
         mine, theirs = b[k], b[k + 1]
         return ([p for p in range(1, 25) if mine >> p & 1],
                 sorted(self.their_pip(q) for q in range(1, 25) if theirs >> q & 1))
+
+    # -- the 36-point board -------------------------------------------------------------------
+
+    @property
+    def wide(self) -> bool:
+        """Whether the route is longer than the 24 slots of pips (36 points: XII scripta)."""
+        return self.points > 24
+
+    @property
+    def mid(self) -> int:
+        """The slot of pip 25 on a 36-point board (pips 25..36 follow it): after every other
+        slot, so that the others keep their meaning."""
+        return self.stack_slot + (2 if self.stacks else 0)
+
+    @cached_property
+    def slots(self) -> tuple[int, ...]:
+        """`slots[p]`: the board slot of the mover's pip p, for p in 0..points (0: off)."""
+        mid = self.mid
+        return tuple(p if p <= 24 else mid + p - 25 for p in range(self.points + 1))
+
+    def slot(self, p: int) -> int:
+        """The board slot of the mover's pip p (1..points)."""
+        return self.slots[p]
+
+    @cached_property
+    def route_slots(self) -> tuple[int, ...]:
+        """The slots of the mover's pips from the first of his route (pip `points`) to pip 1."""
+        return self.slots[:0:-1]
+
+    @cached_property
+    def pip_slots(self) -> tuple[int, ...]:
+        """The slots of pips 1..points in order."""
+        return self.slots[1:]
+
+    @cached_property
+    def codes(self) -> dict[int, int]:
+        """A step's slot as plays are written: the pip of a slot (0 off), the bar as `points`
+        + 1 and the unentered checkers as `points` + 2 on a 36-point board (where 25 and 29 are
+        pips); the kernel's own numbers (bar 25, unentered 29) on every other board."""
+        if not self.wide:
+            return {**{p: p for p in range(26)}, POOL: POOL}
+        out = {s: p for p, s in enumerate(self.slots)}
+        out[BAR] = self.points + 1
+        out[POOL] = self.points + 2
+        return out
+
+    def code(self, slot: int) -> int:
+        return self.codes[slot]
+
+    def slot_of_code(self, code: int) -> int:
+        """The slot a written number names (`code`'s inverse)."""
+        if not self.wide:
+            return code
+        if code == self.points + 1:
+            return BAR
+        if code == self.points + 2:
+            return POOL
+        return self.slots[code]
+
+    def pips_of(self, b: Board) -> tuple[int, ...]:
+        """The counts of pips 1..points in order (the mover's > 0, the opponent's < 0)."""
+        if not self.wide:
+            return tuple(b[1:self.points + 1])
+        return tuple(b[s] for s in self.pip_slots)
 
     def state_slot(self, name: str, mine: bool = True) -> int:
         """The board slot of the mover's (or the opponent's) value of the state `name`."""
@@ -215,6 +291,11 @@ class Geometry:
             return 0
         if self.route == "shared":
             return mask
+        if self.route == "scripta":
+            # the outer rows mirrored, the shared middle row (pips 25..36) as it is
+            outer = mask & 0x1FFFFFE
+            return (_REV12[outer >> 13] << 1 | _REV12[outer >> 1 & 0xFFF] << 13) | \
+                (mask & ~0x1FFFFFF)
         v = mask >> 1                       # bit i = pip i + 1
         if self.route == "same":
             v = ((v << 12) | (v >> 12)) & 0xFFFFFF
@@ -228,18 +309,19 @@ class Geometry:
         checkers of each side wait off the board. `other`: the second side's own layout where
         it differs from the mover's (`[board.black] start`); the second side's initial named
         state is `state_other`'s."""
-        b = [0] * (self.stack_slot if self.stacks else self.size)
+        b = [0] * self.size
+        slots = self.slots
         for pip, n in start.items():
             if not 1 <= pip <= self.points:
                 raise ValueError(f"pip {pip} is not on a route of {self.points} points")
-            b[pip] += n
+            b[slots[pip]] += n
         for pip, n in (start if other is None else other).items():
             if not 1 <= pip <= self.points:
                 raise ValueError(f"pip {pip} is not on a route of {self.points} points")
             q = self.their_pip(pip)
-            if n and b[q] > 0:
+            if n and b[slots[q]] > 0:
                 raise ValueError(f"both sides would start on pip {q} of the first player")
-            b[q] -= n
+            b[slots[q]] -= n
         if unentered:
             if not self.pool:
                 raise ValueError("this layout has no unentered checkers")
@@ -249,9 +331,7 @@ class Geometry:
         for i, (_name, initial, _flag) in enumerate(self.state):
             b[base + i] = int(initial)
             b[base + n + i] = int(other_state[i])
-        if self.stacks:
-            # no pair stacked until `stacked_start` says which
-            b += [0, 0]
+        # (no pair stacked until `stacked_start` says which)
         return tuple(b)
 
     def stacked_start(self, board: Board, stacked: tuple[int, ...],
@@ -297,18 +377,25 @@ class Geometry:
         if self.pool:
             mine += b[POOL]
             theirs += b[OPP_POOL]
+        if self.wide:
+            mid = self.mid
+            mine += sum(x for x in b[mid:mid + 12] if x > 0)
+            theirs -= sum(x for x in b[mid:mid + 12] if x < 0)
         return mine, theirs
 
     def sort_key(self, b: Board) -> tuple[int, ...]:
         """Points, bar, off, then the pins and the unentered checkers."""
-        key = (*b[1:25], b[BAR], b[OPP_BAR], b[OFF], b[OPP_OFF])
+        if self.wide:
+            key = (*self.pips_of(b), b[BAR], b[OPP_BAR], b[OFF], b[OPP_OFF])
+        else:
+            key = (*b[1:25], b[BAR], b[OPP_BAR], b[OFF], b[OPP_OFF])
         if self.pins:
             pm, pt = self.pinned(b)
             key += (len(pm), *pm, len(pt), *pt)
         if self.pool:
             key += (b[POOL], b[OPP_POOL])
         if self.state or self.stacks:
-            key += tuple(b[self.state_base:])
+            key += tuple(b[self.state_base:self.mid])
         return key
 
     # -- position JSON -------------------------------------------------------------------------
@@ -317,7 +404,7 @@ class Geometry:
         """The position JSON of a board: `pins` when any remain, `state.unentered` with a pool."""
         out: dict[str, Any] = to_json(b)
         if self.points != 24:
-            out["points"] = out["points"][:self.points]
+            out["points"] = list(self.pips_of(b))
         if self.pins:
             pm, pt = self.pinned(b)
             if pm or pt:
@@ -341,9 +428,29 @@ class Geometry:
 
         Unentered checkers are implicit: what the total lacks of `checkers` on each side; a
         `state.unentered` pair, when given, must agree. Raises PositionError naming the fault."""
+        middle: list[int] = []
         if self.points != 24 and isinstance(obj, dict):
             obj = _padded(obj, self.points)
+            if self.wide:
+                middle = obj["points"][24:]
+                if not all(isinstance(x, int) and not isinstance(x, bool)
+                           and -MAX_COUNT <= x <= MAX_COUNT for x in obj["points"]):
+                    raise PositionError(f"'points' must be a list of {self.points} integers from "
+                                        f"{-MAX_COUNT} to {MAX_COUNT}, not "
+                                        f"{shown(obj['points'])}")
+                obj = {**obj, "points": obj["points"][:24]}
         base = from_json(obj, None)
+        if self.wide:
+            # the middle row's twelve slots after all the others
+            board = self._read_state(obj, self._from_json(obj, base, None)) if self.state \
+                else self._from_json(obj, base, None)
+            board = board + (0,) * (self.mid - len(board)) + tuple(middle)
+            if checkers is not None:
+                if self.pool:
+                    board = self._unentered(obj, list(board), checkers)
+                else:
+                    _check_total(self.counts(board), checkers)
+            return board
         if self.state:
             b = self._read_state(obj, self._from_json(obj, base, checkers))
         else:
@@ -426,27 +533,34 @@ class Geometry:
             _no_pins(obj)
         if self.pool:
             if checkers is None:
+                if self.wide:
+                    return tuple(L)         # counted once the middle row is read
                 raise PositionError("the number of checkers is needed to count unentered ones")
-            mine, theirs = self.counts(tuple(L))
-            if mine > checkers or theirs > checkers:
-                raise PositionError(
-                    f"each side has {checkers} checkers; this position has {mine} for the mover "
-                    f"and {theirs} for the opponent outside the unentered ones")
-            L[POOL], L[OPP_POOL] = checkers - mine, checkers - theirs
-            state = obj.get("state")
-            stated = state.get("unentered") if isinstance(state, dict) else None
-            if stated is not None:
-                if not (isinstance(stated, list) and len(stated) == 2 and all(
-                        isinstance(x, int) and not isinstance(x, bool) and x >= 0
-                        for x in stated)):
-                    raise PositionError(f"'state.unentered' must be two non-negative "
-                                        f"integers, not {shown(stated)}")
-                if stated != [L[POOL], L[OPP_POOL]]:
-                    raise PositionError(
-                        f"'state.unentered' says {shown(stated)} but the checkers on the board, "
-                        f"on the bar and off leave {[L[POOL], L[OPP_POOL]]!r} unentered")
+            return self._unentered(obj, L, checkers)
         elif checkers is not None:
             _check_total(self.counts(tuple(L)), checkers)
+        return tuple(L)
+
+    def _unentered(self, obj: dict, L: list[int], checkers: int) -> Board:
+        """`L` with the unentered checkers of each side: what the total lacks of `checkers`."""
+        mine, theirs = self.counts(tuple(L))
+        if mine > checkers or theirs > checkers:
+            raise PositionError(
+                f"each side has {checkers} checkers; this position has {mine} for the mover "
+                f"and {theirs} for the opponent outside the unentered ones")
+        L[POOL], L[OPP_POOL] = checkers - mine, checkers - theirs
+        state = obj.get("state")
+        stated = state.get("unentered") if isinstance(state, dict) else None
+        if stated is not None:
+            if not (isinstance(stated, list) and len(stated) == 2 and all(
+                    isinstance(x, int) and not isinstance(x, bool) and x >= 0
+                    for x in stated)):
+                raise PositionError(f"'state.unentered' must be two non-negative "
+                                    f"integers, not {shown(stated)}")
+            if stated != [L[POOL], L[OPP_POOL]]:
+                raise PositionError(
+                    f"'state.unentered' says {shown(stated)} but the checkers on the board, "
+                    f"on the bar and off leave {[L[POOL], L[OPP_POOL]]!r} unentered")
         return tuple(L)
 
     def _read_pins(self, obj: dict, L: list[int]) -> int:
@@ -480,7 +594,8 @@ class Geometry:
 
 def _padded(obj: dict, points: int) -> dict:
     """A position of a route of `points` points read as a 24-point one (the pips above the
-    route empty): its `points` must have exactly that many entries."""
+    route empty; a 36-point route keeps its 36): its `points` must have exactly that many
+    entries."""
     pts = obj.get("points")
     if not (isinstance(pts, list) and len(pts) == points):
         raise PositionError(f"'points' must be a list of {points} integers (this board has "
@@ -521,6 +636,12 @@ def _flipper(layout: Geometry) -> Callable[[Board], Board]:
         if k > len(parts):
             parts += ["0"] * (k - len(parts))
         parts += [f"b[{k + 1}]", f"b[{k}]"]
+    if layout.wide:
+        # the shared middle row: the same pips for both, the colours swapped
+        mid = layout.mid
+        if mid > len(parts):
+            parts += ["0"] * (mid - len(parts))
+        parts += [f"-b[{mid + i}]" for i in range(12)]
     src = "def flip(b):\n    return (" + ", ".join(parts) + ")\n"
     ns: dict[str, Any] = {"mp": layout.map_pins}
     exec(compile(src, f"<tablier flip {layout.route}>", "exec"), ns)  # noqa: S102 - integers only

@@ -142,6 +142,21 @@ class MoveGenerator:
         #: the pips where a side may hold at most `limit` checkers (`limit`, `limit_pips`)
         self._limit = r.limit
         self._limited = frozenset(r.limit_pips or range(1, 25)) if r.limit else frozenset()
+        #: a board of 36 points (XII scripta): pips 25..36 live in slots of their own, so its
+        #: walk reads pips through the geometry's map (`_steps_wide`); steps name slots
+        self._wide = self.geometry.wide
+        if self._wide:
+            geo = self.geometry
+            self._slot_of = geo.slots
+            self._route_slots = geo.route_slots
+            pip_at = [0] * geo.size
+            for pip, slot in enumerate(geo.slots):
+                pip_at[slot] = pip
+            self._pip_at = tuple(pip_at)
+            self._mid = geo.mid
+            if r.limit:
+                self._limited = frozenset(geo.slots[p] for p in r.limit_pips or
+                                          range(1, geo.points + 1))
         #: entering is the only move while a checker is off the board (bar or unentered)
         self._entering_stage = r.entering_stage
         self._total_dbl = r.doublet_moves
@@ -353,6 +368,8 @@ class MoveGenerator:
     def _remaining(self, L: list[int]) -> int:
         """The mover's checkers not yet borne off: bearing off the last one ends the play."""
         rem = L[25] + sum(x for x in L[1:25] if x > 0)
+        if self._wide:
+            rem += sum(x for x in L[self._mid:self._mid + 12] if x > 0)
         if self._pool:
             rem += L[POOL]
         if self._pins and L[PINS]:
@@ -541,6 +558,8 @@ class MoveGenerator:
     def _steps(self, L: list[int], d: int, must: int | None, carried: tuple[int, ...],
                frozen: tuple[int, ...], last: bool) -> list[tuple[int, int, int, int]]:
         """The single-number moves of `d` physically possible on L: (src, dst, hit, flags)."""
+        if self._wide:
+            return self._steps_wide(L, d, must, frozen)
         if self._stacks or self._in_place:
             staged = self._staged(L, d)
             if staged is not None:
@@ -668,6 +687,75 @@ class MoveGenerator:
             and not (self._pool and after[POOL] > 0)
         return unstacking, home
 
+    def _steps_wide(self, L: list[int], d: int, must: int | None, frozen: tuple[int, ...]
+                    ) -> list[tuple[int, int, int, int]]:
+        """`_steps` on a board of 36 points: the same moves under the switches such a board
+        takes (entering from the bar and from off the board, blocks, hits to the bar or among
+        the unentered or out of the game, a limit a point, bearing off), pips read through the
+        geometry's map; `src` and `dst` are slots."""
+        r = self.rules
+        pool = self._pool and L[POOL] > 0
+        srcs: Sequence[int]
+        if self._entering_stage and (pool or L[25] > 0) and must is None:
+            srcs = (25,) if L[25] > 0 and r.enter_first else \
+                ((25,) if L[25] > 0 else ()) + ((POOL,) if pool else ())
+        elif self._enter_bar and L[25] > 0 and r.enter_first:
+            srcs = (25,)
+        elif must is not None:
+            srcs = (must,)
+        elif pool and r.unentered_first:
+            srcs = (POOL,)
+        else:
+            srcs = [s for s in self._route_slots if L[s] > 0]
+            if frozen:
+                srcs = [s for s in srcs if L[s] > frozen.count(s)]
+            if pool:
+                srcs.insert(0, POOL)
+            if self._enter_bar and L[25] > 0:
+                srcs.insert(0, 25)
+        off_pip = r.off_pip
+        slot_of = self._slot_of
+        pip_at = self._pip_at
+        limit = self._limit
+        limited = self._limited
+        hits = r.hit != "none"
+        block = r.block
+        bear = None
+        out = []
+        exact_found = False
+        for s in srcs:
+            if s == POOL:
+                tp = self._entry - d
+            elif s == 25:
+                tp = self._bar_in - d
+            else:
+                tp = pip_at[s] - d
+            if tp > off_pip:
+                t = slot_of[tp]
+                v = L[t]
+                if limit and v >= limit and t in limited:
+                    continue
+                if v >= 0:
+                    out.append((s, t, 0, 0))
+                elif hits and -v < block:
+                    out.append((s, t, -v, 0))
+                continue
+            if s == 25 or s == POOL:
+                continue
+            if bear is None:
+                bear = self._may_bear_off(L)
+            if not bear:
+                continue
+            if tp == off_pip:
+                out.append((s, 0, 0, 0))
+                exact_found = True
+            elif r.over_exit == "any" or (r.over_exit == "farthest" and not any(
+                    L[slot_of[q]] > 0 for q in range(pip_at[s] + 1, len(slot_of)))):
+                out.append((s, 0, 0, EXCEDANT))
+        if exact_found and r.exact_exit == "compulsory":
+            out = [m for m in out if m[1] == 0 and m[3] == 0]
+        return out
+
     def _placed(self, L: list[int], s: int, t: int) -> int:
         """The flags of a hit by the move s → t whose checker is placed (`hit = "place"`): on
         the first pip of the list that holds no checker of the mover once the move is made,
@@ -725,6 +813,8 @@ class MoveGenerator:
                     self.rules.bear_off == "all_home" and max(pinned) > top)):
                 return False
         if self.rules.bear_off == "all_home":
+            if self._wide and any(x > 0 for x in L[self._mid:self._mid + 12]):
+                return False
             return not any(L[p] > 0 for p in range(top + 1, 25))
         return True
 

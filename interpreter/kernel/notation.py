@@ -43,6 +43,10 @@ class Reading:
     backwards: Callable[[int, int], str] = lambda a, b: f"{a}/{b} does not move toward home"
     max_steps: int = 4
     steps_message: Callable[[int], str] = lambda n: f"{n} moves (at most 4)"
+    #: the numbers the words name: the bar and the checkers waiting to enter (a board of 36
+    #: points, where 25 and 29 are pips, names them 37 and 38)
+    bar: int = 25
+    unentered: int = UNENTERED
 
 
 def read_steps(text: str, scan: str, pattern: re.Pattern[str], reading: Reading,
@@ -78,7 +82,7 @@ def read_steps(text: str, scan: str, pattern: re.Pattern[str], reading: Reading,
                 except error as exc:
                     raise error(f"{where}: {exc}") from None
             else:
-                point = {"bar": 25, "off": 0, "unentered": UNENTERED}[kind]
+                point = {"bar": reading.bar, "off": 0, "unentered": reading.unentered}[kind]
             if linked:
                 chains[-1].append(point)
                 linked = False
@@ -207,7 +211,7 @@ def move_text(steps: Iterable[Sequence[int]], board: Sequence[int] | None = None
 
 
 def expand_steps(steps: Sequence[Step], dice: tuple[int, ...],
-                 board: Sequence[int] | None = None) -> list[Step]:
+                 board: Sequence[int] | None = None, unentered: int = UNENTERED) -> list[Step]:
     """Split steps written over several dice into single-die steps, as gnubg does on import.
 
     With a doublet, a step of k dice (``23/5`` for 6-6) becomes k steps; a bear-off step is cut
@@ -228,7 +232,7 @@ def expand_steps(steps: Sequence[Step], dice: tuple[int, ...],
     [(24, 18), (18, 13), (13, 12)]
     """
     if len(dice) == 3:
-        return _expand3(steps, dice, board)
+        return _expand3(steps, dice, board, unentered)
     d1, d2 = dice
     if d1 == d2:
         out: list[Step] = []
@@ -250,16 +254,18 @@ def expand_steps(steps: Sequence[Step], dice: tuple[int, ...],
 
 
 def _expand3(steps: Sequence[Step], dice: tuple[int, ...],
-             board: Sequence[int] | None) -> list[Step]:
+             board: Sequence[int] | None, unentered: int = UNENTERED) -> list[Step]:
     """`expand_steps` for a throw of three dice: each step whose distance is no die left but
     the sum of two or three of them is split over the first order whose intermediate points
-    hold no opponent checker; the steps as written when they cannot all be matched so."""
+    hold no opponent checker; the steps as written when they cannot all be matched so.
+    `unentered`: the number of a man waiting off the board (none, -1, on a board of 36 points,
+    where 29 is a pip)."""
     left = list(dice)
     out: list[Step] = []
     for a, b in steps:
         # a man waiting off the board enters as from the bar
-        if (25 if a == UNENTERED else a) - b in left:
-            left.remove((25 if a == UNENTERED else a) - b)
+        if (25 if a == unentered else a) - b in left:
+            left.remove((25 if a == unentered else a) - b)
             out.append((a, b))
             continue
         higher = sorted(d for d in left if d > a) if b == 0 else []
@@ -267,7 +273,7 @@ def _expand3(steps: Sequence[Step], dice: tuple[int, ...],
             left.remove(higher[0])
             out.append((a, b))
             continue
-        split = _split(a, b, left, board)
+        split = _split(a, b, left, board, unentered)
         if split is None:
             return list(steps)
         parts, used = split
@@ -277,13 +283,13 @@ def _expand3(steps: Sequence[Step], dice: tuple[int, ...],
     return out
 
 
-def _split(a: int, b: int, left: list[int], board: Sequence[int] | None
-           ) -> tuple[list[Step], list[int]] | None:
+def _split(a: int, b: int, left: list[int], board: Sequence[int] | None,
+           unentered: int = UNENTERED) -> tuple[list[Step], list[int]] | None:
     """The steps of one checker from `a` to `b` over two or three of the dice `left` (each
     intermediate point free of opponent checkers, a bear-off's last die possibly higher than
     needed) and the dice they use, or None."""
     n = len(left)
-    start = 25 if a == UNENTERED else a
+    start = 25 if a == unentered else a
     orders: list[tuple[int, ...]] = [(i, j) for i in range(n) for j in range(n) if i != j]
     orders += [(i, j, k) for i in range(n) for j in range(n) for k in range(n)
                if len({i, j, k}) == 3]
@@ -301,12 +307,108 @@ def _split(a: int, b: int, left: list[int], board: Sequence[int] | None
     return None
 
 
-def play_text(before: Sequence[int], path: Sequence[Any]) -> str:
+def play_text(before: Sequence[int], path: Sequence[Any], geometry: Any = None) -> str:
     """The text of a play from `before` (the mover's view) along `path` (kernel steps, whose
-    first two fields are from and to); `-` for a play that moves nothing."""
+    first two fields are from and to); `-` for a play that moves nothing. On a board of 36
+    points (`geometry.wide`) the steps' slots are written as pips 1..36, the bar as `bar` and
+    a checker entering from off the board as `in`: `bar/34 in/35 33/31* 7/0`."""
     if not path:
         return "-"
+    if geometry is not None and geometry.wide:
+        return wide_text(before, path, geometry)
     return move_text([(s[0], s[1]) for s in path], board=before)
+
+
+# -- the 36-point board (XII scripta) -------------------------------------------------------------
+
+def wide_text(before: Sequence[int], path: Sequence[Any], geometry: Any) -> str:
+    """`play_text` on a board of 36 points: each step from/to in pips, one step a move in the
+    order played, `*` after a landing that held a lone opposing checker at the start of the
+    play (once per point)."""
+    parts: list[str] = []
+    marked: set[int] = set()
+    bar, unentered = geometry.points + 1, geometry.points + 2
+    for st in path:
+        a, b = geometry.code(int(st[0])), geometry.code(int(st[1]))
+        text = f"{'bar' if a == bar else 'in' if a == unentered else a}/{b}"
+        if b and before[int(st[1])] < 0 and b not in marked:
+            text += "*"
+            marked.add(b)
+        parts.append(text)
+    return " ".join(parts)
+
+
+WIDE_TOKEN = re.compile(
+    r"(?P<point>[0-9]{1,2})|(?P<bar>bar\b|b(?=[/\s*(,]|$))|(?P<off>off\b|o(?=[/\s*(,]|$)|-)"
+    r"|(?P<unentered>in\b)|(?P<slash>/)|(?P<hit>\*)|\((?P<rep>[0-9]{1,2})\)|(?P<sep>[\s,]+)",
+    re.IGNORECASE | re.ASCII)
+
+
+def wide_reading(points: int, error: type[Exception] = RecordError,
+                 label: Callable[[int], str] | None = None) -> Reading:
+    """How plays on a board of `points` (36) points are read: pips 1..points, `bar` and `in`
+    for the two ways in (numbered points + 1 and points + 2), `off` or 0."""
+    bar, unentered = points + 1, points + 2
+
+    def point(token: str) -> int:
+        pip = int(token)
+        if pip > points:
+            raise error(f"there is no point {pip}: the route of this board has {points} points")
+        return pip
+
+    def named(p: int) -> str:
+        return "bar" if p == bar else "in" if p == unentered else "off" if p == 0 else str(p)
+
+    return Reading(error, point, label or named, repeats=(2, 3),
+                   repeat_message="a repeat count is 2 or 3", no_destination=(bar, unentered),
+                   no_destination_message="a checker cannot move to the bar or off the board",
+                   max_steps=8, steps_message=lambda n: f"{n} moves", bar=bar,
+                   unentered=unentered)
+
+
+def parse_wide(text: str, points: int = 36) -> list[Step]:
+    """The (from, to) steps of a play on a board of `points` points as written (pips; the bar
+    and the checkers waiting to enter as points + 1 and points + 2).
+
+    >>> parse_wide("bar/34 in/35 33/31*/27 7/off")
+    [(37, 34), (38, 35), (33, 31), (31, 27), (7, 0)]
+    """
+    if not isinstance(text, str):
+        raise RecordError(f"a play must be a string, not {text!r}")
+    return read_steps(text, text, WIDE_TOKEN, wide_reading(points))
+
+
+def _read_wide(text: str, plays: Sequence[Any], before: Sequence[int], dice: tuple[int, ...],
+               geometry: Any) -> Any:
+    """`read_play` on a board of 36 points: the steps as written, or each checker from where
+    it started to where it stopped (and where it hit), name one legal play."""
+    written = parse_wide(text, geometry.points)
+    code = geometry.code
+
+    def coded(path: Sequence[Any]) -> list[Step]:
+        return [(code(s[0]), code(s[1])) for s in path]
+
+    def at(p: int) -> int:
+        return before[geometry.slot(p)] if 1 <= p <= geometry.points else 0
+
+    want = Counter(written)
+    found = [p for p in plays if any(path and Counter(coded(path)) == want for path in p.paths)]
+    if not found:
+        for exact in (True, False):
+            does = checker_moves(written, before, exact, at)
+            found = [p for p in plays if p.paths and p.paths[0] and checker_moves(
+                coded(p.paths[0]), before, exact, at) == does]
+            if found:
+                break
+    if len(found) > 1:
+        ordered = [p for p in found if any(coded(path) == written for path in p.paths)]
+        if len(ordered) == 1:
+            return ordered[0]
+    if len(found) == 1:
+        return found[0]
+    if not found:
+        raise RecordError(f"{text!r} is not a legal play with {'-'.join(map(str, dice))}")
+    raise RecordError(f"{text!r} names {len(found)} different legal plays")
 
 
 def write_play(plays: Sequence[Any], before: Sequence[int], after: Sequence[int]) -> str:
@@ -341,16 +443,20 @@ def join_moves(moves: Sequence[tuple[int, int, bool]]) -> list[list[tuple[int, b
 
 
 def checker_moves(pairs: Iterable[tuple[int, int]], before: Sequence[int],
-                  exact: bool = True) -> tuple:
+                  exact: bool = True, at: Callable[[int], int] | None = None) -> tuple:
     """What a play does to the board, however it is written (`24/15` or `24/18 18/15`, whichever
     checker is taken to move on): the points checkers leave and reach, net of those a checker
     passes through, and (with `exact`) the points where it hit, an opponent's checker standing
-    there at the start of the play."""
+    there at the start of the play (`at(p)`: what pip p held, where the board's slots are not
+    its pips)."""
     pairs = [(int(a), int(b)) for a, b in pairs]
     left = Counter(a for a, _ in pairs)
     reached = Counter(b for _, b in pairs)
     through = left & reached
-    hits = sorted({b for _, b in pairs if 1 <= b <= 24 and before[b] < 0}) if exact else []
+    if at is not None:
+        hits = sorted({b for _, b in pairs if at(b) < 0}) if exact else []
+    else:
+        hits = sorted({b for _, b in pairs if 1 <= b <= 24 and before[b] < 0}) if exact else []
     return (tuple(sorted((left - through).elements())),
             tuple(sorted((reached - through).elements())), tuple(hits))
 
@@ -367,16 +473,19 @@ def _split_on(written: Sequence[Step], dice: tuple[int, ...], before: Sequence[i
 
 
 def read_play(text: str, plays: Sequence[Any], before: Sequence[int],
-              dice: tuple[int, ...], points: int = 24) -> Any:
+              dice: tuple[int, ...], points: int = 24, geometry: Any = None) -> Any:
     """The one legal play (of `plays`) that the text names, as gnubg reads plays: the steps,
     expanded over the dice, must be those of one of its paths. RecordError names the text and
-    why it names no legal play."""
+    why it names no legal play. On a board of 36 points (`geometry.wide`) the text is read in
+    its pips 1..36 (`wide_text`)."""
     text = text.strip()
     if text in ("-", ""):
         found = [p for p in plays if not p.paths or not p.paths[0]]
         if found:
             return found[0]
         raise RecordError(f"{text or '-'!r} plays nothing, but a play is possible")
+    if geometry is not None and geometry.wide:
+        return _read_wide(text, plays, before, dice, geometry)
     written = parse_move(text)
     found = []
     # the steps as written first (a board whose off is reached short of pip 0 writes `7/0`

@@ -32,7 +32,10 @@ class MoveRules:
     #: for q >= 13) or "shared" (Tabula: one route for both, his pip q is the mover's q); the
     #: mover's own moves are the same either way, hits to the start and turning the board
     #: follow the route
-    route: Literal["opposite", "same", "shared"] = "opposite"
+    #: ("scripta": the 36-point board of XII scripta, its middle row pips 25..36 shared the
+    #: same way round, the outer rows crossed the opposite ways: his pip q <= 24 is the
+    #: mover's 25 - q)
+    route: Literal["opposite", "same", "shared", "scripta"] = "opposite"
     #: what landing on fewer than `block` opponent checkers does: send them to the bar, back to
     #: their start, back off the board among the unentered ("unentered"), pin a lone one under
     #: the lander ("pin", Plakoto), or nothing (with block = 1 no landing on an opponent is
@@ -143,8 +146,8 @@ class MoveRules:
     limit: int = 0
     #: the pips the limit applies to (empty: every pip)
     limit_pips: tuple[int, ...] = field(default=())
-    #: the length of each side's route (12, 18 or 24 points): pip `points` is its first point,
-    #: a checker enters from the bar with number d on pip points + 1 - d
+    #: the length of each side's route (12, 18, 24 or 36 points): pip `points` is its first
+    #: point, a checker enters from the bar with number d on pip points + 1 - d
     points: int = 24
     #: the second side's initial value of each named state (`[board.black] state`), in the
     #: order of `state`; empty: the sides start alike
@@ -179,6 +182,8 @@ class MoveRules:
     def walk_alone(self) -> str:
         """Which switch that only the Python walk serves is on, in words (empty: none; no
         compiled generator serves such rules)."""
+        if self.points > 24:
+            return f"a board of {self.points} points in three rows"
         if self.points != 24:
             return f"a route of {self.points} points"
         if self.hit == "place":

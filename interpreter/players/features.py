@@ -159,6 +159,12 @@ class Encoder:
         ladder_names = list(ladder.feature_names)
         self.rolls = bool(variant.rules.score_roll)
         geometry = variant.geometry
+        if getattr(geometry, "wide", False):
+            from interpreter.errors import TablierError
+            raise TablierError(f"a network's inputs read the 24 points of the other boards, not "
+                               f"the {geometry.points} of {getattr(variant, 'id', 'this variant')}"
+                               f": no network can be trained or played for it (the search player "
+                               f"and greedy play it)")
         self.pool = bool(geometry.pool)
         self.state_base = geometry.state_base
         self.n_state = len(geometry.state)

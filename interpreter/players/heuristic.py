@@ -120,6 +120,12 @@ class HeuristicJudge:
         self.pool = geo.pool
         #: the opponent's own pip of each of the mover's pips (index 0 unused)
         self.tp = (0, *(geo.their_pip(p) for p in range(1, 25)))
+        #: a board of 36 points (XII scripta): its terms are read through the slots of its
+        #: pips (`_wide_score`)
+        self.wide = geo.wide
+        if self.wide:
+            self.slots = geo.slots
+            self.tp36 = tuple(geo.their_pip(p) if p else 0 for p in range(geo.points + 1))
         #: the opponent's home board in the mover's pips
         self.their_home = tuple(sorted(self.tp[q] for q in range(1, r.home_top + 1)))
         self.enter_bar = r.enter == "bar"
@@ -262,6 +268,8 @@ class HeuristicJudge:
         whether there is contact; his blots count `exposed` times (less when he throws first
         and can cover them). Every term follows the variant's route: the opponent's men run
         down his own pips (`their_pip`), the same way round or the other."""
+        if self.wide:
+            return self._wide_score(b, exposed)
         tp = self.tp
         block = self.block
         pins = b[PINS] if self.pins else 0
@@ -350,6 +358,62 @@ class HeuristicJudge:
             score -= self.W_BACK * sum(b[p] for p in their_home if b[p] > 0)
         return score, True
 
+    def _wide_score(self, b: tuple, exposed: float) -> tuple[float, bool]:
+        """`side_score` on a board of 36 points: the race (men waiting count from the entry,
+        pip 37), the blots a man of the opponent's behind them reaches with one number or two
+        (his own pips, `their_pip`, down his route, men waiting entering on his 37 − d), made
+        points, and those of his home row (the mover's far row) held."""
+        slots, tp = self.slots, self.tp36
+        n = len(slots) - 1
+        entry = n + 1
+        waiting = b[BAR] + (b[POOL] if self.pool else 0)
+        theirs_waiting = b[OPP_BAR] + (b[OPP_POOL] if self.pool else 0)
+        counts = [b[s] for s in slots]
+        counts[0] = 0
+        pips = entry * waiting + sum(p * x for p, x in enumerate(counts) if x > 0)
+        # his men, by his own pips (those waiting at his 37)
+        his = [tp[q] for q in range(1, n + 1) if counts[q] < 0]
+        if theirs_waiting:
+            his.append(entry)
+        mine = [p for p in range(1, n + 1) if counts[p] > 0]
+        if waiting:
+            mine.append(entry)
+        # contact: a man of one side still to pass a point where a man of the other stands
+        contact = any(q < p or (tp[p] if p <= n else p) < tp[q]
+                      for p in mine for q in range(1, n + 1) if counts[q] < 0) \
+            or bool(theirs_waiting and mine) or bool(waiting and his)
+        score = -float(pips)
+        if not contact:
+            return score, False
+        block = self.block
+        if self.hits:
+            loss = 0.0
+            for p in range(1, n + 1):
+                if counts[p] != 1:
+                    continue
+                h = tp[p]
+                hit: set[int] = set()
+                for src in his:
+                    for k, ways in self._ways(src - h) if src > h else ():
+                        if k in hit:
+                            continue
+                        for way in ways:
+                            if all(counts[tp[src - i]] < block for i in way):
+                                hit.add(k)
+                                break
+                chance = sum(self._weight[k] for k in hit) / 36.0
+                if chance:
+                    # a hit man goes back off the board: the pips he had made are lost
+                    loss += chance * (entry - p + self.W_HIT)
+            score -= self.W_BLOT * exposed * loss
+        made = [p for p in range(1, n + 1) if counts[p] >= block]
+        score += self.W_HOME * sum(1 for p in made if p <= self.home_top)
+        if self.W_POINT:
+            score += self.W_POINT * len(made)
+        if any(13 <= p <= 24 for p in made):
+            score += self.W_ANCHOR
+        return score, True
+
     def position(self, b: tuple, on_roll: bool) -> tuple[float, float, float]:
         """(the chance of winning the game, the share of gammons among the wins, the share of
         gammons among the losses) for the player `b` is seen by, `on_roll` when he throws
@@ -366,6 +430,9 @@ class HeuristicJudge:
         tp = self.tp
         total = 25 * (b[BAR] + b[OPP_BAR]) + sum(b[p] * p if b[p] > 0 else -b[p] * tp[p]
                                                  for p in range(1, 25))
+        if self.wide:
+            total += 12 * (b[BAR] + b[OPP_BAR]) + sum(
+                abs(b[self.slots[p]]) * p for p in range(25, len(self.slots)))
         if self.pool:
             total += self.entry * (b[POOL] + b[OPP_POOL])
         scale = (self.SCALE if contact else self.SCALE_RACE) * math.sqrt(max(total / 2.0, 1.0))
@@ -386,6 +453,9 @@ class HeuristicJudge:
         if not self.levels or loser[OFF]:
             return 0.0
         far = sum(loser[p] for p in range(self.home_top + 1, 25) if loser[p] > 0) + loser[BAR]
+        if self.wide:
+            far += sum(loser[self.slots[p]] for p in range(25, len(self.slots))
+                       if loser[self.slots[p]] > 0)
         return min(0.05 + 0.04 * far, 0.6)
 
     # -- leaves ---------------------------------------------------------------------------------

@@ -850,11 +850,27 @@ class Entry:
         A `*` is optional where a blot is hit, and refused where none is."""
         board = self.board
         n = self.s.notation
+        geometry = self.s.variant.geometry
+        if getattr(geometry, "wide", False):
+            # a board of 36 points: the marks name pips, the steps slots
+            return self._stray_hit_wide(new, marked, geometry)
         for p in marked:
             if not any(b == p for _a, b in new) or not 1 <= p <= 24:
                 return f"the '*' after {n.label(p, self.side)} marks no move's landing"
             if board[p] >= 0:
                 return (f"nothing is hit on {n.described(p, self.side)}: no checker of the "
+                        f"opponent's stands there (a '*' marks a hit)")
+        return None
+
+    def _stray_hit_wide(self, new: list[tuple[int, int]], marked: list[int],
+                        geometry: Any) -> str | None:
+        n = self.s.notation
+        for p in marked:
+            slot = geometry.slot(p) if 1 <= p <= geometry.points else -1
+            if not any(b == slot for _a, b in new):
+                return f"the '*' after {n.label(p, self.side)} marks no move's landing"
+            if self.board[slot] >= 0:
+                return (f"nothing is hit on {n.label(p, self.side)}: no checker of the "
                         f"opponent's stands there (a '*' marks a hit)")
         return None
 
@@ -887,11 +903,32 @@ def _expanded(variant: Any, steps: list[tuple[int, int]], dice: tuple[int, ...],
     the bar enters as from the pip before the route's first: 25 on a route of 24 points, 13 on
     one of 12 (`bar/4` with 3-6 is bar/10 10/4 there)."""
     n = getattr(variant.move_rules, "points", 24)
+    geometry = getattr(variant, "geometry", None)
+    if getattr(geometry, "wide", False):
+        return _expanded_wide(geometry, steps, dice, board)
     if n == 24 or not any(a == BAR for a, _b in steps):
         return expand_steps(steps, dice, board)
     entry = n + 1
     out = expand_steps([(entry if a == BAR else a, b) for a, b in steps], dice, board)
     return [(BAR if a == entry else a, b) for a, b in out]
+
+
+def _expanded_wide(geometry: Any, steps: list[tuple[int, int]], dice: tuple[int, ...],
+                   board: Any) -> list[tuple[int, int]]:
+    """`_expanded` on a board of 36 points, whose steps name slots: split in its pips (a man
+    on the bar or waiting to enter comes in as from pip 37), then named by slots again."""
+    entry = geometry.points + 1
+    code, slot = geometry.code, geometry.slot_of_code
+    pips = [0] * (entry + 1)
+    for p in range(1, entry):
+        pips[p] = board[geometry.slot(p)]
+    sources = [a for a, _b in steps if code(a) > geometry.points]
+    written = [(min(code(a), entry), code(b)) for a, b in steps]
+    out = []
+    for a, b in expand_steps(written, dice, pips, unentered=-1):
+        # each man coming in keeps the way he came: the bar, or among those waiting
+        out.append((sources.pop(0) if a == entry and sources else slot(a), slot(b)))
+    return out
 
 
 def _apply(gen: Any, base: Any, path: Any, steps: list[tuple[int, int]]) -> Any:
@@ -935,6 +972,40 @@ def this_throw_items(game: Any) -> list[tuple[str, str, int, int]]:
 
 # -- why an entry is no legal play ----------------------------------------------------------------
 
+def _explain_wide(session: Session, steps: list[tuple[int, int]], base: Any,
+                  dice: tuple[int, ...], line: str, parts: list, stray: str | None,
+                  side: int) -> str:
+    """`explain` on a board of 36 points, whose steps name slots: each move's own faults (no
+    man of the player's where it starts, a closed point, a distance no number makes), read in
+    its pips, else the play is no legal one."""
+    n = session.notation
+    geometry = session.variant.geometry
+    code = geometry.code
+    entry = geometry.points + 1
+    block = session.variant.move_rules.block
+    shown = " ".join(n.play_text(base, part, side) for part in parts) + \
+        (" " if parts else "") + line.strip()
+    roll = "-".join(map(str, dice))
+    board = list(base)
+    for a, b in steps:
+        ca, cb = code(a), code(b)
+        text = f"{n.label(ca, side)}/{n.label(cb, side)}"
+        if board[a] <= 0:
+            return f"{text}: no checker of yours is on {n.label(ca, side)}"
+        if b and board[b] <= -block:
+            return f"{text}: {n.label(cb, side)} is closed (the opponent holds it)"
+        dist = min(ca, entry) - cb
+        if dist not in dice and not (cb == 0 and any(d > dist for d in dice)) and \
+                not any(x + y == dist or x + y + z == dist for x, y, z in
+                        ((dice[0], dice[1], 0), (dice[0], dice[2], 0), (dice[1], dice[2], 0),
+                         (dice[0], dice[1], dice[2]))):
+            return f"{text}: no checker of yours can move {dist} with {roll}"
+        board[a] -= 1
+        if b:
+            board[b] = max(board[b], 0) + 1
+    return f"{shown}: {stray or f'not a legal play with {roll} (list shows them)'}"
+
+
 def explain(session: Session, decision: Any, steps: list[tuple[int, int]], base: Any,
             dice: tuple[int, ...], line: str, parts: list, stray: str | None = None) -> str:
     """The reason the steps entered (`steps`, the parts before included) are no legal play nor
@@ -945,6 +1016,8 @@ def explain(session: Session, decision: Any, steps: list[tuple[int, int]], base:
     n = session.notation
     side = decision.player
     variant = session.variant
+    if getattr(variant.geometry, "wide", False):
+        return _explain_wide(session, steps, base, dice, line, parts, stray, side)
     d1, d2 = dice[0], dice[1]
     #: the third die of a three-dice throw (0: none)
     d3 = dice[2] if len(dice) == 3 else 0

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from interpreter.kernel.board import BAR, OFF, OPP_BAR, OPP_OFF, Board
+from interpreter.kernel.board import BAR, OFF, OPP_BAR, OPP_OFF, OPP_POOL, POOL, Board
 
 #: race thresholds (the roller's pip lead over his own pip count), the 8-9-12 rule of thumb
 RACE_DOUBLE, RACE_REDOUBLE, RACE_TAKE, RACE_BEAVER = 0.08, 0.09, 0.12, 0.02
@@ -49,6 +49,17 @@ def evaluate(variant: Any, b: Board) -> float:
             their_pips += (25 - p) * -x
     my_pips += 25 * b[BAR]
     their_pips += 25 * b[OPP_BAR]
+    geometry: Any = getattr(variant, "geometry", None)
+    if getattr(geometry, "wide", False):
+        # the 36 points of XII scripta: the shared middle row (the same pips for both), and
+        # the men off the board counted from the entry, pip 37, for both sides
+        for p in range(25, geometry.points + 1):
+            x = b[geometry.slot(p)]
+            my_pips += p * x if x > 0 else 0
+            their_pips += p * -x if x < 0 else 0
+        entry = geometry.points + 1
+        my_pips += (entry - 25) * b[BAR] + entry * b[POOL]
+        their_pips += (entry - 25) * b[OPP_BAR] + entry * b[OPP_POOL]
     return (their_pips - my_pips) * 0.1 + b[OFF] * 2.0 + made * 1.0 - blots * 1.5 \
         + b[OPP_BAR] * 3.0
 
@@ -192,8 +203,9 @@ def is_race(b: Board) -> bool:
 
 def lead(variant: Any, b: Board) -> tuple[bool, float]:
     """(race, lead) of the player on roll, `b` seen by him: in a race his pip lead over his own
-    pip count, with contact the difference of `evaluate` for him and for his opponent."""
-    if is_race(b):
+    pip count, with contact the difference of `evaluate` for him and for his opponent (always
+    so on a board of 36 points, whose middle row `is_race` does not read)."""
+    if is_race(b) and not getattr(getattr(variant, "geometry", None), "wide", False):
         mine, theirs = _pips(b)
         return True, (theirs - mine) / max(mine, 1)
     return False, evaluate(variant, b) - evaluate(variant, variant.flip(b))

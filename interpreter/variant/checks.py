@@ -130,10 +130,13 @@ def _check_board(data: dict[str, Any], concrete: bool) -> list[Problem]:
         return out
     total = 0
     sound = True
+    # (a board of 36 points, XII scripta's, has pips up to 36)
+    top = 36 if board.get("points") == 36 else 24
     for pip, count in start.items():
-        if not (pip.isdigit() and 1 <= int(pip) <= 24):
+        if not (pip.isdigit() and 1 <= int(pip) <= top):
             out.append(Problem(("board", "start", pip), "bad-value",
-                               f"`board.start` keys are pips from 1 to 24; found `{pip}`", "key"))
+                               f"`board.start` keys are pips from 1 to {top}; found `{pip}`",
+                               "key"))
             sound = False
         if _is_int(count):
             if count < 0:
@@ -582,6 +585,13 @@ def check_playable(data: dict[str, Any], *, concrete: bool) -> list[Problem]:
                            f"nowhere: `hit` must be \"bar\", \"start\" or \"unentered\"",
                            alternatives=(mv + ("hit",),)))
     entry = movement.get("entry_pip")
+    points = board.get("points", 24) if board.get("points") in (12, 18, 24, 36) else 24
+    if _is_int(entry) and 25 < entry <= 37 and entry > points + 1:
+        out.append(Problem(mv + ("entry_pip",), "bad-value",
+                           f"with `entry_pip` = {entry} a 1 would enter a checker on pip "
+                           f"{entry - 1}, past the first point of a route of {points} points "
+                           f"(`board.points`): `entry_pip` is at most {min(points + 1, 25)}",
+                           alternatives=(("board", "points"),)))
     if _is_int(entry) and 7 <= entry <= 25 and entry - 6 <= off:
         out.append(Problem(mv + ("entry_pip",), "unplayable",
                            f"with `entry_pip` = {entry} a 6 would enter a checker on pip "
@@ -628,8 +638,9 @@ def _check_sides_and_places(data: dict[str, Any]) -> list[Problem]:
     turn = _table(data, "turn")
     declared: dict[str, Any] = turn["state"] if isinstance(turn.get("state"), dict) else {}
     points = board.get("points", 24)
-    points = points if points in (12, 18, 24) else 24
+    points = points if points in (12, 18, 24, 36) else 24
     route = _switch(movement, "route", str)
+    out += _check_wide(data, points, route)
     if points != 24 and route == "same":
         out.append(Problem(("board", "points"), "unplayable",
                            f"a route of {points} points cannot run the same way round from "
@@ -788,6 +799,54 @@ def _check_stacked(board: dict[str, Any], movement: dict[str, Any], points: int)
                                f"a pair stacked on pip {pip} needs two checkers there at the "
                                f"start, but `board.start` puts {count} there",
                                alternatives=(("board", "start"),)))
+    return out
+
+
+#: the movement switches a board of 36 points does not take, with the value each must keep
+_NOT_WIDE: tuple[tuple[str, Any, str], ...] = (
+    ("hit", ("bar", "unentered", "removed", "none"), "a hit checker goes to the bar, among the "
+     "unentered, out of the game, or nowhere (`hit = \"start\"`, `\"place\"` and "
+     "`\"pin\"` read the 24 points of the other boards)"),
+    ("enter", ("bar", "none"), "checkers enter from the bar or from off the board "
+     "(`enter = \"start\"` reads the 24 points of the other boards)"),
+    ("own_corner", (None,), "there are no corners"),
+    ("opp_corner", (None,), "there are no corners"),
+    ("hit_across", (False,), "there is no hit across the board"),
+    ("no_landing", ([],), "every point may be landed on"),
+    ("off_pip", (0,), "a checker is borne off past pip 1 (`off_pip = 0`)"),
+)
+
+
+def _check_wide(data: dict[str, Any], points: int, route: str) -> list[Problem]:
+    """A board of 36 points goes with the route of XII scripta and the switches it takes;
+    that route with the 36 points, and its pips within them."""
+    out: list[Problem] = []
+    movement = _table(data, "movement")
+    if route == "scripta" and points != 36:
+        out.append(Problem(("movement", "route"), "unplayable",
+                           f"`route = \"scripta\"` runs over the 36 points of three rows of "
+                           f"twelve; this board has {points} (`board.points = 36`)",
+                           alternatives=(("board", "points"),)))
+    if points == 36 and route != "scripta":
+        out.append(Problem(("board", "points"), "unplayable",
+                           f"a board of 36 points has three rows of twelve, the middle one "
+                           f"shared: it takes `movement.route = \"scripta\"`, not "
+                           f"{toml_repr(route)}", alternatives=(("movement", "route"),)))
+    if points != 36:
+        return out
+    for key, allowed, why in _NOT_WIDE:
+        if key in movement and movement[key] not in allowed:
+            out.append(Problem(("movement", key), "unplayable",
+                               f"on a board of 36 points {why}: `movement.{key}` cannot be "
+                               f"{toml_repr(movement[key])}", alternatives=(("board", "points"),)))
+    entry = movement.get("entry_pip")
+    if _is_int(data.get("board", {}).get("unentered")) and data["board"]["unentered"] \
+            and entry != 37:
+        out.append(Problem(("movement", "entry_pip"), "unplayable",
+                           f"on a board of 36 points a checker waiting off the board enters on "
+                           f"the middle row, a number d on pip 37 − d: `entry_pip` must be 37, "
+                           f"not {toml_repr(entry) if entry is not None else 25}",
+                           alternatives=(("board", "points"),)))
     return out
 
 

@@ -87,13 +87,17 @@ class Board(Strict):
     """`[board]`: the checkers and where they start."""
 
     checkers: int | None = Field(None, ge=1, le=60, description="checkers per player")
-    points: Literal[12, 18, 24] | None = Field(
+    points: Literal[12, 18, 24, 36] | None = Field(
         None, description="how many points each side's route has: 24 (the whole board), 18 "
-        "(three quarters, Seys dos e as) or 12 (one half, Medio emperador); pip `points` is the "
-        "first point of the route, and a checker enters from the bar with a number d on pip "
-        "points + 1 − d", json_schema_extra=says(
+        "(three quarters, Seys dos e as), 12 (one half, Medio emperador) or 36 (a board of "
+        "three rows of twelve, XII scripta, with `movement.route = \"scripta\"`); pip `points` "
+        "is the first point of the route, and a checker enters from the bar with a number d on "
+        "pip points + 1 − d", json_schema_extra=says(
             none="Each side's route runs over the 24 points of the board.",
             **{"24": "Each side's route runs over the 24 points of the board.",
+               "36": "The board has 36 points in three rows of twelve, and each side's route "
+               "runs over all of them: it starts on his pip 36, and a number d enters a checker "
+               "from the bar on pip 37 − d.",
                "any": "Each side's route has {value} points: it starts on his pip {value}, and "
                "a number d enters a checker from the bar on pip {value} + 1 − d."}))
     unplaced: Literal["error", "off", "unentered"] = Field(
@@ -115,9 +119,9 @@ class Board(Strict):
         None, description="the second player's (black's) own start and initial state, where "
         "they differ from `start` (Seys dos e as, Laquet: a different layout per side)")
     start: dict[str, int] | None = Field(
-        None, description="where each player's checkers start: pip (\"1\"..\"24\", from the "
-        "player's own point of view) → number of checkers; with `unentered`, must add up to "
-        "`checkers`")
+        None, description="where each player's checkers start: pip (\"1\"..\"24\", or "
+        "..\"36\" on a board of 36 points, from the player's own point of view) → number of "
+        "checkers; with `unentered`, must add up to `checkers`")
     unentered: int | None = Field(
         None, ge=0, le=60, description="checkers each player starts with off the board, "
         "waiting to enter as from the bar (acey-deucey: all of them)", json_schema_extra=says(
@@ -241,11 +245,13 @@ class Dice(Strict):
 class Movement(Strict):
     """`[movement]`: the movement switches of the kernel (`interpreter.kernel.rules.MoveRules`)."""
 
-    route: Literal["opposite", "same", "shared"] = Field(
+    route: Literal["opposite", "same", "shared", "scripta"] = Field(
         _DEFAULT.route, description="where the opponent's checkers run: the other way round "
         "(opposite: his pip q is the mover's 25 - q), the same way (same: his pip q is the "
-        "mover's q + 12 for q <= 12, q - 12 for q >= 13; his start is the mover's pip 12), or "
-        "along the mover's own route (shared: his pip q is the mover's q)",
+        "mover's q + 12 for q <= 12, q - 12 for q >= 13; his start is the mover's pip 12), "
+        "along the mover's own route (shared: his pip q is the mover's q), or on the 36 points "
+        "of XII scripta (scripta, with `board.points = 36`: the middle row, pips 25..36, "
+        "shared the same way; the outer rows crossed, his pip q <= 24 the mover's 25 - q)",
         json_schema_extra=says(
             opposite="The players run opposite ways round: the opponent's pip q is the mover's "
             "pip 25 − q, his start the mover's pip 1, his home board the mover's pips 19..24.",
@@ -253,7 +259,11 @@ class Movement(Strict):
             "opponent's pip q is the mover's pip q + 12 (q ≤ 12) or q − 12, his start the "
             "mover's pip 12, his home board the mover's pips 13..18.",
             shared="Both players enter at the same end and run one shared route: the opponent's "
-            "pip q is the mover's pip q, and both bear off from pips 1..6."))
+            "pip q is the mover's pip q, and both bear off from pips 1..6.",
+            scripta="Both players enter on the middle row of three and run along it the same "
+            "way (the opponent's pip q is the mover's pip q for q ≥ 25), then along the outer "
+            "rows in opposite directions: the mover's far row, pips 24..13, is the opponent's "
+            "home row, and the opponent's pip q ≤ 24 is the mover's pip 25 − q."))
     block: int = Field(_DEFAULT.block, ge=1, le=15, description="how many opposing checkers on a "
                        "point stop a checker from landing there", json_schema_extra=says(
                            **{"1": "A single opposing checker closes a point: no checker may land "
@@ -368,10 +378,11 @@ class Movement(Strict):
             "same throw.",
             false="A checker entered from off the board waits for a later throw to move on."))
     entry_pip: int = Field(
-        _DEFAULT.entry_pip, ge=7, le=25, description="checkers waiting off the board "
+        _DEFAULT.entry_pip, ge=7, le=37, description="checkers waiting off the board "
         "(`board.unentered`) enter with a number d on pip `entry_pip` − d: 25 as from the bar, "
         "in the opponent's home board; 13 on the mover's own side (Tourne-case's lane, whose "
-        "point k is pip 13 − k)", json_schema_extra=says(
+        "point k is pip 13 − k); at most `board.points` + 1 (37 on the 36 points of XII "
+        "scripta)", json_schema_extra=says(
             **{"25": "Checkers waiting off the board enter as from the bar: a number d on pip "
                "25 − d.",
                "any": "Checkers waiting off the board enter with a number d on pip {value} − d."}))

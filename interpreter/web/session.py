@@ -599,6 +599,10 @@ class Session:
         men waiting to enter)."""
         side = self.game.mover if self.pending is None else self.pending.player
         n = self.notation
+        geometry = self.playing.geometry
+        if geometry.wide:
+            # the steps of a board of 36 points name its slots: each slot by its pip's label
+            return {str(slot): n.label(code, side) for slot, code in geometry.codes.items()}
         return {str(p): n.label(p, side) for p in (*range(0, 26), UNENTERED)}
 
     # -- what the page sees ----------------------------------------------------------------------
@@ -741,8 +745,8 @@ class Session:
         position = to_json(b)
         points = self.playing.geometry.points
         if points != 24:
-            # a route of 12 or 18 points: its pips only, as the position JSON has them
-            position["points"] = position["points"][:points]
+            # a route of 12, 18 or 36 points: its pips only, as the position JSON has them
+            position["points"] = list(self.playing.geometry.pips_of(b))
         dice = self.dice()
         if dice is not None:
             position["dice"] = list(dice)

@@ -154,12 +154,13 @@ function widenTargets() {
     pip: Number(r.getAttribute("data-pip")), x: Number(r.getAttribute("x")),
     y: Number(r.getAttribute("y")), w: Number(r.getAttribute("width")),
     h: Number(r.getAttribute("height"))}));
-  const points = boxes.filter((b) => b.pip >= 1 && b.pip <= 24);
+  // (the middle row of a board of 36 points has the slots above 30)
+  const points = boxes.filter((b) => (b.pip >= 1 && b.pip <= 24) || b.pip > 30);
   if (!points.length || points[0].w >= want) return;
   // the two rows of points; the bar and the tray stand in both
   const rows = [...new Set(points.map((b) => b.y))].map((y) => {
     const h = points.find((b) => b.y === y).h;
-    return boxes.filter((b) => b.y <= y && b.y + b.h >= y + h && (b.pip <= 25))
+    return boxes.filter((b) => b.y <= y && b.y + b.h >= y + h && (b.pip <= 25 || b.pip > 30))
       .sort((a, b) => a.x - b.x);
   });
   const room = new Map();   // pip → [left, right] free on each side, the least over its rows
