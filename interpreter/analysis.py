@@ -542,6 +542,11 @@ def _results_with_ends(variant: Any, pos: RollPosition) -> dict[str, Any]:
     if not stage:
         thrown = next(((rid, w) for rid, w, fn in rules.end_throw
                        if fn(b, None, None, d1, d2, rolls, ctx)), None)
+    if thrown is not None:
+        # the throw ends the game before any play (a loss by a throw that cannot be played):
+        # the position stays as it was
+        from interpreter.kernel.movegen import Play
+        plays = [Play(b, ((),))]
     rule = None if stage else variant.throws.stage_rule(b, d1, d2, rolls, ctx)
     rows = []
     for play in sorted(plays, key=lambda p: layout.sort_key(p.board)):

@@ -252,10 +252,11 @@ def test_the_turn_states_choices_per_side_values_and_optional_stages() -> None:
 def test_end_rules_say_when_they_are_judged() -> None:
     table = render_rulebook("fallas", sections=["rule-table"])
     assert "Judged after each single move (`on = \"move\"`): a player who hits" in table
-    assert "Judged on the throw just played (`on = \"throw\"`): a player whose throw" in table
+    assert "Judged on the throw, before it is played (`on = \"throw\"`): a player whose " \
+        "throw" in table
     full = render_rulebook("fallas", sections=["rules"])
     assert "winner: the opponent of the player who made the play" in full
-    assert "judged: on the throw just played" in full
+    assert "judged: on the throw, before it is played" in full
     assert "winner: nobody: a draw" in render_rulebook("medio-emperador", sections=["rules"])
     # a count of 0 sets nothing: `limit_pips` is without effect without a limit
     assert "`limit_pips = []` (used only when `limit` is set)" in render_rulebook(

@@ -68,8 +68,8 @@ class RuleSet:
     #: end rules judged after each single move too (`on = "move"`): their ids, the hooks
     #: being those of `end` (the generator ends a play where one holds)
     end_move: list[tuple[str, str, Hook]] = field(default_factory=list)
-    #: end rules on the throw just played (`on = "throw"`): (id, winner, hook), each asked
-    #: like a stage rule, `hook(before, None, None, d1, d2, rolls, ctx)`, after the play
+    #: end rules on the throw (`on = "throw"`): (id, winner, hook), each asked like a stage
+    #: rule, `hook(before, None, None, d1, d2, rolls, ctx)`, before the play
     end_throw: list[tuple[str, str, Hook]] = field(default_factory=list)
     value: list[tuple[str, Hook, Hook]] = field(default_factory=list)   # (id, when, value)
     #: `[bot] features`: (name, hook) read like a value rule on a board seen by one side

@@ -567,12 +567,25 @@ class Game:
                 log.append(thrown)
             # -- the roll's points, the ladder's questions, the play ----------------------------
             passing = t.passed
+            # an end rule on the throw (a loss by a throw that cannot be played) is judged on
+            # the throw, before any play: where it holds, nothing is played
+            thrown_end: tuple[str, str] | None = None
+            if end_throw and passing is None:
+                tctx = self._roll_context(b, d1, d2, d3)
+                thrown_end = next(((rid, w) for rid, w, fn in end_throw
+                                   if fn(b, None, None, d1, d2, self.rolls[mover], tctx)), None)
             if passing is not None:
                 # numbers the opponent passed on: a stage of their own, scored by no rule
                 after, unplayed, made = yield from self._passed_stage(b, d1, d2, passing[1],
                                                                       passing[0], d3)
                 play_mine = play_theirs = 0
                 self.board = after
+            elif thrown_end is not None:
+                after = b
+                made = []
+                play_mine = play_theirs = 0
+                if keep:
+                    self._log_forced(b, d1, d2, b, d3=d3)
             elif not hooks:
                 # the fast path: the distinct end positions are all a throw needs
                 if path_updates:
@@ -692,13 +705,8 @@ class Game:
             # -- the end rules --------------------------------------------------------------------
             ended: str | None = None
             end_id = ""
-            if end_throw and passing is None:
-                # the rules on the throw just played (a loss by a throw that cannot be played);
-                # the generic path's context already holds the throw's plays
-                tctx = ctx if hooks else self._roll_context(b, d1, d2, d3)
-                rolls = self.rolls[mover]
-                end_id, ended = next(((rid, w) for rid, w, fn in end_throw
-                                      if fn(b, None, None, d1, d2, rolls, tctx)), ("", None))
+            if thrown_end is not None:
+                end_id, ended = thrown_end
             if ended is None and end_rules:
                 if single_end is not None:
                     ended = "mover" if single_end(after) else None

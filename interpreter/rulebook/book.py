@@ -361,12 +361,12 @@ def _points(rule: Rule) -> str:
 _END_ON = {
     "move": "after each single move, so that the game may end in the middle of a throw (the "
             "play then counts as using every number)",
-    "throw": "on the throw just played, reading its dice, `unplayed` and the position "
-             "before the play",
+    "throw": "on the throw, before it is played, reading its dice, `unplayed` and the "
+             "position before it (where it holds, nothing is played)",
 }
 
 _END_ON_SHORT = {"move": "Judged after each single move (`on = \"move\"`)",
-                 "throw": "Judged on the throw just played (`on = \"throw\"`)"}
+                 "throw": "Judged on the throw, before it is played (`on = \"throw\"`)"}
 
 
 def _short_points(rule: Rule) -> str:

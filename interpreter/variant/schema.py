@@ -579,8 +579,9 @@ class Rule(Strict):
         "(roll, the default), or on the play chosen (play); a forbid rule on the position a play "
         "ends on (play, the default) or on each single move as it is made (move); an end rule on "
         "the position a play ends on (play, the default), also after each single move, ending "
-        "the game in the middle of the throw (move), or on the throw just played, reading its "
-        "dice and `unplayed` (throw: a loss by a throw that cannot be played)")
+        "the game in the middle of the throw (move), or on the throw before it is played, "
+        "reading its dice and `unplayed` (throw: a loss by a throw that cannot be played; where "
+        "it holds, nothing is played)")
     waive: Literal["never", "unavoidable", "fewer_numbers"] | None = Field(
         None, description="a forbid rule that a roll may waive: when no way of playing it, "
         "not moving included, satisfies the rule (unavoidable), or when obeying the rule plays "
