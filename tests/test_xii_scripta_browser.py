@@ -19,13 +19,12 @@ sync_api = pytest.importorskip("playwright.sync_api",
                                reason="Playwright is not installed (the test extra has it)")
 
 from interpreter.draw import chromium_path  # noqa: E402
-from web_harness import headless_chromium, idle, live_server, start  # noqa: E402
+from web_harness import (SCREENS, headless_chromium, idle, inside, live_server,  # noqa: E402
+                         screen_page, start)
 
 CHROMIUM = chromium_path()
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine "
                                 "(apt-get install chromium; .ci/run does)")
-#: a desktop's window and a phone held upright
-SCREENS = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
 
 
 @pytest.fixture(scope="module")
@@ -41,23 +40,8 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture(params=sorted(SCREENS))
 def screen(request, browser):
-    size = SCREENS[request.param]
-    phone = request.param == "phone"
-    context = browser.new_context(viewport=size, is_mobile=phone, has_touch=phone,
-                                  device_scale_factor=2 if phone else 1)
-    pg = context.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.set_default_timeout(10000)
-    yield pg, size, request.param
-    context.close()
-    assert not errors, errors
-
-
-def inside(box: dict | None, size: dict) -> bool:
-    return box is not None and box["x"] >= -0.5 and box["y"] >= -0.5 and \
-        box["x"] + box["width"] <= size["width"] + 0.5 and \
-        box["y"] + box["height"] <= size["height"] + 0.5
+    """A page on a desktop's screen or a phone's (touch, as a phone is held)."""
+    yield from screen_page(browser, request.param)
 
 
 def _tap(pg: Any, locator: Any, size: dict) -> None:

@@ -70,6 +70,34 @@ def headless_chromium(executable: str) -> Iterator[Any]:
         b.close()
 
 
+#: a desktop's window and a phone held upright
+SCREENS = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
+
+
+def screen_page(browser: Any, name: str) -> Iterator[tuple[Any, dict, str]]:
+    """A page on the screen `name` of `SCREENS` (a phone's with touch, as a phone is held),
+    its size and name, until the generator is closed; no error of the page's script may have
+    happened by then (a fixture's body: `yield from screen_page(browser, request.param)`)."""
+    size = SCREENS[name]
+    phone = name == "phone"
+    context = browser.new_context(viewport=size, is_mobile=phone, has_touch=phone,
+                                  device_scale_factor=2 if phone else 1)
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.set_default_timeout(10000)
+    yield pg, size, name
+    context.close()
+    assert not errors, errors
+
+
+def inside(box: dict | None, size: dict) -> bool:
+    """Whether an element's box lies inside the window of `size`."""
+    return box is not None and box["x"] >= -0.5 and box["y"] >= -0.5 and \
+        box["x"] + box["width"] <= size["width"] + 0.5 and \
+        box["y"] + box["height"] <= size["height"] + 0.5
+
+
 def idle(pg: Any) -> None:
     """Wait until the page has nothing in flight (`body[data-busy="0"]`)."""
     pg.wait_for_selector('body[data-busy="0"]')
