@@ -319,9 +319,11 @@ def _build_rules(model: Any, emit: bool) -> tuple[RuleSet, list[SnippetError]]:
                     rules.end_throw.append((rule_id, winner, fn))
                 continue
             fn = compile_one(rule_id, "when", r.when, END, (BOOL,))
-            if fn is not None:
+            if fn is not None and fn is not NEVER:
+                # (a rule that can never hold under the options in effect is left out: the
+                # turn loop keeps its one-rule fast path)
                 rules.end.append((rule_id, winner, fn))
-                if on == "move" and fn is not NEVER:
+                if on == "move":
                     rules.end_move.append((rule_id, winner, fn))
         elif kind == "value":
             when = compile_one(rule_id, "when", r.when, END, (BOOL,))
