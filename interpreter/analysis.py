@@ -182,13 +182,13 @@ def spans_written(variant: Any, out: dict) -> dict:
         elif rule.same and isinstance(state, dict) and rule.name in state \
                 and state[rule.name][0] == state[rule.name][1]:
             state[rule.name] = state[rule.name][0]
-    if isinstance(state, dict):
+    choose = getattr(getattr(getattr(variant, "model", None), "turn", None), "choose",
+                     None) or {}
+    if choose and isinstance(state, dict):
         # a choice this variant does not ask (`only_if` a house option it does not take):
         # its state is not written while it keeps its initial value
         asked = {rule.name for rule in getattr(variant, "choices", ())}
         initial = {n: v for n, v, _f in variant.geometry.state}
-        choose = getattr(getattr(getattr(variant, "model", None), "turn", None), "choose",
-                         None) or {}
         for name in choose:
             if name not in asked and state.get(name) == [initial.get(name)] * 2:
                 del state[name]

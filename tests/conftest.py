@@ -42,3 +42,34 @@ def pytest_configure(config: pytest.Config) -> None:
     marks = str(config.getoption("markexpr", "") or "")
     if "slow" in marks and "not slow" not in marks.replace("slow or not slow", ""):
         os.environ["TABLIER_FULL_TESTS"] = "1"
+
+
+# -- the browser tests' fixtures (tests/*_browser.py; each module skips itself without
+# Playwright or Chromium) ---------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def server():
+    """`tablier serve`'s application run by uvicorn for one module: its address."""
+    from web_harness import live_server
+
+    yield from live_server()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Headless Chromium, driven by Playwright, for one module."""
+    from interpreter.draw import chromium_path
+    from web_harness import headless_chromium
+
+    path = chromium_path()
+    assert path is not None
+    yield from headless_chromium(path)
+
+
+@pytest.fixture(params=("desktop", "phone"))
+def screen(request, browser):
+    """A page on a desktop's screen or a phone's (`web_harness.SCREENS`; touch, as a phone is
+    held)."""
+    from web_harness import screen_page
+
+    yield from screen_page(browser, request.param)

@@ -15,7 +15,6 @@ import os
 import re
 import time
 from pathlib import Path
-from typing import Any, Iterator
 
 import pytest
 
@@ -25,24 +24,13 @@ sync_api = pytest.importorskip("playwright.sync_api",
                                reason="Playwright is not installed (the test extra has it)")
 
 from interpreter.draw import chromium_path  # noqa: E402
-from web_harness import headless_chromium, idle, live_server, start  # noqa: E402
+from web_harness import idle, start  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = chromium_path()
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine "
                                 "(apt-get install chromium; .ci/run does)")
 DOC_SHOTS = os.environ.get("TABLIER_DOC_SHOTS") == "1"
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[str]:
-    yield from live_server()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    assert CHROMIUM is not None
-    yield from headless_chromium(CHROMIUM)
 
 
 @pytest.fixture

@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
-from typing import Any, Iterator
 
 import pytest
 
@@ -22,7 +21,7 @@ sync_api = pytest.importorskip("playwright.sync_api",
                                reason="Playwright is not installed (the test extra has it)")
 
 from interpreter.draw import chromium_path  # noqa: E402
-from web_harness import headless_chromium, idle, live_server, start  # noqa: E402
+from web_harness import idle, start  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = chromium_path()
@@ -31,17 +30,6 @@ pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this ma
                                 "(apt-get install chromium; .ci/run does)")
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[str]:
-    yield from live_server()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    assert CHROMIUM is not None
-    yield from headless_chromium(CHROMIUM)
 
 
 class Screen:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
@@ -19,29 +19,11 @@ sync_api = pytest.importorskip("playwright.sync_api",
                                reason="Playwright is not installed (the test extra has it)")
 
 from interpreter.draw import chromium_path  # noqa: E402
-from web_harness import (SCREENS, headless_chromium, idle, inside, live_server,  # noqa: E402
-                         screen_page, start)
+from web_harness import idle, inside, start  # noqa: E402
 
 CHROMIUM = chromium_path()
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine "
                                 "(apt-get install chromium; .ci/run does)")
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[str]:
-    yield from live_server()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    assert CHROMIUM is not None
-    yield from headless_chromium(CHROMIUM)
-
-
-@pytest.fixture(params=sorted(SCREENS))
-def screen(request, browser):
-    """A page on a desktop's screen or a phone's (touch, as a phone is held)."""
-    yield from screen_page(browser, request.param)
 
 
 def _tap(pg: Any, locator: Any, size: dict) -> None:

@@ -35,22 +35,11 @@ def _wants_own(kind: str) -> bool:
     return bool(params.get("learned")) and not params.get("weights")
 
 
-def has_own_network(variant: Any) -> bool:
-    """Whether `learned` finds a network trained under exactly `variant`'s rules."""
-    from interpreter.players.learned import _trained_fingerprint, cached_weights, \
-        shipped_weights
-    from interpreter.variant.fingerprint import rules_fingerprint
-
-    if cached_weights(variant) is not None:
-        return True
-    shipped = shipped_weights(variant.id)
-    return shipped is not None and _trained_fingerprint(shipped) == rules_fingerprint(variant)
-
-
 def to_train(specs: Sequence[Any], variants: Sequence[Any],
              players: Sequence[dict[str, str]]) -> list[tuple[Any, Any]]:
     """(spec, variant) of each distinct rules fingerprint among the arms whose learned players
     lack a network of their own; rotations are left out (`tablier train` trains each game)."""
+    from interpreter.players.learned import own_network
     from interpreter.variant.fingerprint import rules_fingerprint
 
     out: dict[str, tuple[Any, Any]] = {}
@@ -58,7 +47,7 @@ def to_train(specs: Sequence[Any], variants: Sequence[Any],
         if getattr(variant, "games", ()) or not any(_wants_own(k) for k in pl.values()):
             continue
         fp = rules_fingerprint(variant)
-        if fp not in out and not has_own_network(variant):
+        if fp not in out and own_network(variant) is None:
             out[fp] = (spec, variant)
     return list(out.values())
 
@@ -114,7 +103,7 @@ def network_names(variant: Any, players: dict[str, str]) -> dict[str, str | None
     `trained CACHE-PATH` (the user's cache, for these rules), the file named, or None for a
     player without a network. A rotation names each game's."""
     from interpreter.compare.provenance import weights_files
-    from interpreter.players.learned import weights_cache
+    from interpreter.players.learned import shipped_weights, weights_cache
 
     cache = weights_cache()
     out: dict[str, str | None] = {}
@@ -127,7 +116,7 @@ def network_names(variant: Any, players: dict[str, str]) -> dict[str, str | None
         for path in files:
             if cache is not None and path.parent == cache:
                 names.append(f"trained for these rules ({path})")
-            elif path.parent.name == "weights" and path.parent.parent.name == "players":
+            elif shipped_weights(path.stem) == path:
                 names.append(f"shipped {path.name}")
             else:
                 names.append(str(path))

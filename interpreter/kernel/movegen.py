@@ -202,6 +202,9 @@ class MoveGenerator:
         #: the walk of numbers passed on that may only unstack or bear off (a stage's
         #: `moves = "bear_off"`)
         self._only_off = False
+        #: the steps come from a walk of their own (a board of 36 points, stacked pairs or
+        #: bearing off in place): one test on the common path
+        self._own_steps = self._wide or self._stacks or self._in_place
         #: the boards walked in this throw, when one way to each end board is enough
         #: (`some_plays`: three dice and no hook)
         self._seen: set | None = None
@@ -558,9 +561,9 @@ class MoveGenerator:
     def _steps(self, L: list[int], d: int, must: int | None, carried: tuple[int, ...],
                frozen: tuple[int, ...], last: bool) -> list[tuple[int, int, int, int]]:
         """The single-number moves of `d` physically possible on L: (src, dst, hit, flags)."""
-        if self._wide:
-            return self._steps_wide(L, d, must, frozen)
-        if self._stacks or self._in_place:
+        if self._own_steps:
+            if self._wide:
+                return self._steps_wide(L, d, must, frozen)
             staged = self._staged(L, d)
             if staged is not None:
                 return staged

@@ -404,6 +404,11 @@ def _read_wide(text: str, plays: Sequence[Any], before: Sequence[int], dice: tup
         ordered = [p for p in found if any(coded(path) == written for path in p.paths)]
         if len(ordered) == 1:
             return ordered[0]
+    return _the_one(found, text, dice)
+
+
+def _the_one(found: Sequence[Any], text: str, dice: tuple[int, ...]) -> Any:
+    """The one legal play `text` names among `found`, or the error saying why there is none."""
     if len(found) == 1:
         return found[0]
     if not found:
@@ -517,8 +522,4 @@ def read_play(text: str, plays: Sequence[Any], before: Sequence[int],
                        if any([(s[0], s[1]) for s in path] == list(steps) for path in p.paths)]
             if len(ordered) == 1:
                 return ordered[0]
-    if len(found) == 1:
-        return found[0]
-    if not found:
-        raise RecordError(f"{text!r} is not a legal play with {'-'.join(map(str, dice))}")
-    raise RecordError(f"{text!r} names {len(found)} different legal plays")
+    return _the_one(found, text, dice)

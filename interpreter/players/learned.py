@@ -90,6 +90,17 @@ def _trained_fingerprint(path: Path) -> str | None:
     return _FINGERPRINTS[key]
 
 
+def own_network(variant: Any) -> Path | None:
+    """A network trained under exactly `variant`'s rules: the shipped one where it was, else
+    the one `tablier train` left in the user's cache for them; None when there is neither."""
+    from interpreter.variant.fingerprint import rules_fingerprint
+
+    shipped = shipped_weights(variant.id)
+    if shipped is not None and _trained_fingerprint(shipped) == rules_fingerprint(variant):
+        return shipped
+    return cached_weights(variant)
+
+
 def network_for(variant: Any) -> Path | None:
     """The weights `learned` reads for `variant` when none are named: the network shipped for
     it where it was trained under these very rules; else the one `tablier train` left in the
@@ -98,13 +109,10 @@ def network_for(variant: Any) -> Path | None:
     the nearest file of its `extends` chain that is the same game to a network (the same board,
     dice, movement and turn: only values, rules and the ladder differ, said in the note); None
     when there is none."""
-    from interpreter.variant.fingerprint import rules_fingerprint
-
+    if cached_weights(variant) is not None:
+        # (read the shipped network's rules only where the cache has one to weigh it against)
+        return own_network(variant)
     shipped = shipped_weights(variant.id)
-    cached = cached_weights(variant)
-    if cached is not None and (shipped is None or
-                               _trained_fingerprint(shipped) != rules_fingerprint(variant)):
-        return cached
     if shipped is not None:
         return shipped
     for name, _sha in tuple(getattr(variant, "files", ()))[1:]:

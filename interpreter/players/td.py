@@ -277,6 +277,20 @@ class CompiledTrainer:
         return end
 
 
+def _started_from(path: str | Path, option: str) -> tuple[ValueNet, list[dict[str, Any]]]:
+    """The network a run goes on from (`option`: "--resume" or "--from"), its rules checked,
+    and the `trained_from` of the new weights: the file's own, then its fingerprint and
+    sha256."""
+    with open(path, "rb") as fh:
+        digest = hashlib.file_digest(fh, "sha256").hexdigest()
+    net = ValueNet.load(path)
+    problem = check_rules_meta(net.meta)
+    if problem is not None:
+        raise TablierError(f"{option}: {str(path)!r}: {problem}")
+    return net, [*(dict(t) for t in net.meta.get("trained_from", ())),
+                 {"fingerprint": net.meta.get("rules_fingerprint"), "sha256": digest}]
+
+
 def train(variant: Any, variant_ref: str, games: int | None, out: str | Path, *,
           seed: int = 1, hidden: int = 40, lam: float = 0.7, alpha: float = 0.1,
           resume: bool = False, checkpoint_every: int = 1000,
@@ -307,15 +321,7 @@ def train(variant: Any, variant_ref: str, games: int | None, out: str | Path, *,
     done = 0
     cpu = 0.0
     if resume and Path(out).exists():
-        with open(out, "rb") as fh:
-            started = hashlib.file_digest(fh, "sha256").hexdigest()
-        net = ValueNet.load(out)
-        problem = check_rules_meta(net.meta)
-        if problem is not None:
-            raise TablierError(f"--resume: {str(out)!r}: {problem}")
-        trained_from = [dict(t) for t in net.meta.get("trained_from", ())]
-        trained_from.append({"fingerprint": net.meta.get("rules_fingerprint"),
-                             "sha256": started})
+        net, trained_from = _started_from(out, "--resume")
         enc = Encoder.of_net(variant, net)     # a network goes on with the inputs it has
         net.check_features(enc.names, variant.id, str(out))
         m = net.meta
@@ -334,17 +340,9 @@ def train(variant: Any, variant_ref: str, games: int | None, out: str | Path, *,
             widened.append([done, net.hidden, hidden])
             net = net.widened(hidden, seed=seed * 1_000_003 + done)
     elif start is not None:
-        with open(start, "rb") as fh:
-            started = hashlib.file_digest(fh, "sha256").hexdigest()
-        source = ValueNet.load(start)
-        problem = check_rules_meta(source.meta)
-        if problem is not None:
-            raise TablierError(f"--from: {str(start)!r}: {problem}")
+        source, trained_from = _started_from(start, "--from")
         net, what = source.transferred(enc.names, levels, hidden=hidden, seed=seed)
         hidden = net.hidden
-        trained_from = [dict(t) for t in source.meta.get("trained_from", ())]
-        trained_from.append({"fingerprint": source.meta.get("rules_fingerprint"),
-                             "sha256": started})
         if said is not None:
             said(what)
         schedule = []
