@@ -7,6 +7,7 @@ which also writes that cache (`listing.store_listing`) and never imports this mo
 """
 from __future__ import annotations
 
+import os
 import sys
 from typing import Sequence
 
@@ -24,6 +25,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             except BrokenPipeError:
                 pass
             return 0
+    # pydantic looks for plugins among every installed distribution's entry points when the
+    # first model is made (some 30 ms a process); the rules files' models are Tablier's own
+    # checks, which no plugin observes. PYDANTIC_DISABLE_PLUGINS= (empty) lets them load.
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     from interpreter.cli import main as cli_main
 
     return cli_main(args)

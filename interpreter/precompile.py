@@ -29,18 +29,45 @@ def prepare_generator(ref: str, overrides: Sequence[str]) -> None:
             playout.play(["0/0"])
 
 
+def prepare_throws(ref: str, overrides: Sequence[str]) -> None:
+    """Compile the searching bots' throws of a scoring game (native/throws_emit.py)."""
+    from interpreter import native
+    from interpreter.variant.build import load_variant
+
+    native.accelerate_throws(load_variant(ref, list(overrides)), quiet=True)
+
+
+def prepare_net(ref: str, overrides: Sequence[str]) -> None:
+    """Compile the learned players' network code for the variant (native/td_emit.py)."""
+    from interpreter.native.library import build_library
+    from interpreter.native.modules import load
+    from interpreter.native.td_emit import play_source, trainer_source
+    from interpreter.players.learned import FastNet
+    from interpreter.variant.build import load_variant
+
+    variant = load_variant(ref, list(overrides))
+    source = trainer_source(variant) or play_source(variant)
+    if source is not None:
+        build_library(load(source), source, FastNet.EXPORTS)
+
+
 def prepare_contact() -> None:
     """Compile the learned players' contact counts (players/features.py)."""
     import numpy as np
 
-    from interpreter.players.features import contact_block
+    from interpreter.native.library import build_library
+    from interpreter.native.modules import load, plain_source
+    from interpreter.players import contact
+    from interpreter.players.features import CONTACT_EXPORTS, CONTACT_MANY, contact_block
 
-    contact_block(np.zeros((1, 28), dtype=np.int64), 4)
+    source = plain_source(contact) + CONTACT_MANY
+    if not build_library(load(source), source, CONTACT_EXPORTS):
+        contact_block(np.zeros((1, 28), dtype=np.int64), 4)
 
 
 def main(argv: Sequence[str]) -> int:
     if len(argv) < 2:
-        print("usage: python3 -m interpreter.precompile generator|contact REF "
+        print("usage: python3 -m interpreter.precompile generator|throws|net|contact REF "
               "[KEY=VALUE ...]", file=sys.stderr)
         return 2
     what, ref, overrides = argv[0], argv[1], tuple(argv[2:])
@@ -52,6 +79,10 @@ def main(argv: Sequence[str]) -> int:
             pass
         if what == "generator":
             prepare_generator(ref, overrides)
+        elif what == "throws":
+            prepare_throws(ref, overrides)
+        elif what == "net":
+            prepare_net(ref, overrides)
         elif what == "contact":
             prepare_contact()
         else:

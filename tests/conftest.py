@@ -36,6 +36,9 @@ _few_arenas()
 # processes behind: they use only what is in the cache (tests/test_prepare.py runs the
 # background path itself)
 os.environ.setdefault("TABLIER_PREPARE", "never")
+# the compiled code is compared with the Python path through numba's own modules (compiled
+# on first use and cached); tests/test_library.py makes and loads the libraries themselves
+os.environ.setdefault("TABLIER_LIBRARY", "0")
 
 
 def pytest_configure(config: pytest.Config) -> None:

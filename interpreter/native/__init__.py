@@ -84,32 +84,37 @@ def say_once(message: str) -> None:
         print(f"tablier: {message}", file=sys.stderr)
 
 
-#: the fewest games worth loading the compiled code from the cache (numba's import and the
-#: cached machine code cost about a second), and worth compiling it first (some 20 s of CPU
-#: for the backgammon family, once per machine and code version)
+#: the fewest games worth loading the compiled code from the cache: as a library (numpy's
+#: import, a tenth of a second), or as numba's cached machine code (numba's import and first
+#: dispatch, about a second); and worth compiling it first (some 10 s of CPU for the backgammon
+#: family, once per machine and code version)
+LIB_GAMES = 100
 WARM_GAMES = 500
 COLD_GAMES = 20_000
 
 
-def warm_games(games_of: tuple[Any, ...]) -> int:
-    """The fewest games worth loading the compiled code of these games from the cache:
-    `WARM_GAMES` for fifteen checkers a side, a multiple of it for fewer (a game of three
-    checkers, Hypergammon's or Tourne-case's, costs the Python path under a millisecond: the
-    second of loading pays over some two thousand of them)."""
+def warm_games(games_of: tuple[Any, ...], least: int = WARM_GAMES) -> int:
+    """The fewest games worth loading the compiled code of these games from the cache: `least`
+    for fifteen checkers a side, a multiple of it for fewer (a game of three checkers,
+    Hypergammon's or Tourne-case's, costs the Python path under a millisecond: the second of
+    loading pays over some two thousand of them)."""
     few = min(max(1, int(getattr(g, "checkers", 15) or 15)) for g in games_of)
-    return WARM_GAMES * max(1, 15 // few)
+    return least * max(1, 15 // few)
 
 
 def accelerate(variant: Any, quiet: bool = False, games: int | None = None) -> bool:
     """Give `variant` (and the games of a rotation) the compiled generator and playouts where
     its switches are covered; True when every game of it runs compiled. `games`: how many
     games the caller will play (None: as many as it takes, compiling now what the cache lacks),
-    below which loading the code would cost more than it saves. Code missing from the cache is
-    compiled as `policy()` says: for a run of fewer than `COLD_GAMES` games, in the background
-    by default (this run plays on the Python path and never imports numba). Where numba is
-    missing, or a variant is not covered, says so once on stderr (unless `quiet`) and changes
-    nothing."""
-    if not wanted() or (games is not None and games < WARM_GAMES):
+    below which loading the code would cost more than it saves.
+
+    The code comes from the cache's library when it is there (`library.py`: no numba import),
+    else from numba's cached machine code. Code missing from the cache is compiled as
+    `policy()` says: for a run of fewer than `COLD_GAMES` games, in the background by default
+    (this run plays on the Python path, or on numba's cached code, and never imports numba for
+    nothing); otherwise here, as a library where a C compiler allows. Where numba is missing,
+    or a variant is not covered, says so once on stderr (unless `quiet`) and changes nothing."""
+    if not wanted() or (games is not None and games < LIB_GAMES):
         return False
     alone = [g.id for g in (tuple(getattr(variant, "games", ()) or ()) or (variant,))
              if python_only(g)]
@@ -122,37 +127,45 @@ def accelerate(variant: Any, quiet: bool = False, games: int | None = None) -> b
         if not quiet:
             say_once("numba is not installed: games run on the Python path (slower)")
         return False
-    from interpreter.native.generator import is_cached
+    from interpreter.native.generator import build_lib, has_lib, install, is_cached, \
+        may_build_lib
 
     games_of = tuple(getattr(variant, "games", ()) or ()) or (variant,)
+    if games is not None and games < warm_games(games_of, LIB_GAMES):
+        return False
+    if all(has_lib(g) for g in games_of) and all(install(g, library_only=True)
+                                                 for g in games_of):
+        return True
+    lib_missing = any(may_build_lib(g) for g in games_of)
+    build_here = lib_missing
     if games is not None:
         # asked of the cache's files: no numba import for a run that will not use it
         cached = all(is_cached(g) for g in games_of)
-        if cached and games < warm_games(games_of):
-            return False
-        if not cached:
-            how = policy()
-            if games < COLD_GAMES and how != "foreground":
-                if how == "background" and games >= warm_games(games_of):
-                    from interpreter.native.prepare import in_background
+        how = policy()
+        here = how != "never" and (games >= COLD_GAMES or how == "foreground")
+        if not here:
+            build_here = False
+            if how == "background" and (lib_missing or not cached):
+                from interpreter.native.prepare import in_background
 
-                    if in_background("generator", variant) and not quiet:
-                        say_once(f"compiling the move generator of {variant.id} for this "
-                                 f"machine in the background (once, about 20 s); later runs "
-                                 f"use it")
+                if in_background("generator", variant) and not quiet:
+                    say_once(f"compiling the move generator of {variant.id} for this machine "
+                             f"in the background (once, about 10 s); later runs use it")
+            if not cached or games < warm_games(games_of):
+                # numba's cached code (its import and first dispatch) pays from more games
                 return False
-            if how == "never":
-                return False
-            if not quiet:
-                say_once(f"compiling the move generator of {variant.id} for this machine "
-                         f"(once, about 20 s)")
+        elif (build_here or not cached) and not quiet:
+            say_once(f"compiling the move generator of {variant.id} for this machine "
+                     f"(once, about 10 s)")
     if not available():
         if not quiet:
             say_once("numba is not installed (or cannot be loaded here): games run on the "
                      "Python path (slower)")
         return False
-    from interpreter.native.generator import install
-
+    if build_here:
+        for g in games_of:
+            if may_build_lib(g):
+                build_lib(g)
     done = [install(g) for g in games_of]
     if not all(done) and not quiet:
         left = ", ".join(dict.fromkeys(g.id for g, ok in zip(games_of, done) if not ok))
@@ -192,14 +205,19 @@ def python_only(variant: Any) -> str:
 def accelerate_throws(variant: Any, games: int | None = None, quiet: bool = False) -> bool:
     """Give `variant` (and the games of a rotation) the compiled throws (`throws_emit.py`) that
     the searching bots' valuation of a scoring game reads, where it is covered; True when every
-    game of it has them. `games`: how many games a searching bot will play (None: as many as it
-    takes); below `THROW_GAMES` only code already in the cache is used."""
-    if not available() or any(python_only(g) for g in (
-            tuple(getattr(variant, "games", ()) or ()) or (variant,))):
-        return False
-    from interpreter.native.throws_emit import NativeThrows, emit_throws, is_cached
-
+    game of it has them. The cache's library serves when it is there (no numba imported).
+    `games`: how many games a searching bot will play (None: as many as it takes); from
+    `THROW_GAMES` on, missing code is compiled here (as a library where a C compiler allows);
+    below, numba's cached code serves when it is there, and the library is made in the
+    background as `policy()` says."""
     games_of = tuple(getattr(variant, "games", ()) or ()) or (variant,)
+    if not installed() or any(python_only(g) for g in games_of):
+        return False
+    from interpreter.native.library import may_build
+    from interpreter.native.throws_emit import (EXPORTS, NativeThrows, build, emit_throws,
+                                                is_cached, library)
+
+    compile_here = games is None or games >= THROW_GAMES
     done = []
     for g in games_of:
         if g.__dict__.get("native_throws") is not None:
@@ -210,12 +228,27 @@ def accelerate_throws(variant: Any, games: int | None = None, quiet: bool = Fals
             done.append(False)
             continue
         nr, fns = made
-        if games is not None and games < THROW_GAMES and not is_cached(nr, fns):
-            done.append(False)
-            continue
-        if not quiet and not is_cached(nr, fns):
-            say_once(f"compiling the throws of {g.id} for this machine (once, about 10 s)")
-        g.__dict__["native_throws"] = NativeThrows(g, nr)
+        lib = library(nr)
+        if lib is None:
+            buildable = may_build(nr.source, EXPORTS, nr.digest)
+            if not compile_here and buildable and policy() == "background":
+                from interpreter.native.prepare import in_background
+
+                in_background("throws", g)
+            if not compile_here and not is_cached(nr, fns):
+                done.append(False)
+                continue
+            if not available():
+                done.append(False)
+                continue
+            if compile_here and buildable:
+                if not quiet:
+                    say_once(f"compiling the throws of {g.id} for this machine (once, about "
+                             f"10 s)")
+                lib = build(nr)
+            elif not quiet and not is_cached(nr, fns):
+                say_once(f"compiling the throws of {g.id} for this machine (once, about 10 s)")
+        g.__dict__["native_throws"] = NativeThrows(g, nr, lib)
         done.append(True)
     return all(done)
 

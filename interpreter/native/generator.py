@@ -9,17 +9,24 @@ throw whose plays overflow the work space.
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 from interpreter.kernel.movegen import Play, Step
 from interpreter.kernel.rules import MoveRules
 from interpreter.native import gen_emit, hooks_emit, walk_emit
+from interpreter.native.library import Exports, has_library, load_library
 from interpreter.native.modules import is_cached as cached
 from interpreter.native.modules import load
 
 Board = tuple[int, ...]
 
 _MODULES: dict[tuple[MoveRules, str], Any] = {}
+
+#: the entry functions' signatures, as their callers here pass them (int64 arrays, C order)
+RESULTS = ("results", "i8(i8[::1], i8, i8, i8[::1])")
+HOOKED = ("results", "i8(i8[::1], i8, i8, i8, i8, i8[::1])")
+PLAY_GAMES = ("play_games",
+              "i8(i8[::1], i8[:,:,::1], i8[:,::1], i8[::1], i8, i8[::1], i8[:,::1])")
 
 
 def _family(rules: MoveRules) -> str | None:
@@ -163,45 +170,100 @@ def _hooked_source(variant: Any) -> tuple[hooks_emit.Hooked, str, str] | None:
     return h, hooks_emit.module_source(h), hooks_emit.salt(h)
 
 
-def _source_of(variant: Any) -> tuple[str, tuple[str, ...], str] | None:
-    """The source of the variant's compiled module, the functions a caller runs (and the salt
-    of its cache name, for the walk with the file's rules); None when it has none."""
+def _source_of(variant: Any) -> tuple[str, Exports, str] | None:
+    """The source of the variant's compiled module, the functions a caller runs with their
+    signatures (`library.Exports`), and the salt of its cache name (for the walk with the
+    file's rules); None when it has none. Written once per variant."""
+    got = variant.__dict__.get("_native_source", False)
+    if got is False:
+        got = variant.__dict__["_native_source"] = _write_source(variant)
+    return cast("tuple[str, Exports, str] | None", got)
+
+
+def _write_source(variant: Any) -> tuple[str, Exports, str] | None:
     gen = variant.generator
     made = _hooked_source(variant)
     if made is not None:
-        return made[1], ("results",), made[2]
+        return made[1], (HOOKED,), made[2]
     if gen.forbid or gen.moves or _family(gen.rules) is None:
         return None
     from interpreter.native.playout import playout_part
 
     extra = playout_part(variant)
-    fns = ("results", "play_games") if extra else ("results",)
-    return module_source(gen.rules, extra[0] if extra else ""), fns, ""
+    exports = (RESULTS, PLAY_GAMES) if extra else (RESULTS,)
+    return module_source(gen.rules, extra[0] if extra else ""), exports, ""
 
 
 def is_cached(variant: Any) -> bool:
-    """Whether the variant's compiled code is in the cache already (or it has none to
-    compile)."""
+    """Whether the variant's compiled code is in the cache already, as a library or as numba's
+    cached machine code (or it has none to compile)."""
     if getattr(variant.generator, "native", None) is not None:
         return True
     src = _source_of(variant)
-    return src is None or cached(*src)
+    return src is None or has_library(*src) or cached(src[0], tuple(fn for fn, _s in src[1]),
+                                                      src[2])
 
 
-def install(variant: Any) -> bool:
+def has_lib(variant: Any) -> bool:
+    """Whether the variant's compiled code is in the cache as a library (loaded without numba),
+    or it has none to compile, or it is in place already."""
+    if getattr(variant.generator, "native", None) is not None:
+        return True
+    src = _source_of(variant)
+    return src is None or has_library(*src)
+
+
+def may_build_lib(variant: Any) -> bool:
+    """Whether a library of the variant's compiled code could be made here (it has code to
+    compile, and no attempt failed lately)."""
+    from interpreter.native.library import may_build
+
+    src = _source_of(variant)
+    return src is not None and may_build(*src)
+
+
+def build_lib(variant: Any) -> bool:
+    """Make the library of the variant's compiled code (numba's compiler, once per machine);
+    False when it has none or it cannot be made here."""
+    src = _source_of(variant)
+    if src is None:
+        return False
+    source, exports, salt = src
+    if has_library(source, exports, salt):
+        return True
+    from interpreter.native.library import build_library
+
+    if _hooked_source(variant) is not None:
+        module = load(source, salt)
+    else:
+        from interpreter.native.playout import playout_part
+
+        extra = playout_part(variant)
+        module = compiled_module(variant.generator.rules, extra[0] if extra else "")
+    return build_library(module, source, exports, salt)
+
+
+def install(variant: Any, library_only: bool = False) -> bool:
     """The compiled `results()` on the variant's generator, when its switches are covered; True
-    when it is in place."""
+    when it is in place. The library of the cache serves when it is there (no numba imported),
+    else numba's module, unless `library_only`."""
     gen = variant.generator
     if getattr(gen, "native", None) is not None:
         return True
-    if _install_hooked(variant):
-        return True
+    made = _hooked_source(variant)
+    if made is not None:
+        return _install_hooked(variant, made, library_only)
     if gen.forbid or gen.moves or _family(gen.rules) is None:
         return False
     from interpreter.native.playout import playout_part
 
     extra = playout_part(variant)
-    module = compiled_module(gen.rules, extra[0] if extra else "")
+    src = _source_of(variant)
+    module = None if src is None else load_library(*src)
+    if module is None:
+        if library_only:
+            return False
+        module = compiled_module(gen.rules, extra[0] if extra else "")
     python = gen._fast if gen._fast is not None else gen.results
     native = NativeResults(gen.rules, python, module)
     if extra is not None:
@@ -214,14 +276,17 @@ def install(variant: Any) -> bool:
     return True
 
 
-def _install_hooked(variant: Any) -> bool:
+def _install_hooked(variant: Any, made: tuple[hooks_emit.Hooked, str, str],
+                    library_only: bool) -> bool:
     gen = variant.generator
-    made = _hooked_source(variant)
-    if made is None:
-        return False
     h, source, salt = made
+    module = load_library(source, (HOOKED,), salt)
+    if module is None:
+        if library_only:
+            return False
+        module = load(source, salt)
     python = gen.results
-    native = HookedResults(h, python, load(source, salt), gen.some_plays)
+    native = HookedResults(h, python, module, gen.some_plays)
     gen.py_results = python
     gen.native = native
     gen.results = native

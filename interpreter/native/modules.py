@@ -92,22 +92,47 @@ def digest(source: str, salt: str = "") -> str:
     return h.hexdigest()[:32]
 
 
+def installed_version(package: str) -> str | None:
+    """The version of an installed distribution, read from the name of its `.dist-info`
+    folder beside the package (one listing of that folder: `importlib.metadata` costs some
+    20 ms to import and scan); None where there is none to read (a source tree on the path,
+    an egg), and `importlib.metadata` is asked instead."""
+    from importlib.util import find_spec
+
+    try:
+        spec = find_spec(package)
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    folder = os.path.dirname(next(iter(spec.submodule_search_locations)))
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return None
+    found = [n[len(package) + 1:-len(".dist-info")] for n in names
+             if n.startswith(package + "-") and n.endswith(".dist-info")]
+    return found[0] if len(found) == 1 else None
+
+
 def numba_version() -> str:
     """numba's version, read from its installed metadata: asking whether code is in the cache
     never imports numba (its import alone costs a third of a second)."""
     got = _VERSION.get("numba")
     if got is None:
-        try:
-            from importlib.metadata import version
+        got = installed_version("numba")
+        if got is None:
+            try:
+                from importlib.metadata import version
 
-            got = version("numba")
-        except Exception:       # no metadata (a source tree on the path): ask numba itself
-            from interpreter.native.numba_cache import prepare_numba
+                got = version("numba")
+            except Exception:       # no metadata (a source tree on the path): ask numba
+                from interpreter.native.numba_cache import prepare_numba
 
-            prepare_numba()
-            import numba
+                prepare_numba()
+                import numba
 
-            got = str(numba.__version__)
+                got = str(numba.__version__)
         _VERSION["numba"] = got
     return got
 

@@ -11,7 +11,7 @@ whose plays overflow the work space) is played by the Python loop.
 from __future__ import annotations
 
 import hashlib
-from typing import Any, Sequence
+from typing import Any, Sequence, cast
 
 from interpreter.engine.contract import END
 from interpreter.engine.game import Game, GameResult
@@ -33,7 +33,15 @@ def _one_game(variant: Any) -> bool:
 
 def playout_part(variant: Any) -> tuple[str, list[str], list[str]] | None:
     """The playout's source for the variant (loop_emit), with the ids of its end and value
-    rules in order; None when the compiled loop does not play it as the Python loop would."""
+    rules in order; None when the compiled loop does not play it as the Python loop would.
+    Written once per variant."""
+    got = variant.__dict__.get("_playout_part", False)
+    if got is False:
+        got = variant.__dict__["_playout_part"] = _playout_part(variant)
+    return cast("tuple[str, list[str], list[str]] | None", got)
+
+
+def _playout_part(variant: Any) -> tuple[str, list[str], list[str]] | None:
     v = variant
     if v.has_roll_hooks or v.all_off != "end" or v.doublet_rethrow:
         return None

@@ -1,7 +1,9 @@
 """Compiled code prepared in the background: `python3 -m interpreter.precompile WHAT REF
 [KEY=VALUE ...]` (interpreter/precompile.py) compiles what a run would have gained from (WHAT:
 `generator`, the move generator and random playouts of variant REF with its `--set`s;
-`contact`, the learned players' contact counts) and leaves it in the user's cache, where every
+`throws`, the searching bots' compiled throws of a scoring game; `net`, the learned players'
+network code for the variant; `contact`, the learned
+players' contact counts) and leaves it in the user's cache, where every
 later run loads it.
 
 A run that would gain from code the cache lacks (`native.accelerate`, `native.policy()`) starts
@@ -65,7 +67,7 @@ def source_of(variant: Any) -> tuple[str, tuple[str, ...]] | None:
 def in_background(what: str, variant: Any = None) -> bool:
     """Start the detached process that prepares `what` (for `variant`, when it needs one);
     False when it cannot be started here or one is at work on it already."""
-    if what == "generator":
+    if what in ("generator", "throws", "net"):
         src = source_of(variant) if variant is not None else None
         if src is None:
             return False

@@ -71,7 +71,7 @@ import itertools
 import os
 import re
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, cast
 
 from interpreter.dsl import NEVER, hook_info
 from interpreter.dsl import core as C
@@ -158,12 +158,12 @@ class NativeRules:
 
 @functools.cache
 def _rt_text() -> str:
-    from interpreter.native import rt, rt_corner
-
+    """The text of the helpers the emitted code calls (`rt.py`, `rt_corner.py`), read beside
+    this file without importing them (they import numba)."""
+    here = os.path.dirname(os.path.abspath(__file__))
     out = []
-    for module in (rt, rt_corner):
-        assert module.__file__ is not None
-        with open(module.__file__, encoding="utf-8") as f:
+    for name in ("rt.py", "rt_corner.py"):
+        with open(os.path.join(here, name), encoding="utf-8") as f:
             out.append(f.read())
     return "\0".join(out)
 
@@ -881,7 +881,17 @@ def _tree(fn: Any) -> Expr | None:
 
 def emit_rules(variant: Any) -> NativeRules | None:
     """The variant's hot-path rules as a numba module, or None when it has no rule to compile.
-    A rule this back end cannot compile is left out and named in `unsupported`, with why."""
+    A rule this back end cannot compile is left out and named in `unsupported`, with why.
+    Written and checked once per variant (the playout, the walk and the throws read it)."""
+    cached = variant.__dict__.get("_native_rules", False)
+    if cached is not False:
+        return cast("NativeRules | None", cached)
+    made = _emit_rules(variant)
+    variant.__dict__["_native_rules"] = made
+    return made
+
+
+def _emit_rules(variant: Any) -> NativeRules | None:
     rules = variant.rules
     mod = _Module()
     functions: dict[str, NativeFn] = {}

@@ -29,8 +29,14 @@ import os
 from typing import Any
 
 from interpreter.kernel.rules import MoveRules
-from interpreter.native.rules_emit import (NativeRules, check_source, emit_rules, _folder,
-                                           load_module)
+from interpreter.native.library import load_library
+from interpreter.native.rules_emit import NativeRules, emit_rules, _folder, load_module
+
+_BUFS = "i8[:,::1], i8[:,:,::1], i8[::1], i8[:,::1], i8[::1], i8[:,:,::1], i8[::1]"
+#: the functions a caller runs, with their signatures (`library.py`)
+EXPORTS = (("throw_plays", f"UniTuple(i8, 2)(i8[::1], i8, i8, i8, {_BUFS})"),
+           ("throw_points", f"i8(i8[::1], i8, i8, i8[:,::1], {_BUFS})"),
+           ("throw_points_many", f"i8[::1](i8[:,::1], i8[::1], i8[::1], i8[:,::1], {_BUFS})"))
 
 #: the most candidates of a throw: 24 sources for each number of each order and the corner
 #: taken par puissance two ways (15 checkers leave fewer)
@@ -71,7 +77,31 @@ def covers(variant: Any) -> bool:
 def emit_throws(variant: Any) -> tuple[NativeRules, tuple[str, ...]] | None:
     """The variant's compiled rules with the two throw functions, and the names of the
     functions a caller runs; None when the variant is not covered or a rule they read did not
-    compile."""
+    compile. Written once per variant; its text is checked where it is compiled
+    (`rules_emit.load_module`)."""
+    cached = variant.__dict__.get("_native_throws_source", False)
+    if cached is False:
+        cached = variant.__dict__["_native_throws_source"] = _emit_throws(variant)
+    return cached
+
+
+def library(nr: NativeRules) -> Any:
+    """The library of the throws' module in the cache (`library.py`: no numba imported), or
+    None."""
+    return load_library(nr.source, EXPORTS, nr.digest)
+
+
+def build(nr: NativeRules) -> Any:
+    """Make the library of the throws' module (numba's compiler, once per machine) and load
+    it; None where it cannot be made here."""
+    from interpreter.native.library import build_library
+
+    if build_library(load_module(nr), nr.source, EXPORTS, nr.digest):
+        return library(nr)
+    return None
+
+
+def _emit_throws(variant: Any) -> tuple[NativeRules, tuple[str, ...]] | None:
     if not covers(variant):
         return None
     nr = emit_rules(variant)
@@ -130,7 +160,6 @@ def emit_throws(variant: Any) -> tuple[NativeRules, tuple[str, ...]] | None:
               "cb, cp, cn, pb, ps, pp, pn)",
               "    return out", ""]
     source = nr.source + "\n".join(lines)
-    check_source(source)
     return dataclasses.replace(nr, source=source), ("throw_plays", "throw_points",
                                                     "throw_points_many")
 
@@ -154,10 +183,10 @@ class NativeThrows:
     dice)` (the weighted sum `throw_points` gives) and `plays(b, d1, d2, rolls)` (the plays as
     the Python generator gives them, for checking)."""
 
-    def __init__(self, variant: Any, nr: NativeRules) -> None:
+    def __init__(self, variant: Any, nr: NativeRules, lib: Any = None) -> None:
         import numpy as np
 
-        mod = load_module(nr)
+        mod = lib if lib is not None else load_module(nr)
         self._points = mod.throw_points
         self._many = mod.throw_points_many
         self._plays = mod.throw_plays

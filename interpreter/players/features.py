@@ -31,7 +31,7 @@ numpy (the cost of a search is mostly here).
 from __future__ import annotations
 
 import time
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Sequence, cast
 
 from interpreter.players._numpy import np
 
@@ -94,24 +94,42 @@ def contact_block(B: np.ndarray, doublet_moves: int) -> np.ndarray:
     return out
 
 
+#: the compiled counts' entry, with its signature (`native/library.py`)
+CONTACT_EXPORTS = (("contact_many", "void(i8[:,::1], i8, f8[:,::1])"),)
+
+
 def _contact_many() -> Callable[..., Any]:
+    """The contact counts of many boards: the library of the cache (no numba imported), else
+    numba's cached code, else (while a process of low priority compiles them, as
+    `native.policy()` says) Python."""
     if native.installed():
+        from interpreter.native.library import build_library, load_library, may_build
+
         source = plain_source(contact) + CONTACT_MANY
+        lib = load_library(source, CONTACT_EXPORTS)
+        if lib is not None:
+            return cast("Callable[..., Any]", lib.contact_many)
         how = native.policy()
-        if is_cached(source, ("contact_many",)) or how == "foreground":
-            if how == "foreground" and not is_cached(source, ("contact_many",)):
-                native.say_once("compiling the network's contact counts for this machine "
-                                "(once, a few seconds)")
-            if native.available():
-                return load(source).contact_many
-        elif how == "background":
+        cached = is_cached(source, ("contact_many",))
+        if how == "background" and may_build(source, CONTACT_EXPORTS):
             from interpreter.native.prepare import in_background
 
-            if in_background("contact"):
+            if in_background("contact") and not cached:
                 native.say_once("compiling the network's contact counts for this machine in "
                                 "the background (once, a few seconds); until then they are "
                                 "counted in Python")
-
+        if (cached or how == "foreground") and native.available():
+            if how == "foreground" and may_build(source, CONTACT_EXPORTS):
+                native.say_once("compiling the network's contact counts for this machine "
+                                "(once, a few seconds)")
+                if build_library(load(source), source, CONTACT_EXPORTS):
+                    lib = load_library(source, CONTACT_EXPORTS)
+                    if lib is not None:
+                        return cast("Callable[..., Any]", lib.contact_many)
+            elif how == "foreground" and not cached:
+                native.say_once("compiling the network's contact counts for this machine "
+                                "(once, a few seconds)")
+            return cast("Callable[..., Any]", load(source).contact_many)
     elif native.wanted():
         native.say_once("numba is not installed: the network's contact counts are counted in "
                         "Python (slower)")

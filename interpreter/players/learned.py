@@ -287,6 +287,13 @@ class FastNet:
 
     #: the module's functions it calls (their machine code cached: no compile)
     FUNCTIONS = ("leaf_outputs", "reply_values", "reply_outputs")
+    #: the same with their signatures, for the library (`native/library.py`)
+    EXPORTS = (
+        ("leaf_outputs", "void(i8[:,::1], f8[::1], i8, i8, i8, b1, i8, i8, f8, f8[:,::1])"),
+        ("reply_values", "i8(i8[:,::1], i8[::1], f8[::1], i8, i8, i8, i8[::1], f8[::1], f8, "
+                         "b1, i8, i8, f8, f8[::1])"),
+        ("reply_outputs", "i8(i8[:,::1], i8[::1], f8[::1], i8, i8, i8, b1, i8, i8, f8, "
+                          "f8[:,::1], i8[::1], i8[::1])"))
 
     @classmethod
     def make(cls, variant: Any, net: ValueNet, encoder: Encoder,
@@ -301,11 +308,30 @@ class FastNet:
         source = trainer_source(variant) or play_source(variant)
         if source is None:
             return None
-        if not variant.__dict__.get("native_net") and not is_cached(source, cls.FUNCTIONS):
-            return None
+        from interpreter.native.library import build_library, load_library, may_build
+
+        lib = load_library(source, cls.EXPORTS)
+        if lib is not None:
+            return cls(variant, net, lib, encoder, counts, worths)
+        asked = variant.__dict__.get("native_net")
+        cached = is_cached(source, cls.FUNCTIONS)
+        if not asked:
+            if native.policy() == "background" and may_build(source, cls.EXPORTS):
+                from interpreter.native.prepare import in_background
+
+                in_background("net", variant)
+            if not cached:
+                return None
         if not native.available():
             return None
-        if not is_cached(source, cls.FUNCTIONS):
+        if asked and may_build(source, cls.EXPORTS):
+            native.say_once(f"compiling the network's code for {variant.id} on this machine "
+                            f"(once, about 15 s)")
+            if build_library(load(source), source, cls.EXPORTS):
+                lib = load_library(source, cls.EXPORTS)
+                if lib is not None:
+                    return cls(variant, net, lib, encoder, counts, worths)
+        elif not cached:
             native.say_once(f"compiling the network's code for {variant.id} on this machine "
                             f"(once, about 15 s)")
         return cls(variant, net, load(source), encoder, counts, worths)

@@ -5,18 +5,13 @@ two can never disagree; `LADDER_MODELS` is its model column.
 """
 from __future__ import annotations
 
+import importlib
 from collections.abc import Iterator, MutableMapping
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from interpreter.scoring.combine import CombineLadder, CombinePlay
-from interpreter.scoring.cube import CubeLadder, CubePlay
-from interpreter.scoring.ecrire import EcrireLadder, EcrirePlay
-from interpreter.scoring.holes import HolesLadder, HolesPlay
 from interpreter.scoring.protocol import Ladder
-from interpreter.scoring.rotation import RotationLadder, RotationPlay
-from interpreter.scoring.twelve import ContinuousLadder, ContinuousPlay
 
 
 class GameLadder(BaseModel):
@@ -26,16 +21,75 @@ class GameLadder(BaseModel):
     kind: Literal["game"] = Field("game", description="one game, scored by the value rules")
 
 
+Entry = tuple[type[BaseModel], type[Ladder]]
+
+
+class _Table(MutableMapping[str, Entry]):
+    """kind → (model of its `[ladder]` table, ladder class of the turn loop). The built-in
+    kinds are named here by module and class names and imported when a kind is first asked
+    for: a backgammon run never loads the trictrac family's ladders. A kind set here (a new
+    ladder, docs/architecture.md) is kept as given."""
+
+    def __init__(self, entries: dict[str, Entry | tuple[str, str, str]]):
+        self._got: dict[str, Entry] = {}
+        self._where: dict[str, tuple[str, str, str]] = {}
+        self._kinds: list[str] = []
+        for kind, entry in entries.items():
+            self._kinds.append(kind)
+            if isinstance(entry[0], str):
+                self._where[kind] = entry
+            else:
+                self._got[kind] = entry
+
+    def __getitem__(self, kind: str) -> Entry:
+        got = self._got.get(kind)
+        if got is None:
+            where = self._where.get(kind)
+            if where is None:
+                raise KeyError(kind)
+            module = importlib.import_module(where[0])
+            got = self._got[kind] = (getattr(module, where[1]), getattr(module, where[2]))
+        return got
+
+    def __setitem__(self, kind: str, entry: Entry) -> None:
+        if kind not in self._kinds:
+            self._kinds.append(kind)
+        self._where.pop(kind, None)
+        self._got[kind] = entry
+
+    def __delitem__(self, kind: str) -> None:
+        if kind not in self._kinds:
+            raise KeyError(kind)
+        self._kinds.remove(kind)
+        self._where.pop(kind, None)
+        self._got.pop(kind, None)
+
+    def __contains__(self, kind: object) -> bool:
+        return kind in self._kinds
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(list(self._kinds))
+
+    def __len__(self) -> int:
+        return len(self._kinds)
+
+
 #: kind → (model of its `[ladder]` table, ladder class of the turn loop)
-LADDERS: dict[str, tuple[type[BaseModel], type[Ladder]]] = {
+LADDERS: MutableMapping[str, Entry] = _Table({
     "game": (GameLadder, Ladder),
-    "holes": (HolesLadder, HolesPlay),        # points → holes → a game of 12 holes (triktrak)
-    "ecrire": (EcrireLadder, EcrirePlay),     # points → holes → marks → the partie à écrire
-    "combine": (CombineLadder, CombinePlay),  # à écrire and the 12-hole honours game, the pool
-    "continuous": (ContinuousLadder, ContinuousPlay),   # points → game value → continuous match
-    "cube": (CubeLadder, CubePlay),           # game value × the doubling cube; money or a match
-    "rotation": (RotationLadder, RotationPlay),  # games of several variant files in turn (tavli)
-}
+    # points → holes → a game of 12 holes (triktrak)
+    "holes": ("interpreter.scoring.holes", "HolesLadder", "HolesPlay"),
+    # points → holes → marks → the partie à écrire
+    "ecrire": ("interpreter.scoring.ecrire", "EcrireLadder", "EcrirePlay"),
+    # à écrire and the 12-hole honours game, the pool
+    "combine": ("interpreter.scoring.combine", "CombineLadder", "CombinePlay"),
+    # points → game value → continuous match
+    "continuous": ("interpreter.scoring.twelve", "ContinuousLadder", "ContinuousPlay"),
+    # game value × the doubling cube; money or a match
+    "cube": ("interpreter.scoring.cube", "CubeLadder", "CubePlay"),
+    # games of several variant files in turn (tavli)
+    "rotation": ("interpreter.scoring.rotation", "RotationLadder", "RotationPlay"),
+})
 
 class _Models(MutableMapping[str, type[BaseModel]]):
     """The model column of `LADDERS`, read at each use: a ladder added to the table is known

@@ -1,0 +1,211 @@
+"""Compiled modules as libraries: the entry functions of a generated numba module compiled ahead
+of time (numba's `pycc`) into an extension module of the user's cache, which a later process
+loads in a millisecond without importing numba (numba's import and its first dispatch of cached
+code cost about a second a process; the library needs only numpy).
+
+A library is made once per machine, module and signature set, by the process that prepares the
+code (interpreter/precompile.py, in the background, or a run that compiles in the foreground);
+it needs a C compiler there. Where it cannot be made (no compiler, no trustworthy cache) the
+numba module with `cache=True` serves as before. The file's name is the hash of the module's
+source, its salt, the exported signatures, and the numba, numpy and Python versions, so a
+library is never read by code it was not made for. Libraries live only in the checked cache
+folder `native/lib` (`usercache.trusted_folder`): never in a private folder, since a library
+rebuilt by every process would cost more than it saves.
+
+Importing this module imports neither numba nor numpy.
+"""
+from __future__ import annotations
+
+import importlib.machinery
+import importlib.util
+import os
+import shutil
+import stat
+import sys
+import tempfile
+from types import ModuleType
+from typing import Any
+
+#: (function name, numba signature) of each function a caller runs
+Exports = tuple[tuple[str, str], ...]
+
+_LOADED: dict[str, ModuleType | None] = {}
+
+
+def _folder() -> str | None:
+    from interpreter.usercache import trusted_folder
+
+    base = trusted_folder("native")
+    if base is None:
+        return None
+    path = os.path.join(base, "lib")
+    try:
+        os.makedirs(path, mode=0o700, exist_ok=True)
+    except OSError:
+        return None
+    return path
+
+
+def _numpy_version() -> str:
+    from interpreter.native.modules import installed_version
+
+    got = installed_version("numpy")
+    if got is not None:
+        return got
+    try:
+        from importlib.metadata import version
+
+        return version("numpy")
+    except Exception:
+        return "?"
+
+
+def name_of(source: str, exports: Exports, salt: str = "") -> str:
+    """The extension module's name (its file is that name and the interpreter's suffix)."""
+    from interpreter.native.modules import digest
+
+    sig = ";".join(f"{fn}:{s}" for fn, s in exports)
+    return "tablier_lib_" + digest(source, "\0".join((salt, sig, _numpy_version(), "pycc")))
+
+
+def path_of(source: str, exports: Exports, salt: str = "") -> str | None:
+    """Where the library of this module lives (None: no trustworthy cache to keep one)."""
+    folder = _folder()
+    if folder is None:
+        return None
+    return os.path.join(folder, name_of(source, exports, salt)
+                        + importlib.machinery.EXTENSION_SUFFIXES[0])
+
+
+def wanted() -> bool:
+    """Whether libraries are used (`TABLIER_LIBRARY=0` keeps to numba's own cached code)."""
+    return os.environ.get("TABLIER_LIBRARY", "1") not in ("0", "off", "no", "false")
+
+
+def has_library(source: str, exports: Exports, salt: str = "") -> bool:
+    """Whether the library is in the cache (asked of the file: nothing is imported)."""
+    if not wanted():
+        return False
+    path = path_of(source, exports, salt)
+    if path is None:
+        return False
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return False
+    return stat.S_ISREG(st.st_mode) and st.st_uid == os.getuid()
+
+
+#: seconds for which a library that could not be made is not tried again (a compiler installed
+#: meanwhile is found the day after, or at once when the cache is emptied)
+RETRY = 86400.0
+
+
+def toolchain() -> bool:
+    """Whether this machine has what numba's ahead-of-time compiler links a library with: the
+    C compiler Python was built with, on the path, and Python's headers (asked once)."""
+    got = _TOOLCHAIN.get("ok")
+    if got is None:
+        import sysconfig
+
+        cc = (sysconfig.get_config_var("CC") or "cc").split()
+        include = sysconfig.get_paths().get("include") or ""
+        got = _TOOLCHAIN["ok"] = bool(cc) and shutil.which(cc[0]) is not None and \
+            os.path.exists(os.path.join(include, "Python.h"))
+    return got
+
+
+_TOOLCHAIN: dict[str, bool] = {}
+
+
+def may_build(source: str, exports: Exports, salt: str = "") -> bool:
+    """Whether the library could be made here: libraries are wanted, there is a trustworthy
+    cache and a C compiler, and no attempt failed in the last `RETRY` seconds."""
+    if not wanted() or not toolchain():
+        return False
+    path = path_of(source, exports, salt)
+    if path is None:
+        return False
+    try:
+        import time
+
+        return time.time() - os.stat(path + ".failed").st_mtime > RETRY
+    except OSError:
+        return True
+
+
+def load_library(source: str, exports: Exports, salt: str = "") -> ModuleType | None:
+    """The library of this module, loaded from the cache (None when it is not there, or does
+    not load: then it is removed, and the numba module serves)."""
+    if not has_library(source, exports, salt):
+        return None
+    path = path_of(source, exports, salt)
+    assert path is not None
+    got = _LOADED.get(path, False)
+    if got is not False:
+        return got                      # type: ignore[return-value]
+    name = os.path.basename(path).split(".", 1)[0]
+    mod: ModuleType | None = None
+    try:
+        loader = importlib.machinery.ExtensionFileLoader(name, path)
+        spec = importlib.util.spec_from_file_location(name, path, loader=loader)
+        if spec is not None:
+            mod = importlib.util.module_from_spec(spec)
+            loader.exec_module(mod)
+            if not all(callable(getattr(mod, fn, None)) for fn, _sig in exports):
+                mod = None
+    except Exception:                   # a broken or foreign file: made again next time
+        mod = None
+    if mod is None:
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
+    _LOADED[path] = mod
+    return mod
+
+
+def build_library(module: Any, source: str, exports: Exports, salt: str = "") -> bool:
+    """Compile the exported functions of `module` (the numba module of `source`, whose
+    functions they call are compiled into it) into the library, written whole or not at all;
+    False when it cannot be made here (no cache, no C compiler, numba's `pycc` missing)."""
+    if not wanted():
+        return False
+    path = path_of(source, exports, salt)
+    if path is None:
+        return False
+    if has_library(source, exports, salt):
+        return True
+    name = os.path.basename(path).split(".", 1)[0]
+    work = tempfile.mkdtemp(prefix="build-", dir=os.path.dirname(path))
+    try:
+        import warnings
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            from numba.pycc import CC
+
+            cc = CC(name)
+            cc.output_dir = work
+            cc.verbose = False
+            for fn, sig in exports:
+                cc.export(fn, sig)(getattr(module, fn).py_func)
+            cc.compile()
+        built = [f for f in os.listdir(work) if f.startswith(name + ".")
+                 and f.endswith(importlib.machinery.EXTENSION_SUFFIXES[0])]
+        if len(built) != 1:
+            raise OSError("the compiler left no library")
+        os.chmod(os.path.join(work, built[0]), 0o700)
+        os.replace(os.path.join(work, built[0]), path)
+        return True
+    except Exception as exc:            # no compiler, or pycc gone from this numba
+        try:
+            with open(path + ".failed", "w", encoding="utf-8") as fh:
+                fh.write(f"{type(exc).__name__}: {exc}\n")
+        except OSError:
+            pass
+        print(f"tablier: no library of compiled code here ({type(exc).__name__}); numba's "
+              f"own cache serves", file=sys.stderr)
+        return False
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
