@@ -103,7 +103,8 @@ RETRY = 86400.0
 
 def toolchain() -> bool:
     """Whether this machine has what numba's ahead-of-time compiler links a library with: the
-    C compiler Python was built with, on the path, and Python's headers (asked once)."""
+    C compiler Python was built with, on the path, Python's headers, and setuptools (asked
+    once, nothing imported)."""
     got = _TOOLCHAIN.get("ok")
     if got is None:
         import sysconfig
@@ -111,7 +112,8 @@ def toolchain() -> bool:
         cc = (sysconfig.get_config_var("CC") or "cc").split()
         include = sysconfig.get_paths().get("include") or ""
         got = _TOOLCHAIN["ok"] = bool(cc) and shutil.which(cc[0]) is not None and \
-            os.path.exists(os.path.join(include, "Python.h"))
+            os.path.exists(os.path.join(include, "Python.h")) and \
+            importlib.util.find_spec("setuptools") is not None
     return got
 
 
