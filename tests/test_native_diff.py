@@ -139,6 +139,16 @@ def test_fevga_same_games_for_the_same_seed() -> None:
     _same_games("fevga", 20, 7)
 
 
+def test_playouts_over_the_walk_with_the_files_rules() -> None:
+    """Fevga's and Long Nardy's random playouts run in the compiled loop over the walk with the
+    file's rules inside it (hooks_emit.py), as backgammon's run over its generator: the same
+    games as the Python loop, game for game."""
+    for vid, seed in (("fevga", 8), ("long-nardy", 9)):
+        _py, fast = _pair(vid)
+        assert fast.__dict__.get("native_playout") is not None, vid
+        _same_games(vid, 20, seed)
+
+
 _signed = st.lists(st.integers(-4, 4), min_size=24, max_size=24)
 
 

@@ -8,15 +8,18 @@ switches (`gen_emit.py`), for the pinning, same-route and off-board games withou
 switches only the generic walk serves (`hooks_emit.py`: the walk with the rules called inside
 it; Fevga, Jacquet, Long Nardy, Tourne-case, Tabula, Emperador, where a named state's update
 reads the play's path also `some_plays` with the first way to each board); whole random
-playouts of the backgammon family (`loop_emit.py`, `playout.py`); the variant file's rules
+playouts (`loop_emit.py`, `playout.py`) over the backgammon family's generator, the walk's, or
+the walk with the file's rules (Fevga, Long Nardy, Tavla); the variant file's rules
 (`rules_emit.py`, the rule compiler's numba back end, with its runtime helpers in `rt.py`); and
 the trictrac family's throws for its searching bots (`rt_corner.py`, `throws_emit.py`).
 Everything else, and everything when numba is missing or `TABLIER_NATIVE=0` is set, runs on the
 Python path, which stays the reference: the compiled code gives the same boards in the same
 order, and the compiled playouts the same games for the same seed (tests/test_native_diff.py).
 
-Nothing here imports numba until a command asks for speed (`accelerate`): short commands
-(`tablier moves` on one position, `rules`, `validate`) never pay for it.
+Each module's entry functions are also compiled ahead of time into a library of the cache
+(`library.py`), which later processes load without numba. Nothing here imports numba until a
+command asks for speed and no library serves (`accelerate`): short commands (`tablier moves` on
+one position, `rules`, `validate`) never pay for it.
 """
 from __future__ import annotations
 

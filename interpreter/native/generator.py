@@ -184,6 +184,11 @@ def _write_source(variant: Any) -> tuple[str, Exports, str] | None:
     gen = variant.generator
     made = _hooked_source(variant)
     if made is not None:
+        from interpreter.native.playout import playout_part
+
+        extra = playout_part(variant)
+        if extra is not None:
+            return made[1] + "\n\n" + extra[0], (HOOKED, PLAY_GAMES), made[2]
         return made[1], (HOOKED,), made[2]
     if gen.forbid or gen.moves or _family(gen.rules) is None:
         return None
@@ -279,14 +284,23 @@ def install(variant: Any, library_only: bool = False) -> bool:
 def _install_hooked(variant: Any, made: tuple[hooks_emit.Hooked, str, str],
                     library_only: bool) -> bool:
     gen = variant.generator
-    h, source, salt = made
-    module = load_library(source, (HOOKED,), salt)
+    h = made[0]
+    src = _source_of(variant)
+    assert src is not None
+    source, exports, salt = src
+    module = load_library(source, exports, salt)
     if module is None:
         if library_only:
             return False
         module = load(source, salt)
     python = gen.results
     native = HookedResults(h, python, module, gen.some_plays)
+    if len(exports) > 1:
+        from interpreter.native.playout import Playout, playout_part
+
+        extra = playout_part(variant)
+        assert extra is not None
+        variant.__dict__["native_playout"] = Playout(variant, native, extra[1], extra[2])
     gen.py_results = python
     gen.native = native
     gen.results = native

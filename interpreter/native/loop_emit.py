@@ -14,7 +14,9 @@ and counts are those of the Python loop, game for game (tests/test_native_diff.p
 It serves a variant whose throw is the plain one of the Python loop's fast path: no scoring or
 preference rules, the end rules deciding when a side's men are all off, no doublet re-throw,
 no stages or roll events, a ladder that ends with the first game and asks nothing of players
-who never double, the movement covered by `gen_emit`, and end and value rules that the rule
+who never double, the movement covered by a compiled walk (`WALKS`: gen_emit's and
+walk_emit's generators, or hooks_emit's walk with the file's forbid rules inside it, when it
+keeps no path for a named state and throws two dice), and end and value rules that the rule
 compiler's numba back end compiles (`rules_part`, interpreter/native/rules_emit.py). Anything
 else plays in Python.
 """
@@ -109,12 +111,13 @@ def flip_source(size: int, route: str) -> str:
 
 # -- the end and value rules: the rule compiler's numba back end (rules_emit.py) --------------
 
-def rules_part(variant: Any) -> tuple[str, int, int] | None:
+def rules_part(variant: Any, with_rules: bool = True) -> tuple[str, int, int] | None:
     """The numba source of the variant's end rules (`_end(b)`: the index of the first that
     holds, -1 when none) and value rules (`_value(b)`: the value and the index of the highest
     that holds, (1, -1) when none), as `rules_emit.emit_rules` compiles them, every end rule
     won by the mover; None when one of them is not compiled. Returns (source, end rules, value
-    rules)."""
+    rules); `with_rules=False` leaves the rules' own module out, for a module that holds it
+    already (the walk with the file's rules, hooks_emit.py)."""
     from interpreter.native.rules_emit import emit_rules
 
     rules = variant.rules
@@ -127,7 +130,7 @@ def rules_part(variant: Any) -> tuple[str, int, int] | None:
             list(nr.value_rules) != [i for i, _w, _v in rules.value]:
         return None
     over = nr.over.name
-    lines = [nr.source, "", "", "@njit(cache=True)", "def _end(b):",
+    lines = [nr.source if with_rules else "", "", "", "@njit(cache=True)", "def _end(b):",
              f"    return {over}(b, 0, 0)", "", "", "@njit(cache=True)", "def _value(b):"]
     if nr.value is not None:
         lines.append(f"    return {nr.value.name}(b, 0, 0)")
@@ -195,7 +198,7 @@ def play_games(start, keys, nkeys, modes, max_turns, W, out):
                 rolls0 += 1
             else:
                 rolls1 += 1
-            code = results(L, d1, d2, W)
+            code = @CALL@
             if code == -2:
                 out[g, 0] = -1
                 break
@@ -205,7 +208,7 @@ def play_games(start, keys, nkeys, modes, max_turns, W, out):
                 forced += 1
                 plays += 1
             else:
-                cat = code // SHIFT
+                cat = @CAT@
                 n = code - cat * SHIFT
                 plays += n
                 if n > 1:
@@ -213,7 +216,7 @@ def play_games(start, keys, nkeys, modes, max_turns, W, out):
                 else:
                     i = 0
                     forced += 1
-                r = OFF_ROWS + cat * CAP * SIZE + i * SIZE
+                r = @ROW@
                 for j in range(SIZE):
                     L[j] = W[r + j]
             e = _end(L)
@@ -244,7 +247,26 @@ def play_games(start, keys, nkeys, modes, max_turns, W, out):
 '''
 
 
-def loop_source(variant: Any, rules_src: str) -> str:
-    """The playout's part of the module: the streams, the flip, the rules and the games."""
-    return MT + "\n\n" + flip_source(variant.geometry.size, variant.geometry.route) + "\n\n" \
-        + rules_src + "\n\n" + GAMES
+#: how the games ask the compiled walk for a throw's boards and where they read the one
+#: chosen: the generators of gen_emit.py and walk_emit.py (`results(b, d1, d2, W)`, the rows of
+#: each category of the answer), or the walk with the file's rules of hooks_emit.py
+#: (`results(b, d1, d2, d3, rolls, W)` as the Python loop's fast path calls it, with the rolls
+#: at 1; the rows of its answer, each a board and its mask)
+WALKS = {
+    "gen": {"@CALL@": "results(L, d1, d2, W)", "@CAT@": "code // SHIFT",
+            "@ROW@": "OFF_ROWS + cat * CAP * SIZE + i * SIZE"},
+    "hooked": {"@CALL@": "results(L, d1, d2, 0, 1, W)", "@CAT@": "code // SHIFT",
+               "@ROW@": "ROWS_AT + i * ROW"},
+}
+
+
+def loop_source(variant: Any, rules_src: str, walk: str = "gen", rows_at: int = 0) -> str:
+    """The playout's part of the module: the streams, the flip, the rules and the games, over
+    the compiled walk `walk` (`WALKS`; `rows_at`: where the hooked walk's answer rows start)."""
+    games = GAMES
+    for token, text in WALKS[walk].items():
+        games = games.replace(token, text)
+    head = f"SIZE = {variant.geometry.size}\nROWS_AT = {int(rows_at)}\n\n" \
+        if walk == "hooked" else ""
+    return head + MT + "\n\n" + flip_source(variant.geometry.size, variant.geometry.route) \
+        + "\n\n" + rules_src + "\n\n" + games

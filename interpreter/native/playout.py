@@ -42,6 +42,8 @@ def playout_part(variant: Any) -> tuple[str, list[str], list[str]] | None:
 
 
 def _playout_part(variant: Any) -> tuple[str, list[str], list[str]] | None:
+    from interpreter.native import gen_emit, hooks_emit
+
     v = variant
     if v.has_roll_hooks or v.all_off != "end" or v.doublet_rethrow:
         return None
@@ -54,11 +56,21 @@ def _playout_part(variant: Any) -> tuple[str, list[str], list[str]] | None:
         return None
     if v.opening not in loop_emit.OPENING:
         return None
-    part = loop_emit.rules_part(v)
+    h = hooks_emit.hooked(v)
+    if h is not None and (h.paths or h.rules.dice == 3):
+        # the Python loop keeps a way to each board for the named states' updates, or throws
+        # three dice: the games play in Python
+        return None
+    part = loop_emit.rules_part(v, with_rules=h is None)
     if part is None:
         return None
     src, _n_end, _n_value = part
-    return (loop_emit.loop_source(v, src), [rid for rid, _w, _f in v.rules.end],
+    if h is None:
+        source = loop_emit.loop_source(v, src)
+    else:
+        rows_at = gen_emit.layout(h.row)["rows"] + hooks_emit.OUT * gen_emit.CAP * h.row
+        source = loop_emit.loop_source(v, src, "hooked", rows_at)
+    return (source, [rid for rid, _w, _f in v.rules.end],
             [rid for rid, _w, _f in v.rules.value])
 
 
