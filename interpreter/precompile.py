@@ -1,7 +1,8 @@
 """`python3 -m interpreter.precompile WHAT REF [KEY=VALUE ...]`: the detached process of low
 priority that a run starts to compile the code it would have gained from
 (interpreter/native/prepare.py `in_background`), leaving it in the user's cache for the runs
-after it. It removes the lock its starter took when it is done, whatever happened.
+after it, once the run that started it has ended. It removes the lock its starter took when it
+is done, whatever happened.
 """
 from __future__ import annotations
 
@@ -72,11 +73,16 @@ def main(argv: Sequence[str]) -> int:
         return 2
     what, ref, overrides = argv[0], argv[1], tuple(argv[2:])
     lock = os.environ.pop("TABLIER_PREPARE_LOCK", None)
+    after = os.environ.pop("TABLIER_PREPARE_AFTER", "")
     try:
         try:
             os.nice(10)
         except (AttributeError, OSError):
             pass
+        if after.isdigit():
+            from interpreter.native.prepare import wait_for
+
+            wait_for(int(after))
         if what == "generator":
             prepare_generator(ref, overrides)
         elif what == "throws":

@@ -7,8 +7,9 @@ players' contact counts) and leaves it in the user's cache, where every
 later run loads it.
 
 A run that would gain from code the cache lacks (`native.accelerate`, `native.policy()`) starts
-this as a detached process of low priority (`in_background`) and plays on the Python path
-meanwhile, without importing numba. One process a piece of work: a lock file beside the
+this as a detached process of low priority (`in_background`) and plays on the Python path,
+without importing numba; the process compiles once that run has ended (or `WAIT` seconds
+into a long one), so that it never takes the cores the run plays on. One process a piece of work: a lock file beside the
 compiled modules says one is at work (and is taken over after `STALE` seconds, should that
 process have died). Nothing here reads anything but the variant named, as the run that asked
 would: REF and the `--set`s are the run's own, passed as arguments (never through a shell).
@@ -24,6 +25,23 @@ from typing import Any, Sequence
 
 #: seconds after which a lock left by a preparing process that died is taken over
 STALE = 900.0
+#: the longest a preparing process waits for the run that started it to end before it compiles
+#: (beside it, at a low priority): a short run is never slowed by the compile it asked for, a
+#: long-lived one (`serve`, a person's game) gets the code a couple of minutes in
+WAIT = 120.0
+
+
+def wait_for(pid: int, limit: float = WAIT) -> None:
+    """Return once the process `pid` has ended, or after `limit` seconds."""
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return
+        except OSError:         # not ours to signal (it is alive): wait on
+            pass
+        time.sleep(0.2)
 
 
 def _lock_path(what: str, ref: str, overrides: Sequence[str]) -> str | None:
@@ -80,6 +98,7 @@ def in_background(what: str, variant: Any = None) -> bool:
     env = dict(os.environ)
     env["TABLIER_PREPARE"] = "foreground"
     env["TABLIER_PREPARE_LOCK"] = lock
+    env["TABLIER_PREPARE_AFTER"] = str(os.getpid())
     try:
         subprocess.Popen([sys.executable, "-m", "interpreter.precompile", what, ref,
                           *overrides], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
