@@ -139,7 +139,8 @@ def rules_part(variant: Any, with_rules: bool = True) -> tuple[str, int, int] | 
     return "\n".join(lines) + "\n", len(rules.end), len(rules.value)
 
 
-GAMES = '''
+#: the games' loop, its walk's lines left as tokens (`WALKS`)
+GAMES_OVER_WALK = '''
 @njit(cache=True)
 def _opening(dice, mode):
     ties = 0
@@ -260,12 +261,22 @@ WALKS = {
 }
 
 
+def games_source(walk: str = "gen") -> str:
+    """The games' loop over the compiled walk `walk` (`WALKS`)."""
+    games = GAMES_OVER_WALK
+    for token, text in WALKS[walk].items():
+        games = games.replace(token, text)
+    return games
+
+
+#: the games' loop over the backgammon family's generator (the compiled trainer's too)
+GAMES = games_source("gen")
+
+
 def loop_source(variant: Any, rules_src: str, walk: str = "gen", rows_at: int = 0) -> str:
     """The playout's part of the module: the streams, the flip, the rules and the games, over
     the compiled walk `walk` (`WALKS`; `rows_at`: where the hooked walk's answer rows start)."""
-    games = GAMES
-    for token, text in WALKS[walk].items():
-        games = games.replace(token, text)
+    games = games_source(walk)
     head = f"SIZE = {variant.geometry.size}\nROWS_AT = {int(rows_at)}\n\n" \
         if walk == "hooked" else ""
     return head + MT + "\n\n" + flip_source(variant.geometry.size, variant.geometry.route) \
