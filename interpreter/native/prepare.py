@@ -9,9 +9,9 @@ later run loads it.
 A run that would gain from code the cache lacks (`native.accelerate`, `native.policy()`) starts
 this as a detached process of low priority (`in_background`) and plays on the Python path,
 without importing numba; the process compiles once that run has ended (or `WAIT` seconds
-into a long one), so that it never takes the cores the run plays on. One process a piece of work: a lock file beside the
-compiled modules says one is at work (and is taken over after `STALE` seconds, should that
-process have died). Nothing here reads anything but the variant named, as the run that asked
+into a long one), so that it never takes the cores the run plays on. One process a piece of
+work: a lock file beside the compiled modules says one is at work (and is taken over after
+`STALE` seconds, should that process have died). Nothing here reads anything but the variant named, as the run that asked
 would: REF and the `--set`s are the run's own, passed as arguments (never through a shell).
 """
 from __future__ import annotations
