@@ -2,17 +2,17 @@
 [KEY=VALUE ...]` (interpreter/precompile.py) compiles what a run would have gained from (WHAT:
 `generator`, the move generator and random playouts of variant REF with its `--set`s;
 `throws`, the searching bots' compiled throws of a scoring game; `net`, the learned players'
-network code for the variant; `contact`, the learned
-players' contact counts) and leaves it in the user's cache, where every
-later run loads it.
+network code for the variant; `contact`, the learned players' contact counts) and leaves it in
+the user's cache, where every later run loads it.
 
 A run that would gain from code the cache lacks (`native.accelerate`, `native.policy()`) starts
 this as a detached process of low priority (`in_background`) and plays on the Python path,
-without importing numba; the process compiles once that run has ended (or `WAIT` seconds
-into a long one), so that it never takes the cores the run plays on. One process a piece of
-work: a lock file beside the compiled modules says one is at work (and is taken over after
-`STALE` seconds, should that process have died). Nothing here reads anything but the variant named, as the run that asked
-would: REF and the `--set`s are the run's own, passed as arguments (never through a shell).
+without importing numba; the process compiles once that run has ended (or `WAIT` seconds into a
+long one), so that it never takes the cores the run plays on. One process a piece of work: a
+lock file beside the compiled modules says one is at work (and is taken over after `STALE`
+seconds, should that process have died). Nothing here reads anything but the variant named, as
+the run that asked would: REF and the `--set`s are the run's own, passed as arguments (never
+through a shell).
 """
 from __future__ import annotations
 
