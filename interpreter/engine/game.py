@@ -186,6 +186,8 @@ class Game:
         self._choose_due = False
         #: the choice being asked (a "choose" decision), for the players to name it
         self.choosing: Any = None
+        #: a position found alive at a blocked throw, seen by either side (`_dead`)
+        self._alive: tuple[Board, Board] | None = None
 
     # -- the driver -----------------------------------------------------------------------------
 
@@ -855,12 +857,19 @@ class Game:
     def _dead(self, b: Board) -> bool:
         """Whether no number moves anything for either side on `b` (the mover's view) and the
         end rules do not end the game there: nothing can ever change again."""
+        alive = self._alive
+        if alive is not None and b in alive:
+            # the same position seen by either side, found alive at the last blocked throw
+            return False
         v = self.variant
         gen = v.generator
         other = v.flip(b)
         # (the opponent first: where the mover alone is shut out, his first number moves)
-        return all(gen.single_plays(x, d)[0].board == x for x in (other, b)
+        dead = all(gen.single_plays(x, d)[0].board == x for x in (other, b)
                    for d in range(6, 0, -1)) and v.rules.game_over(b) is None
+        if not dead:
+            self._alive = (b, other)
+        return dead
 
     def _updates_read_path(self) -> bool:
         """Whether one of the file's updates of the named state may read the play's path (each
