@@ -221,7 +221,7 @@ def _games(kind: str, net_file: str | None, compiled: bool, games: int = 3, *,
 
     with _path(compiled):
         v = load_variant("backgammon", [] if cube else ["ladder.doubling=false"])
-        native.accelerate_net(v, games)
+        native.accelerate_net(v)
         out = []
         full = f"{kind}:{net_file}" if net_file else kind
         for i in range(games):

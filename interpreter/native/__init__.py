@@ -177,10 +177,12 @@ def accelerate(variant: Any, quiet: bool = False, games: int | None = None) -> b
     return all(done)
 
 
-#: the fewest games of a searching bot worth compiling the throws' code for (some 10 s of CPU
-#: for the trictrac family, once per machine and code version; a search:1 partie of triktrak
-#: takes about 7 s on the Python path); the code in the cache is loaded for any game
-THROW_GAMES = 2
+#: the fewest games of a searching bot worth compiling the throws' code for in the run (some
+#: 17 s of CPU for the trictrac family, once per machine and code version; a search:1 partie of
+#: triktrak takes about 4 s on the Python path, half a second compiled); fewer play on the
+#: Python path while a process of low priority compiles it after the run; the code in the cache
+#: is loaded for any game
+THROW_GAMES = 5
 
 
 def python_only(variant: Any) -> str:
@@ -256,17 +258,24 @@ def accelerate_throws(variant: Any, games: int | None = None, quiet: bool = Fals
     return all(done)
 
 
-#: the fewest games of a learned player worth compiling its network's code for (some 15 s of
-#: CPU for the backgammon family, once per machine and code version); the code in the cache is
-#: loaded for any game
-NET_GAMES = 2
+#: the fewest games of a learned player worth compiling its network's code for in the run (some
+#: 15 to 20 s of CPU for the backgammon family, once per machine and code version, against
+#: about a second a game of learned play on the Python path); fewer games play on the Python
+#: path while a process of low priority compiles it after the run (`policy()`); the code in the
+#: cache is loaded for any game
+NET_GAMES = 20
 
 
 def accelerate_net(variant: Any, games: int | None = None) -> None:
     """Let the learned players of `variant` (and of the games of a rotation) compile their
     network's code (players/learned.py `FastNet`) when `games` (None: as many as it takes)
-    are enough to pay for it; below `NET_GAMES` only code already in the cache is used."""
-    if not available() or (games is not None and games < NET_GAMES):
+    are enough to pay for it (or `policy()` is `foreground`); below `NET_GAMES` only code already
+    in the cache is used, and what it lacks is compiled in the background. Imports nothing of
+    numba."""
+    if not installed():
+        return
+    if games is not None and (policy() == "never" or (games < NET_GAMES
+                                                      and policy() != "foreground")):
         return
     for g in tuple(getattr(variant, "games", ()) or ()) or (variant,):
         if not python_only(g):

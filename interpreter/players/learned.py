@@ -299,7 +299,7 @@ class FastNet:
     def make(cls, variant: Any, net: ValueNet, encoder: Encoder,
              worths: Sequence[int] | None = None) -> "FastNet | None":
         """The compiled network, where it serves and its code is in the cache or the run
-        asked for it (`native.accelerate_net`: a compile costs some 15 s once per machine)."""
+        asked for it (`native.accelerate_net`: a compile costs some 20 s once per machine)."""
         counts = compiled_layout(encoder) if native.installed() else None
         if counts is None:
             return None
@@ -326,14 +326,14 @@ class FastNet:
             return None
         if asked and may_build(source, cls.EXPORTS):
             native.say_once(f"compiling the network's code for {variant.id} on this machine "
-                            f"(once, about 15 s)")
+                            f"(once, about 20 s)")
             if build_library(load(source), source, cls.EXPORTS):
                 lib = load_library(source, cls.EXPORTS)
                 if lib is not None:
                     return cls(variant, net, lib, encoder, counts, worths)
         elif not cached:
             native.say_once(f"compiling the network's code for {variant.id} on this machine "
-                            f"(once, about 15 s)")
+                            f"(once, about 20 s)")
         return cls(variant, net, load(source), encoder, counts, worths)
 
     def outputs(self, boards: Sequence[tuple]) -> np.ndarray:
