@@ -364,7 +364,8 @@ def test_rules_walk_source_holds_no_text_of_the_file(tmp_path: Path) -> None:
     path.write_text(odd, encoding="utf-8")
     v = load_variant(str(path))
     src, fns, salt = _source_of(v)
-    assert [fn for fn, _sig in fns] == ["results"] and salt
+    # the walk, and the random playouts' loop over it
+    assert [fn for fn, _sig in fns] == ["results", "play_games"] and salt
     for word in ("evil", "os-system", "zz_payload", "__import__", "Fevga", "runner", "prime"):
         assert word not in src, word
     tree = ast.parse(src)
@@ -372,9 +373,15 @@ def test_rules_walk_source_holds_no_text_of_the_file(tmp_path: Path) -> None:
               if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
     rules = {c for c in called if c.startswith("rule")}
     assert rules and all(re.fullmatch(r"rule_\d+", c) for c in rules), rules
-    # numbers, and the one word of numba's inlining option
-    assert all(type(n.value) in (int, bool) or n.value == "always" for n in ast.walk(tree)
-               if isinstance(n, ast.Constant))
+    # numbers (the playouts' random streams' own floats among them), the one word of numba's
+    # inlining option, and the docstrings of the loop's fixed functions (static text)
+    docs = {id(f.body[0].value) for f in ast.walk(tree) if isinstance(f, ast.FunctionDef)
+            and ast.get_docstring(f) is not None}
+    assert all(type(n.value) in (int, bool, float) or n.value == "always"
+               for n in ast.walk(tree) if isinstance(n, ast.Constant) and id(n) not in docs)
+    assert {ast.get_docstring(f) for f in ast.walk(tree) if isinstance(f, ast.FunctionDef)
+            and ast.get_docstring(f)} <= {ast.get_docstring(f) for f in ast.walk(
+                ast.parse(loop_emit.MT + loop_emit.GAMES)) if isinstance(f, ast.FunctionDef)}
 
 
 def test_off_switch_and_missing_numba(monkeypatch: pytest.MonkeyPatch, capsys) -> None:

@@ -163,11 +163,13 @@ class _Steps(dict[int, Step]):
 
 def _hooked_source(variant: Any) -> tuple[hooks_emit.Hooked, str, str] | None:
     """The compiled walk with the file's rules for `variant`: (what it calls, the module's
-    source, its salt), or None when the variant is not covered."""
-    h = hooks_emit.hooked(variant)
-    if h is None:
-        return None
-    return h, hooks_emit.module_source(h), hooks_emit.salt(h)
+    source, its salt), or None when the variant is not covered. Written once per variant."""
+    got = variant.__dict__.get("_hooked_source", False)
+    if got is False:
+        h = hooks_emit.hooked(variant)
+        got = variant.__dict__["_hooked_source"] = None if h is None else (
+            h, hooks_emit.module_source(h), hooks_emit.salt(h))
+    return cast("tuple[hooks_emit.Hooked, str, str] | None", got)
 
 
 def _source_of(variant: Any) -> tuple[str, Exports, str] | None:
@@ -238,14 +240,7 @@ def build_lib(variant: Any) -> bool:
         return True
     from interpreter.native.library import build_library
 
-    if _hooked_source(variant) is not None:
-        module = load(source, salt)
-    else:
-        from interpreter.native.playout import playout_part
-
-        extra = playout_part(variant)
-        module = compiled_module(variant.generator.rules, extra[0] if extra else "")
-    return build_library(module, source, exports, salt)
+    return build_library(load(source, salt), source, exports, salt)
 
 
 def install(variant: Any, library_only: bool = False) -> bool:

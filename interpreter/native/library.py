@@ -26,6 +26,8 @@ import tempfile
 from types import ModuleType
 from typing import Any
 
+from interpreter.threadsafe import critical
+
 #: (function name, numba signature) of each function a caller runs
 Exports = tuple[tuple[str, str], ...]
 
@@ -136,9 +138,11 @@ def may_build(source: str, exports: Exports, salt: str = "") -> bool:
         return True
 
 
+@critical
 def load_library(source: str, exports: Exports, salt: str = "") -> ModuleType | None:
     """The library of this module, loaded from the cache (None when it is not there, or does
-    not load: then it is removed, and the numba module serves)."""
+    not load: then it is removed, and the numba module serves). A critical section
+    (`interpreter.threadsafe`): a web request's deadline never lands while it loads."""
     if not has_library(source, exports, salt):
         return None
     path = path_of(source, exports, salt)
@@ -156,7 +160,7 @@ def load_library(source: str, exports: Exports, salt: str = "") -> ModuleType | 
             loader.exec_module(mod)
             if not all(callable(getattr(mod, fn, None)) for fn, _sig in exports):
                 mod = None
-    except Exception:                   # a broken or foreign file: made again next time
+    except (ImportError, OSError):      # a broken or foreign file: made again next time
         mod = None
     if mod is None:
         try:
