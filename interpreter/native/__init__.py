@@ -239,7 +239,9 @@ def accelerate_throws(variant: Any, games: int | None = None, quiet: bool = Fals
             if not compile_here and buildable and policy() == "background":
                 from interpreter.native.prepare import in_background
 
-                in_background("throws", g)
+                if in_background("throws", g) and not quiet:
+                    say_once(f"compiling the throws of {g.id} for this machine in the "
+                             f"background (once, about 17 s); later runs use them")
             if not compile_here and not is_cached(nr, fns):
                 done.append(False)
                 continue
@@ -249,10 +251,10 @@ def accelerate_throws(variant: Any, games: int | None = None, quiet: bool = Fals
             if compile_here and buildable:
                 if not quiet:
                     say_once(f"compiling the throws of {g.id} for this machine (once, about "
-                             f"10 s)")
+                             f"17 s)")
                 lib = build(nr)
             elif not quiet and not is_cached(nr, fns):
-                say_once(f"compiling the throws of {g.id} for this machine (once, about 10 s)")
+                say_once(f"compiling the throws of {g.id} for this machine (once, about 17 s)")
         g.__dict__["native_throws"] = NativeThrows(g, nr, lib)
         done.append(True)
     return all(done)

@@ -111,8 +111,9 @@ def judge_for(variant: Any, learned: bool, weights: str | None) -> Any:
             from interpreter.players.heuristic import HeuristicJudge
             got = HeuristicJudge(variant)
             # the compiled throws, when their code is in the cache already (runner.py
-            # compiles it for a run of many searching games)
-            accelerate_throws(variant, games=1, quiet=True)
+            # compiles it for a run of many searching games; else a process of low priority
+            # compiles it after this run, which says so once)
+            accelerate_throws(variant, games=1)
         if len(_JUDGES) > 32:
             _JUDGES.clear()
         _JUDGES[key] = (variant, got)

@@ -319,7 +319,10 @@ class FastNet:
             if native.policy() == "background" and may_build(source, cls.EXPORTS):
                 from interpreter.native.prepare import in_background
 
-                in_background("net", variant)
+                if in_background("net", variant):
+                    native.say_once(f"compiling the network's code for {variant.id} on this "
+                                    f"machine in the background (once, about 20 s); later runs "
+                                    f"use it")
             if not cached:
                 return None
         if not native.available():
