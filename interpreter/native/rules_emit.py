@@ -689,6 +689,12 @@ class _Body:
         if isinstance(coll, _Pips) and not coll.values:
             self.cache = saved_cache
             return t
+        masked = self._masked_test(node, coll)
+        if masked is not None:
+            # whether some (or every) member of a set lies in another: one test of their bits
+            self.emit(f"{t} = {masked}")
+            self.cache = saved_cache
+            return t
         opened = self._loop(node.binder, coll)
         self.depth += opened
         try:
@@ -726,6 +732,32 @@ class _Body:
             self.binders.pop(node.binder.id, None)
         self.cache = saved_cache
         return t
+
+    def _masked_test(self, node: C.Agg, coll: _Coll) -> str | None:
+        """`any`/`all` over a set of its members' membership of another set of pips (`exists
+        x in landings: x in [7..12]`), as one test of the two masks' bits within the first
+        set's bounds; None for any other aggregate."""
+        body = node.body
+        if node.kind not in ("any", "all") or node.where is not None or \
+                not isinstance(coll, _Mask) or not isinstance(body, C.Member) or \
+                not isinstance(body.item, C.Local) or body.item.id != node.binder.id:
+            return None
+        if not (isinstance(coll.lo, int) and isinstance(coll.hi, int)
+                and 0 <= coll.lo <= coll.hi <= MAX_BIT):
+            return None
+        inner = self.coll(body.coll)
+        if isinstance(inner, _Pips):
+            if not all(0 <= v <= MAX_BIT for v in inner.values):
+                return None
+            other = str(_mask_of(inner.values))
+        elif isinstance(inner, _Mask):
+            other = inner.mask
+        else:
+            return None
+        span = _mask_of(range(coll.lo, coll.hi + 1))
+        if node.kind == "any":
+            return f"(({coll.mask}) & ({other}) & {span}) != 0"
+        return f"(({coll.mask}) & ~({other}) & {span}) == 0"
 
     def _loop(self, binder: C.Local, coll: _Coll) -> int:
         """Open the loop over `coll`, binding `binder`; the levels of nesting it opened."""
