@@ -235,7 +235,9 @@ def _games(kind: str, net_file: str | None, compiled: bool, games: int = 3, *,
         return out
 
 
-@pytest.mark.parametrize("kind", ["learned", "search:2:learned"])
+# two throws ahead in Python takes half a minute: the slow set's (one throw is the default's)
+@pytest.mark.parametrize("kind", ["learned",
+                                  pytest.param("search:2:learned", marks=pytest.mark.slow)])
 def test_the_compiled_network_plays_the_same_games(tmp_path, kind):
     """The shipped network and a network with the contact counts among its inputs, one and
     two throws ahead: the same plays on the compiled path as on the Python path."""
@@ -395,6 +397,7 @@ def test_the_learned_player_plays_the_same_cube_games_on_both_paths():
                           max_turns=60)
 
 
+@pytest.mark.slow
 def test_three_throws_ahead_the_search_narrows_the_same_on_both_paths():
     """search:3:learned in a 7-point match: the look two throws ahead ranks the plays, the best
     few within NEAR of the best are looked at a throw further and come first, the others keep
