@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from budget import scaled
+from game_harness import each_decision_answered_last
 from interpreter.analysis import legal_results, spans_written
 from interpreter.engine.events import Ended, Played, Thrown, Tied
 from interpreter.engine.game import Game
@@ -138,15 +139,9 @@ def test_laquet_passes_the_numbers_that_cannot_be_played_to_the_opponent():
     declinable = passed = 0
     for seed in range(6):
         g = Game(v, seed)
-        play = g.play()
-        try:
-            d = next(play)
-            while True:
-                if d.kind == "play" and g.choice_base in d.choices:
-                    declinable += 1
-                d = play.send(len(d.choices) - 1)
-        except StopIteration:
-            pass
+        for d in each_decision_answered_last(g):
+            if d.kind == "play" and g.choice_base in d.choices:
+                declinable += 1
         passed += sum(1 for e in g.log if type(e).__name__ == "Passed")
     assert passed > 0 and declinable > 0
     obj = v.geometry.to_json(v.start_of(1))

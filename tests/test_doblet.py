@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from game_harness import each_decision_answered_last
 from interpreter.analysis import legal_results
 from interpreter.engine.game import Game
 from interpreter.errors import PositionError
@@ -165,21 +166,15 @@ def test_passed_numbers_in_a_game_only_unstack_or_bear_off(doblet):
     seen = 0
     for seed in range(3):
         g = Game(doblet, seed)
-        play = g.play()
-        try:
-            d = next(play)
-            while True:
-                if d.kind == "play" and g._plays_fixed:
-                    base = g.choice_base
-                    assert base in d.choices
-                    for c in d.choices:
-                        moved = [p for p in range(1, 25) if c[p] != base[p]]
-                        assert all(c[p] < base[p] and c[p] >= 0 for p in moved), (base, c)
-                        assert c[0] - base[0] == sum(base[p] - c[p] for p in moved)
-                    seen += 1
-                d = play.send(len(d.choices) - 1)
-        except StopIteration:
-            pass
+        for d in each_decision_answered_last(g):
+            if d.kind == "play" and g._plays_fixed:
+                base = g.choice_base
+                assert base in d.choices
+                for c in d.choices:
+                    moved = [p for p in range(1, 25) if c[p] != base[p]]
+                    assert all(c[p] < base[p] and c[p] >= 0 for p in moved), (base, c)
+                    assert c[0] - base[0] == sum(base[p] - c[p] for p in moved)
+                seen += 1
     assert seen > 0
 
 

@@ -25,7 +25,8 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any
+from functools import partial
+from typing import Any, Callable
 
 from interpreter.native.numba_cache import prepare_numba
 
@@ -207,6 +208,41 @@ def python_only(variant: Any) -> str:
     return ""
 
 
+def prepared(what: str, variant: Any, source: str, exports: Any, salt: str, *,
+             numba_module: Callable[[], Any], cached: bool, now: bool,
+             compiling: str | None, in_background: str | None) -> Any:
+    """The compiled module of `source` for a caller that does not compile the move generator
+    (the searching bots' throws, the learned players' network and contact counts): its library
+    from the cache (no numba imported); else, when `now`, the library made here (numba's module
+    where none can be made); else numba's cached module (`cached`), or None. Where the library
+    is missing and not made now, a process of low priority makes it after this run, as
+    `policy()` says (`what`, `variant`: its work). `compiling` and `in_background` are the lines
+    said on stderr when code is compiled here or in the background (None: nothing said)."""
+    from interpreter.native.library import build_library, load_library, may_build
+
+    lib = load_library(source, exports, salt)
+    if lib is not None:
+        return lib
+    buildable = may_build(source, exports, salt)
+    if not now:
+        if buildable and policy() == "background":
+            from interpreter.native.prepare import in_background as start
+
+            if start(what, variant) and in_background:
+                say_once(in_background)
+        if not cached:
+            return None
+    if not available():
+        return None
+    if now and (buildable or not cached) and compiling:
+        say_once(compiling)
+    if now and buildable and build_library(numba_module(), source, exports, salt):
+        lib = load_library(source, exports, salt)
+        if lib is not None:
+            return lib
+    return numba_module()
+
+
 def accelerate_throws(variant: Any, games: int | None = None, quiet: bool = False) -> bool:
     """Give `variant` (and the games of a rotation) the compiled throws (`throws_emit.py`) that
     the searching bots' valuation of a scoring game reads, where it is covered; True when every
@@ -218,11 +254,9 @@ def accelerate_throws(variant: Any, games: int | None = None, quiet: bool = Fals
     games_of = tuple(getattr(variant, "games", ()) or ()) or (variant,)
     if not installed() or any(python_only(g) for g in games_of):
         return False
-    from interpreter.native.library import may_build
-    from interpreter.native.throws_emit import (EXPORTS, NativeThrows, build, emit_throws,
-                                                is_cached, library)
+    from interpreter.native.rules_emit import load_module
+    from interpreter.native.throws_emit import EXPORTS, NativeThrows, emit_throws, is_cached
 
-    compile_here = games is None or games >= THROW_GAMES
     done = []
     for g in games_of:
         if g.__dict__.get("native_throws") is not None:
@@ -233,30 +267,17 @@ def accelerate_throws(variant: Any, games: int | None = None, quiet: bool = Fals
             done.append(False)
             continue
         nr, fns = made
-        lib = library(nr)
-        if lib is None:
-            buildable = may_build(nr.source, EXPORTS, nr.digest)
-            if not compile_here and buildable and policy() == "background":
-                from interpreter.native.prepare import in_background
-
-                if in_background("throws", g) and not quiet:
-                    say_once(f"compiling the throws of {g.id} for this machine in the "
-                             f"background (once, about 17 s); later runs use them")
-            if not compile_here and not is_cached(nr, fns):
-                done.append(False)
-                continue
-            if not available():
-                done.append(False)
-                continue
-            if compile_here and buildable:
-                if not quiet:
-                    say_once(f"compiling the throws of {g.id} for this machine (once, about "
-                             f"17 s)")
-                lib = build(nr)
-            elif not quiet and not is_cached(nr, fns):
-                say_once(f"compiling the throws of {g.id} for this machine (once, about 17 s)")
-        g.__dict__["native_throws"] = NativeThrows(g, nr, lib)
-        done.append(True)
+        module = prepared(
+            "throws", g, nr.source, EXPORTS, nr.digest,
+            numba_module=partial(load_module, nr), cached=is_cached(nr, fns),
+            now=games is None or games >= THROW_GAMES,
+            compiling=None if quiet else f"compiling the throws of {g.id} for this machine "
+            f"(once, about 17 s)",
+            in_background=None if quiet else f"compiling the throws of {g.id} for this "
+            f"machine in the background (once, about 17 s); later runs use them")
+        if module is not None:
+            g.__dict__["native_throws"] = NativeThrows(g, nr, module)
+        done.append(module is not None)
     return all(done)
 
 

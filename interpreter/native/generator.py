@@ -9,14 +9,14 @@ throw whose plays overflow the work space.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, cast
+from typing import Any, Callable
 
 from interpreter.kernel.movegen import Play, Step
 from interpreter.kernel.rules import MoveRules
 from interpreter.native import gen_emit, hooks_emit, walk_emit
 from interpreter.native.library import Exports, has_library, load_library
 from interpreter.native.modules import is_cached as cached
-from interpreter.native.modules import load
+from interpreter.native.modules import load, per_variant
 
 Board = tuple[int, ...]
 
@@ -161,28 +161,19 @@ class _Steps(dict[int, Step]):
         return made
 
 
+@per_variant
 def _hooked_source(variant: Any) -> tuple[hooks_emit.Hooked, str, str] | None:
     """The compiled walk with the file's rules for `variant`: (what it calls, the module's
     source, its salt), or None when the variant is not covered. Written once per variant."""
-    got = variant.__dict__.get("_hooked_source", False)
-    if got is False:
-        h = hooks_emit.hooked(variant)
-        got = variant.__dict__["_hooked_source"] = None if h is None else (
-            h, hooks_emit.module_source(h), hooks_emit.salt(h))
-    return cast("tuple[hooks_emit.Hooked, str, str] | None", got)
+    h = hooks_emit.hooked(variant)
+    return None if h is None else (h, hooks_emit.module_source(h), hooks_emit.salt(h))
 
 
+@per_variant
 def _source_of(variant: Any) -> tuple[str, Exports, str] | None:
     """The source of the variant's compiled module, the functions a caller runs with their
     signatures (`library.Exports`), and the salt of its cache name (for the walk with the
     file's rules); None when it has none. Written once per variant."""
-    got = variant.__dict__.get("_native_source", False)
-    if got is False:
-        got = variant.__dict__["_native_source"] = _write_source(variant)
-    return cast("tuple[str, Exports, str] | None", got)
-
-
-def _write_source(variant: Any) -> tuple[str, Exports, str] | None:
     gen = variant.generator
     made = _hooked_source(variant)
     if made is not None:

@@ -51,15 +51,7 @@ def _folder() -> str | None:
 def _numpy_version() -> str:
     from interpreter.native.modules import installed_version
 
-    got = installed_version("numpy")
-    if got is not None:
-        return got
-    try:
-        from importlib.metadata import version
-
-        return version("numpy")
-    except Exception:
-        return "?"
+    return installed_version("numpy") or "?"
 
 
 def name_of(source: str, exports: Exports, salt: str = "") -> str:

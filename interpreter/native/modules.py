@@ -13,11 +13,15 @@ Importing this module does not import numba: `load(source)` does, on the first c
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import sys
 import tempfile
 from types import ModuleType
+from typing import Any, Callable, TypeVar
+
+T = TypeVar("T")
 
 #: bumped whenever the generated code changes in a way its text does not show (the helpers'
 #: semantics, the work space layout read by the Python side)
@@ -26,6 +30,21 @@ CODE_VERSION = "1"
 _LOADED: dict[str, ModuleType] = {}
 
 HEADER = "import numpy as np\nfrom numba import njit\n\n"
+
+
+def per_variant(make: Callable[[Any], T]) -> Callable[[Any], T]:
+    """`make(variant)` worked out once per variant and kept on it (None too): the generated
+    sources a run asks for again and again (the cache's file names, the install)."""
+    key = f"_native_{make.__name__.lstrip('_')}"
+
+    @functools.wraps(make)
+    def once(variant: Any) -> T:
+        kept = variant.__dict__
+        if key not in kept:
+            kept[key] = make(variant)
+        return kept[key]
+
+    return once
 
 
 def native_folder(name: str) -> str:
@@ -95,24 +114,30 @@ def digest(source: str, salt: str = "") -> str:
 def installed_version(package: str) -> str | None:
     """The version of an installed distribution, read from the name of its `.dist-info`
     folder beside the package (one listing of that folder: `importlib.metadata` costs some
-    20 ms to import and scan); None where there is none to read (a source tree on the path,
-    an egg), and `importlib.metadata` is asked instead."""
+    20 ms to import and scan), else from `importlib.metadata`; None where neither knows it
+    (a source tree on the path)."""
     from importlib.util import find_spec
 
     try:
         spec = find_spec(package)
     except (ImportError, ValueError):
-        return None
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    folder = os.path.dirname(next(iter(spec.submodule_search_locations)))
+        spec = None
+    if spec is not None and spec.submodule_search_locations:
+        folder = os.path.dirname(next(iter(spec.submodule_search_locations)))
+        try:
+            names = os.listdir(folder)
+        except OSError:
+            names = []
+        found = [n[len(package) + 1:-len(".dist-info")] for n in names
+                 if n.startswith(package + "-") and n.endswith(".dist-info")]
+        if len(found) == 1:
+            return found[0]
     try:
-        names = os.listdir(folder)
-    except OSError:
+        from importlib.metadata import version
+
+        return version(package)
+    except Exception:
         return None
-    found = [n[len(package) + 1:-len(".dist-info")] for n in names
-             if n.startswith(package + "-") and n.endswith(".dist-info")]
-    return found[0] if len(found) == 1 else None
 
 
 def numba_version() -> str:
@@ -121,18 +146,13 @@ def numba_version() -> str:
     got = _VERSION.get("numba")
     if got is None:
         got = installed_version("numba")
-        if got is None:
-            try:
-                from importlib.metadata import version
+        if got is None:             # no metadata (a source tree on the path): ask numba
+            from interpreter.native.numba_cache import prepare_numba
 
-                got = version("numba")
-            except Exception:       # no metadata (a source tree on the path): ask numba
-                from interpreter.native.numba_cache import prepare_numba
+            prepare_numba()
+            import numba
 
-                prepare_numba()
-                import numba
-
-                got = str(numba.__version__)
+            got = str(numba.__version__)
         _VERSION["numba"] = got
     return got
 

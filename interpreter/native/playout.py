@@ -11,11 +11,12 @@ whose plays overflow the work space) is played by the Python loop.
 from __future__ import annotations
 
 import hashlib
-from typing import Any, Sequence, cast
+from typing import Any, Sequence
 
 from interpreter.engine.contract import END
 from interpreter.engine.game import Game, GameResult
 from interpreter.native import loop_emit
+from interpreter.native.modules import per_variant
 from interpreter.players.bots import BOTS
 
 def _one_game(variant: Any) -> bool:
@@ -31,17 +32,11 @@ def _one_game(variant: Any) -> bool:
     return L.game_end(0, 1) is END
 
 
+@per_variant
 def playout_part(variant: Any) -> tuple[str, list[str], list[str]] | None:
     """The playout's source for the variant (loop_emit), with the ids of its end and value
     rules in order; None when the compiled loop does not play it as the Python loop would.
     Written once per variant."""
-    got = variant.__dict__.get("_playout_part", False)
-    if got is False:
-        got = variant.__dict__["_playout_part"] = _playout_part(variant)
-    return cast("tuple[str, list[str], list[str]] | None", got)
-
-
-def _playout_part(variant: Any) -> tuple[str, list[str], list[str]] | None:
     from interpreter.native import gen_emit, hooks_emit
 
     v = variant

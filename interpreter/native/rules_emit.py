@@ -71,7 +71,7 @@ import itertools
 import os
 import re
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator, cast
+from typing import Any, Callable, Iterator
 
 from interpreter.dsl import NEVER, hook_info
 from interpreter.dsl import core as C
@@ -80,7 +80,7 @@ from interpreter.dsl.core import (BOOL, CHOICE, END, FORBID, INT, LIST_INT, MOVE
                                   ROLL, SET, Expr)
 from interpreter.dsl.optimize import hoist
 from interpreter.dsl.vocabulary import UNENTERED
-from interpreter.native.modules import import_text, native_folder
+from interpreter.native.modules import import_text, native_folder, per_variant
 
 #: bumped whenever what this module emits, or interpreter/native/rt.py, changes
 CODE_VERSION = "1"
@@ -911,19 +911,11 @@ def _tree(fn: Any) -> Expr | None:
     return info.tree
 
 
+@per_variant
 def emit_rules(variant: Any) -> NativeRules | None:
     """The variant's hot-path rules as a numba module, or None when it has no rule to compile.
     A rule this back end cannot compile is left out and named in `unsupported`, with why.
     Written and checked once per variant (the playout, the walk and the throws read it)."""
-    cached = variant.__dict__.get("_native_rules", False)
-    if cached is not False:
-        return cast("NativeRules | None", cached)
-    made = _emit_rules(variant)
-    variant.__dict__["_native_rules"] = made
-    return made
-
-
-def _emit_rules(variant: Any) -> NativeRules | None:
     rules = variant.rules
     mod = _Module()
     functions: dict[str, NativeFn] = {}

@@ -30,6 +30,7 @@ from typing import Any
 
 from interpreter.kernel.rules import MoveRules
 from interpreter.native.library import load_library
+from interpreter.native.modules import per_variant
 from interpreter.native.rules_emit import NativeRules, emit_rules, _folder, load_module
 
 _BUFS = "i8[:,::1], i8[:,:,::1], i8[::1], i8[:,::1], i8[::1], i8[:,:,::1], i8[::1]"
@@ -74,17 +75,6 @@ def covers(variant: Any) -> bool:
     return len(gen.forbid) == len(rules.forbid)
 
 
-def emit_throws(variant: Any) -> tuple[NativeRules, tuple[str, ...]] | None:
-    """The variant's compiled rules with the two throw functions, and the names of the
-    functions a caller runs; None when the variant is not covered or a rule they read did not
-    compile. Written once per variant; its text is checked where it is compiled
-    (`rules_emit.load_module`)."""
-    cached = variant.__dict__.get("_native_throws_source", False)
-    if cached is False:
-        cached = variant.__dict__["_native_throws_source"] = _emit_throws(variant)
-    return cached
-
-
 def library(nr: NativeRules) -> Any:
     """The library of the throws' module in the cache (`library.py`: no numba imported), or
     None."""
@@ -101,7 +91,12 @@ def build(nr: NativeRules) -> Any:
     return None
 
 
-def _emit_throws(variant: Any) -> tuple[NativeRules, tuple[str, ...]] | None:
+@per_variant
+def emit_throws(variant: Any) -> tuple[NativeRules, tuple[str, ...]] | None:
+    """The variant's compiled rules with the two throw functions, and the names of the
+    functions a caller runs; None when the variant is not covered or a rule they read did not
+    compile. Written once per variant; its text is checked where it is compiled
+    (`rules_emit.load_module`)."""
     if not covers(variant):
         return None
     nr = emit_rules(variant)

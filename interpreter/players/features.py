@@ -31,6 +31,7 @@ numpy (the cost of a search is mostly here).
 from __future__ import annotations
 
 import time
+from functools import partial
 from typing import Any, Callable, Sequence, cast
 
 from interpreter.players._numpy import np
@@ -103,33 +104,18 @@ def _contact_many() -> Callable[..., Any]:
     numba's cached code, else (while a process of low priority compiles them, as
     `native.policy()` says) Python."""
     if native.installed():
-        from interpreter.native.library import build_library, load_library, may_build
-
         source = plain_source(contact) + CONTACT_MANY
-        lib = load_library(source, CONTACT_EXPORTS)
-        if lib is not None:
-            return cast("Callable[..., Any]", lib.contact_many)
-        how = native.policy()
         cached = is_cached(source, ("contact_many",))
-        if how == "background" and may_build(source, CONTACT_EXPORTS):
-            from interpreter.native.prepare import in_background
-
-            if in_background("contact") and not cached:
-                native.say_once("compiling the network's contact counts for this machine in "
-                                "the background (once, a few seconds); until then they are "
-                                "counted in Python")
-        if (cached or how == "foreground") and native.available():
-            if how == "foreground" and may_build(source, CONTACT_EXPORTS):
-                native.say_once("compiling the network's contact counts for this machine "
-                                "(once, a few seconds)")
-                if build_library(load(source), source, CONTACT_EXPORTS):
-                    lib = load_library(source, CONTACT_EXPORTS)
-                    if lib is not None:
-                        return cast("Callable[..., Any]", lib.contact_many)
-            elif how == "foreground" and not cached:
-                native.say_once("compiling the network's contact counts for this machine "
-                                "(once, a few seconds)")
-            return cast("Callable[..., Any]", load(source).contact_many)
+        module = native.prepared(
+            "contact", None, source, CONTACT_EXPORTS, "", numba_module=partial(load, source),
+            cached=cached, now=native.policy() == "foreground",
+            compiling="compiling the network's contact counts for this machine (once, a few "
+            "seconds)",
+            in_background=None if cached else "compiling the network's contact counts for "
+            "this machine in the background (once, a few seconds); until then they are counted "
+            "in Python")
+        if module is not None:
+            return cast("Callable[..., Any]", module.contact_many)
     elif native.wanted():
         native.say_once("numba is not installed: the network's contact counts are counted in "
                         "Python (slower)")

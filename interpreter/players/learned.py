@@ -14,6 +14,7 @@ is played with a note naming the keys the game differs in.
 from __future__ import annotations
 
 import shlex
+from functools import partial
 from importlib import resources
 from pathlib import Path
 from typing import Any, Callable, Sequence, cast
@@ -308,36 +309,15 @@ class FastNet:
         source = trainer_source(variant) or play_source(variant)
         if source is None:
             return None
-        from interpreter.native.library import build_library, load_library, may_build
-
-        lib = load_library(source, cls.EXPORTS)
-        if lib is not None:
-            return cls(variant, net, lib, encoder, counts, worths)
-        asked = variant.__dict__.get("native_net")
-        cached = is_cached(source, cls.FUNCTIONS)
-        if not asked:
-            if native.policy() == "background" and may_build(source, cls.EXPORTS):
-                from interpreter.native.prepare import in_background
-
-                if in_background("net", variant):
-                    native.say_once(f"compiling the network's code for {variant.id} on this "
-                                    f"machine in the background (once, about 20 s); later runs "
-                                    f"use it")
-            if not cached:
-                return None
-        if not native.available():
-            return None
-        if asked and may_build(source, cls.EXPORTS):
-            native.say_once(f"compiling the network's code for {variant.id} on this machine "
-                            f"(once, about 20 s)")
-            if build_library(load(source), source, cls.EXPORTS):
-                lib = load_library(source, cls.EXPORTS)
-                if lib is not None:
-                    return cls(variant, net, lib, encoder, counts, worths)
-        elif not cached:
-            native.say_once(f"compiling the network's code for {variant.id} on this machine "
-                            f"(once, about 20 s)")
-        return cls(variant, net, load(source), encoder, counts, worths)
+        module = native.prepared(
+            "net", variant, source, cls.EXPORTS, "", numba_module=partial(load, source),
+            cached=is_cached(source, cls.FUNCTIONS),
+            now=bool(variant.__dict__.get("native_net")),
+            compiling=f"compiling the network's code for {variant.id} on this machine (once, "
+            f"about 20 s)",
+            in_background=f"compiling the network's code for {variant.id} on this machine in "
+            f"the background (once, about 20 s); later runs use it")
+        return None if module is None else cls(variant, net, module, encoder, counts, worths)
 
     def outputs(self, boards: Sequence[tuple]) -> np.ndarray:
         """The outputs for end positions seen by the player who just played (none to throw)."""
