@@ -180,3 +180,53 @@ def test_house_rules_plays_and_points_agree(sets: tuple[str, ...]) -> None:
             for d2 in range(d1, 7):
                 same_plays(v, nt, b, d1, d2, rolls)
     assert same_points(v, nt, reached(v, 200, 6)) == 400
+
+
+def test_the_plays_are_made_only_where_a_rule_must_see_them() -> None:
+    """The rules that read a throw's plays (filling and keeping the jans, the sortie, the
+    numbers that cannot be played) first answer from the position where they can: a jan
+    more than two checkers short is not filled by any play, one not full is not kept. Where
+    one of them must see the plays, the probe says so (`NEED`) and the plays are made. Both
+    kinds of throw occur in random play, and where the probe answers, its points are those
+    of the Python path for that throw."""
+    import numpy as np
+
+    from interpreter.native.rules_emit import load_module
+    from interpreter.native.throws_emit import NEED
+
+    v, nt = compiled("triktrak")
+    made = emit_throws(v)
+    assert made is not None
+    probe = load_module(made[0]).throw_probe
+    judge = HeuristicJudge(load_variant("triktrak"))       # the Python path's
+    answered = needed = 0
+    for b, rolls, setup in reached(v, 120, 5):
+        board = np.array(b, np.int64)
+        for d1, d2, _w in DICE:
+            _plays, unplayed = nt.plays(b, d1, d2, rolls)
+            got = probe(board, d1, d2, rolls, setup, unplayed, nt.pb, nt.ps, nt.pp, nt.pn)
+            if got == NEED:
+                needed += 1
+            else:
+                answered += 1
+                judge._memo.clear()         # its memo keeps a throw's points by their number
+                assert got == judge.throw_points(b, rolls, setup, ((d1, d2, 1),)), (b, d1, d2)
+    assert answered > 10 * needed > 0
+
+
+def test_a_rule_reading_the_plays_otherwise_has_no_probe() -> None:
+    """A probe stands in for a rule only where each of its reads of the plays is a loop over
+    them; a rule that reads them otherwise (here their number) has none, and then every
+    throw's plays are made."""
+    from interpreter.native.throws_emit import NEED, _probe
+
+    looped = ("\n@njit(cache=True)\ndef rule_3(b, d1, d2, rolls, setup, unplayed, pb, ps, pp, pn):"
+              "\n    _t1 = 0\n    if b[5] > 1:\n        for _v2 in range(pb.shape[0]):\n"
+              "            _t1 += pb[_v2, 5]\n        _t1 += 1\n    return _t1\n\n\n")
+    probe = _probe(looped, "rule_3")
+    assert probe is not None
+    text = "\n".join(probe)
+    assert f"return ({NEED})" in text and "pb" not in text and "_t1 += 1" not in text
+    counted = looped.replace("for _v2 in range(pb.shape[0]):\n            _t1 += pb[_v2, 5]",
+                             "_t1 += pb.shape[0]")
+    assert _probe(counted, "rule_3") is None

@@ -82,8 +82,9 @@ def _put(cb, cp, cn, n, L, k, s1, t1, x, f1, s2, t2, y, f2):
 
 
 @njit(cache=True)
-def _order(L, x, y, C, O, cb, cp, cn, n):
-    """The two-number candidates playing x then y, from candidate n on; the new count."""
+def _order(L, x, y, C, O, cb, cp, cn, n, limit):
+    """The two-number candidates playing x then y, from candidate n on, until there are
+    `limit`; the new count (L as it was)."""
     total = 0
     for p in range(1, 25):
         if L[p] > 0:
@@ -103,6 +104,8 @@ def _order(L, x, y, C, O, cb, cp, cn, n):
                 n += 1
         else:
             for s2 in range(24, 0, -1):
+                if n >= limit:
+                    break
                 if L[s2] <= 0:
                     continue
                 if t1 == O and s2 != t1:
@@ -119,17 +122,22 @@ def _order(L, x, y, C, O, cb, cp, cn, n):
                 L[t2] -= 1
         L[s1] += 1
         L[t1] -= 1
+        if n >= limit:
+            break
     return n
 
 
 @njit(cache=True)
-def corner_full(b, d1, d2, C, O, cb, cp, cn):
+def corner_full(b, d1, d2, C, O, cb, cp, cn, limit):
     """The candidates playing both numbers (or bearing off the last checker), with the corner
-    taken par puissance; how many."""
+    taken par puissance, in order; how many. At most `limit` are written: the first ones,
+    for a caller who asks whether any is legal."""
     L = b.copy()
-    n = _order(L, d1, d2, C, O, cb, cp, cn, 0)
-    if d1 != d2:
-        n = _order(L, d2, d1, C, O, cb, cp, cn, n)
+    n = _order(L, d1, d2, C, O, cb, cp, cn, 0, limit)
+    if d1 != d2 and n < limit:
+        n = _order(L, d2, d1, C, O, cb, cp, cn, n, limit)
+    if n >= limit:
+        return n
     # par puissance: both corners empty, no checker waiting, and the own corner not takeable
     # directly with this throw
     if b[C] != 0 or b[O] != 0 or b[25] > 0:
@@ -193,7 +201,8 @@ def corner_single(b, d1, d2, C, O, cb, cp, cn):
 
 
 @njit(cache=True)
-def _move(cb, cp, cn, i, j):
+def copy_candidate(cb, cp, cn, i, j):
+    """Candidate i written over candidate j."""
     for c in range(cb.shape[1]):
         cb[j, c] = cb[i, c]
     for k in range(2):
@@ -209,7 +218,7 @@ def drop_marked(cb, cp, cn, n, marked):
     for i in range(n):
         if not marked[i]:
             if m != i:
-                _move(cb, cp, cn, i, m)
+                copy_candidate(cb, cp, cn, i, m)
             m += 1
     return m
 
@@ -224,7 +233,7 @@ def prefer_higher(cb, cp, cn, n, d1, d2):
     for i in range(n):
         if cp[i, 0, 2] == hi:
             if m != i:
-                _move(cb, cp, cn, i, m)
+                copy_candidate(cb, cp, cn, i, m)
             m += 1
     return m if m > 0 else n
 
@@ -247,6 +256,18 @@ def _same(cb, i, j):
 
 
 @njit(cache=True)
+def _key(cp, cn, i):
+    """A hash of candidate i's end board read from its steps: the board is the throw's start
+    with one checker taken from each step's source and put on its destination, so two
+    candidates of one throw with the same steps as a multiset end on the same board (equal
+    keys are checked cell by cell)."""
+    h = 0
+    for k in range(cn[i]):
+        h += (1 << ((2 * cp[i, k, 1]) & 63)) - (1 << ((2 * cp[i, k, 0]) & 63))
+    return h
+
+
+@njit(cache=True)
 def group_plays(b, cb, cp, cn, n, pb, ps, pp, pn):
     """The plays of the candidates with the fewest excédants: each distinct end board once, in
     order of first appearance, with its paths in order; a single play of no move when n is 0.
@@ -258,38 +279,41 @@ def group_plays(b, cb, cp, cn, n, pb, ps, pp, pn):
         ps[1] = 1
         pn[0] = 0
         return 1
+    # per candidate: its excédants, then its play (-1 when not kept); per play: its first
+    # candidate, its key and (one further) its number of paths
+    work = np.empty(4 * n + 1, np.int64)
+    owner = work[:n]
+    first = work[n:2 * n]
+    key = work[2 * n:3 * n]
+    count = work[3 * n:]
     low = 99
     for i in range(n):
         e = _excedants(cp, cn, i)
+        owner[i] = e
         if e < low:
             low = e
-    cells = cb.shape[1]
-    key = np.empty(n, np.int64)       # a hash of each candidate's end board
-    owner = np.empty(n, np.int64)     # the play of each kept candidate, -1 for the others
-    first = np.empty(n, np.int64)     # the first candidate of each play
-    count = np.zeros(n + 1, np.int64)
+    count[0] = 0
     plays = 0
     for i in range(n):
-        owner[i] = -1
-        if _excedants(cp, cn, i) != low:
+        if owner[i] != low:
+            owner[i] = -1
             continue
-        h = 0
-        for c in range(cells):
-            h = h * 31 + cb[i, c]
-        key[i] = h
+        h = _key(cp, cn, i)
+        owner[i] = -1
         for j in range(plays):
-            f = first[j]
-            if key[f] == h and _same(cb, f, i):
+            if key[j] == h and _same(cb, first[j], i):
                 owner[i] = j
                 break
         if owner[i] < 0:
             first[plays] = i
+            key[plays] = h
             owner[i] = plays
             plays += 1
+            count[plays] = 0
         count[owner[i] + 1] += 1
     for j in range(plays):
         f = first[j]
-        for c in range(cells):
+        for c in range(cb.shape[1]):
             pb[j, c] = cb[f, c]
         count[j + 1] += count[j]
         ps[j] = count[j]

@@ -94,7 +94,8 @@ CHOICE_ARGS = ("b", "i", "d1", "d2", "rolls", "pb", "ps", "pp", "pn")
 CHOICE_BATCH_ARGS = ("b", "d1", "d2", "rolls", "pb", "ps", "pp", "pn")
 END_ARGS = ("b", "mp", "tp")
 #: the names of the throws' functions (`throws_emit.py`): theirs, their arguments' and locals'
-THROWS_NAMES = ("throw_plays", "throw_points", "throw_points_many", "bs", "rs", "ss", "dice",
+THROWS_NAMES = ("throw_plays", "throw_points", "throw_points_many", "throw_cands",
+                "throw_probe", "bs", "rs", "ss", "dice", "hv", "full",
                 "cb", "cp", "cn", "plays", "paths", "ways", "points")
 _ARGS = {FORBID: FORBID_ARGS, MOVE: FORBID_ARGS, ROLL: ROLL_ARGS, CHOICE: CHOICE_ARGS,
          END: END_ARGS}
@@ -123,6 +124,12 @@ class NativeFn:
     batch: str | None = None
     batch_args: tuple[str, ...] = ()
     mode: str | None = None
+    #: a forbid rule's form in two parts, for a caller asking many throws of one position:
+    #: `<name>_pre(b, hv)` writes the `hoisted` parts that read only the position into `hv`
+    #: (a bool as 1 or 0), `<name>_each(b, hv, a, x, xn, d1, d2, rolls)` answers for one
+    #: candidate from them
+    split: bool = False
+    hoisted: int = 0
 
 
 @dataclass(frozen=True)
@@ -837,12 +844,40 @@ class _Module:
         self.add(_header(name, args) + _text(body.lines))
         batch = None
         batch_args: tuple[str, ...] = ()
+        hoisted = 0
         if tree is not None and context in (FORBID, CHOICE):
             batch = f"{name}_many"
             batch_args = FORBID_BATCH_ARGS if context == FORBID else CHOICE_BATCH_ARGS
             self.add(_header(batch, batch_args) + self._batch(tree, context, rtype))
+            if context == FORBID:
+                hoisted = self._split(name, tree)
         return NativeFn(name, kind, args, rtype, body.reads_plays, body.path_cols, batch,
-                        batch_args, mode)
+                        batch_args, mode, split=batch is not None and context == FORBID,
+                        hoisted=hoisted)
+
+    def _split(self, name: str, tree: Expr) -> int:
+        """A forbid rule's two parts (`NativeFn.split`); how many values the first writes."""
+        tree, parts = hoist(tree, Cost())
+        pre = _Body(FORBID, self.temps)
+        each = _Body(FORBID, self.temps)
+        for k, part in enumerate(parts):
+            if part.type not in _SCALAR:
+                raise Unsupported("a part computed once that is not a number")
+            if part.type == SET:
+                pre.hoisted_sets[k] = each.hoisted_sets[k] = pre._set_bounds(part)
+            value = pre.scalar(part)
+            if part.type == BOOL:
+                pre.emit(f"hv[{k}] = 1 if {value} else 0")
+                each.hoisted[k] = f"(hv[{k}] != 0)"
+            else:
+                pre.emit(f"hv[{k}] = {value}")
+                each.hoisted[k] = f"hv[{k}]"
+        pre.emit("return 0")
+        self.add(_header(f"{name}_pre", ("b", "hv")) + _text(pre.lines))
+        each.emit(f"return {each.scalar(tree)}")
+        self.add(_header(f"{name}_each", ("b", "hv", *FORBID_ARGS[1:]))
+                 + _text(each.lines))
+        return len(parts)
 
     def _batch(self, tree: Expr, context: str, rtype: str) -> list[str]:
         body = _Body(context, self.temps)
@@ -1048,11 +1083,12 @@ _FIXED_NAMES = frozenset({*FORBID_ARGS, *FORBID_BATCH_ARGS, *ROLL_ARGS, *CHOICE_
                           "np", "njit", "rt", "range", "min", "max", "abs", "out", "best",
                           "which", "h", "v", "_c", "roll_ways", "game_over", "game_value",
                           "features", *THROWS_NAMES})
-_MADE_NAMES = re.compile(r"_[tvk]\d{1,7}|rule_\d{1,5}(_many)?")
+_MADE_NAMES = re.compile(r"_[tvk]\d{1,7}|rule_\d{1,5}(_many|_probe|_pre|_each)?")
 _RT_NAMES = frozenset({"mine", "theirs", "pos", "neg", "mine_pinned", "theirs_pinned",
                        "their_same", "empty", "full", "div", "mod", "bit", "has", "span", "count",
                        "landings", "rests", "arrivals", "can_move", "corner_full",
-                       "corner_single", "drop_marked", "prefer_higher", "group_plays"})
+                       "corner_single", "drop_marked", "prefer_higher", "group_plays",
+                       "copy_candidate"})
 _NP_NAMES = frozenset({"zeros", "int64", "bool_"})
 _NODES = (ast.Module, ast.FunctionDef, ast.arguments, ast.arg, ast.Return, ast.Assign,
           ast.AugAssign, ast.If, ast.For, ast.Break, ast.Expr, ast.Name, ast.Load, ast.Store,

@@ -24,8 +24,10 @@ module made up and the points are integer constants.
 """
 from __future__ import annotations
 
+import ast
 import dataclasses
 import os
+import re
 from typing import Any
 
 from interpreter.kernel.rules import MoveRules
@@ -38,6 +40,9 @@ _BUFS = "i8[:,::1], i8[:,:,::1], i8[::1], i8[:,::1], i8[::1], i8[:,:,::1], i8[::
 EXPORTS = (("throw_plays", f"UniTuple(i8, 2)(i8[::1], i8, i8, i8, {_BUFS})"),
            ("throw_points", f"i8(i8[::1], i8, i8, i8[:,::1], {_BUFS})"),
            ("throw_points_many", f"i8[::1](i8[:,::1], i8[::1], i8[::1], i8[:,::1], {_BUFS})"))
+
+#: how many candidates are made first where only whether some play is legal matters
+FEW = 4
 
 #: the most candidates of a throw: 24 sources for each number of each order and the corner
 #: taken par puissance two ways (15 checkers leave fewer)
@@ -102,49 +107,90 @@ def emit_throws(variant: Any) -> tuple[NativeRules, tuple[str, ...]] | None:
     nr = emit_rules(variant)
     if nr is None or nr.roll is None:
         return None
-    forbids = []
+    forbids: list[Any] = []
     for rule_id, _fn in variant.rules.forbid:
         fn = nr.functions.get(rule_id)
-        if fn is None or fn.batch is None:
+        if fn is None or not fn.split:
             return None
-        forbids.append(fn.batch)
+        forbids.append(fn)
     r = variant.generator.rules
     C, O = r.own_corner, r.opp_corner
+    # each forbid rule's values read once per position, at its offset in `hv`
+    at = [sum(f.hoisted for f in forbids[:k]) for k in range(len(forbids))]
+    size = max(1, sum(f.hoisted for f in forbids))
+    pre = [f"    {f.name}_pre(b, hv[{o}:])" for f, o in zip(forbids, at)]
+    barred = " or ".join(f"{f.name}_each(b, hv[{o}:], cb[_k0], cp[_k0], cn[_k0], d1, d2, rolls)"
+                         for f, o in zip(forbids, at)) or "False"
+    keep = ["    _t0 = 0",
+            "    for _k0 in range(_v0):",
+            f"        if not ({barred}):",
+            "            if _t0 != _k0:",
+            "                rt.copy_candidate(cb, cp, cn, _k0, _t0)",
+            "            _t0 += 1",
+            "    _v0 = _t0"]
     lines = ["", "", "@njit(cache=True)",
-             "def throw_plays(b, d1, d2, rolls, cb, cp, cn, pb, ps, pp, pn):",
-             f"    _v0 = rt.corner_full(b, d1, d2, {C}, {O}, cb, cp, cn)"]
-    keep = [f"    if _v0 > 0:\n        _v0 = rt.drop_marked(cb, cp, cn, _v0, {name}(b, cb[:_v0], "
-            f"cp[:_v0], cn[:_v0], d1, d2, rolls))" for name in forbids]
-    lines += keep
-    lines += ["    unplayed = 0",
+             "def throw_cands(b, d1, d2, rolls, cb, cp, cn, hv, full):",
+             "    if not full:",
+             "        # whether any candidate is legal: the first few, then all",
+             f"        _v0 = rt.corner_full(b, d1, d2, {C}, {O}, cb, cp, cn, {FEW})",
+             "        for _k0 in range(_v0):",
+             f"            if not ({barred}):",
+             "                return (_v0, 0)",
+             f"        full = _v0 == {FEW}",
+             "        _v0 = 0",
+             "    if full:",
+             f"        _v0 = rt.corner_full(b, d1, d2, {C}, {O}, cb, cp, cn, cb.shape[0])"]
+    lines += ["    " + k for k in keep]
+    lines += [
+              "    unplayed = 0",
               "    if _v0 == 0:",
               f"        _v0 = rt.corner_single(b, d1, d2, {C}, {O}, cb, cp, cn)"]
-    lines += ["    " + k.replace("\n", "\n    ") for k in keep]
+    lines += ["    " + k for k in keep]
     lines += ["        _v0 = rt.prefer_higher(cb, cp, cn, _v0, d1, d2)",
               "        unplayed = 1 if _v0 > 0 else 2",
-              "    plays = rt.group_plays(b, cb, cp, cn, _v0, pb, ps, pp, pn)",
-              "    return (plays, unplayed)",
+              "    return (_v0, unplayed)",
               "", "",
               "@njit(cache=True)",
+              "def throw_plays(b, d1, d2, rolls, cb, cp, cn, pb, ps, pp, pn):",
+              f"    hv = np.zeros({size}, np.int64)"] + pre + [
+              "    _v0, unplayed = throw_cands(b, d1, d2, rolls, cb, cp, cn, hv, True)",
+              "    plays = rt.group_plays(b, cb, cp, cn, _v0, pb, ps, pp, pn)",
+              "    return (plays, unplayed)"]
+    probes = _probes(nr)
+    if probes is not None:
+        lines += ["", ""] + probes
+    lines += ["", "",
+              "@njit(cache=True)",
               "def throw_points(b, rolls, setup, dice, cb, cp, cn, pb, ps, pp, pn):",
+              f"    hv = np.zeros({size}, np.int64)"] + pre + [
               "    points = 0",
-              "    for _k0 in range(dice.shape[0]):",
-              "        d1 = dice[_k0, 0]",
-              "        d2 = dice[_k0, 1]",
-              "        plays, unplayed = throw_plays(b, d1, d2, rolls, cb, cp, cn, pb, ps, pp, pn)",
-              "        paths = ps[plays]",
-              "        ways = roll_ways(b, d1, d2, rolls, setup, unplayed, pb[:plays], "
+              "    for _k1 in range(dice.shape[0]):",
+              "        d1 = dice[_k1, 0]",
+              "        d2 = dice[_k1, 1]"]
+    if probes is not None:
+        # whether some play is legal, then the rules that need no plays; the plays made
+        # only where a rule must see them
+        lines += ["        _v0, unplayed = throw_cands(b, d1, d2, rolls, cb, cp, cn, hv, False)",
+                  "        _v1 = throw_probe(b, d1, d2, rolls, setup, unplayed, pb, ps, pp, pn)",
+                  f"        if _v1 == ({NEED}):",
+                  "            _v0, unplayed = throw_cands(b, d1, d2, rolls, cb, cp, cn, hv, True)"]
+    else:
+        lines += ["        _v0, unplayed = throw_cands(b, d1, d2, rolls, cb, cp, cn, hv, True)",
+                  "        if True:"]
+    lines += ["            plays = rt.group_plays(b, cb, cp, cn, _v0, pb, ps, pp, pn)",
+              "            paths = ps[plays]",
+              "            ways = roll_ways(b, d1, d2, rolls, setup, unplayed, pb[:plays], "
               "ps[:plays + 1], pp[:paths], pn[:paths])",
-              "        _v1 = 0",
-              "        if d1 == d2:"]
+              "            _v1 = 0",
+              "            if d1 == d2:"]
     for k, (_id, to, simple, doublet) in enumerate(nr.roll_rules):
         sign = "+" if to == "mover" else "-"
-        lines.append(f"            _v1 {sign}= ways[{k}] * {int(doublet)}")
-    lines.append("        else:")
+        lines.append(f"                _v1 {sign}= ways[{k}] * {int(doublet)}")
+    lines.append("            else:")
     for k, (_id, to, simple, doublet) in enumerate(nr.roll_rules):
         sign = "+" if to == "mover" else "-"
-        lines.append(f"            _v1 {sign}= ways[{k}] * {int(simple)}")
-    lines += ["        points += dice[_k0, 2] * _v1",
+        lines.append(f"                _v1 {sign}= ways[{k}] * {int(simple)}")
+    lines += ["        points += dice[_k1, 2] * _v1",
               "    return points",
               "", "",
               "@njit(cache=True)",
@@ -157,6 +203,70 @@ def emit_throws(variant: Any) -> tuple[NativeRules, tuple[str, ...]] | None:
     source = nr.source + "\n".join(lines)
     return dataclasses.replace(nr, source=source), ("throw_plays", "throw_points",
                                                     "throw_points_many")
+
+
+#: what a probe returns where the throw's plays must be made before the rule can be read
+NEED = -(1 << 62)
+
+_PLAYS_LOOP = re.compile(r"( *)for _v\d+ in range\(pb\.shape\[0\]\):")
+_PLAYS = frozenset({"pb", "ps", "pp", "pn"})
+
+
+def _probe(source: str, name: str) -> list[str] | None:
+    """The lines of `name`'s probe: the rule's function without the plays' arguments, each
+    loop over the roll's plays (and what follows it in its block) replaced by `return NEED`.
+    Where no such loop is reached the probe returns what the rule does, which then does not
+    depend on the plays; None where the function reads the plays otherwise."""
+    at = source.index(f"\ndef {name}(") + 1
+    end = source.find("\n\n\n", at)
+    body = source[at:end if end >= 0 else len(source)].split("\n")[1:]
+    out = ["@njit(cache=True)", f"def {name}_probe(b, d1, d2, rolls, setup, unplayed):"]
+    cut = -1
+    for line in body:
+        indent = len(line) - len(line.lstrip(" "))
+        if cut >= 0 and (not line.strip() or indent >= cut):
+            continue
+        cut = -1
+        m = _PLAYS_LOOP.fullmatch(line)
+        if m:
+            out.append(f"{m.group(1)}return ({NEED})")
+            cut = len(m.group(1))
+        else:
+            out.append(line)
+    tree = ast.parse("\n".join(out[1:]))
+    if any(isinstance(n, ast.Name) and n.id in _PLAYS for n in ast.walk(tree)):
+        return None
+    return out
+
+
+def _probes(nr: NativeRules) -> list[str] | None:
+    """`throw_probe(b, d1, d2, rolls, setup, unplayed, pb, ps, pp, pn)`: the points of the
+    roll's scoring rules (the mover's less his opponent's) read without the plays, or NEED
+    where some rule must see them; with the probes of the rules that read them first. None
+    where a rule reads the plays in a way its probe cannot stand in for."""
+    lines: list[str] = []
+    calls: list[str] = []
+    rest: list[str] = []
+    args = "b, d1, d2, rolls, setup, unplayed, pb, ps, pp, pn"
+    for k, (rule_id, to, simple, doublet) in enumerate(nr.roll_rules):
+        fn = nr.functions[rule_id]
+        sign = "+" if to == "mover" else "-"
+        worth = f"({int(doublet)} if d1 == d2 else {int(simple)})"
+        if fn.reads_plays:
+            probe = _probe(nr.source, fn.name)
+            if probe is None:
+                return None
+            lines += probe + ["", ""]
+            calls += [f"    _t{k} = {fn.name}_probe(b, d1, d2, rolls, setup, unplayed)",
+                      f"    if _t{k} == ({NEED}):", f"        return ({NEED})",
+                      f"    _v1 {sign}= _t{k} * {worth}"]
+        else:
+            call = f"{fn.name}({args})"
+            if fn.returns == "bool":
+                call = f"(1 if {call} else 0)"
+            rest.append(f"    _v1 {sign}= {call} * {worth}")
+    return lines + ["@njit(cache=True)", f"def throw_probe({args}):", "    _v1 = 0"] + calls + \
+        rest + ["    return _v1"]
 
 
 def is_cached(nr: NativeRules, functions: tuple[str, ...]) -> bool:
@@ -178,10 +288,14 @@ class NativeThrows:
     dice)` (the weighted sum `throw_points` gives) and `plays(b, d1, d2, rolls)` (the plays as
     the Python generator gives them, for checking)."""
 
-    def __init__(self, variant: Any, nr: NativeRules, lib: Any = None) -> None:
+    def __init__(self, variant: Any, nr: NativeRules | None, lib: Any = None) -> None:
         import numpy as np
 
-        mod = lib if lib is not None else load_module(nr)
+        if lib is None:
+            if nr is None:
+                raise ValueError("the throws' library or their rules are needed")
+            lib = load_module(nr)
+        mod = lib
         self._points = mod.throw_points
         self._many = mod.throw_points_many
         self._plays = mod.throw_plays
