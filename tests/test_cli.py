@@ -119,3 +119,23 @@ def test_positions_that_cannot_occur_in_the_variant_are_refused():
     home["points"][12] = -15
     with pytest.raises(PositionError, match="pip 1"):
         read_position(twelve, home)
+
+
+def test_the_process_ends_after_its_output_and_exit_handlers() -> None:
+    """The command's process skips the interpreter's teardown (`launch.leave`) only once its
+    output is written and its exit handlers have run, with the command's exit status; with
+    another thread still alive it ends the usual way."""
+    root = Path(__file__).resolve().parent.parent
+    quick = ("import atexit, sys\nfrom interpreter.launch import leave\n"
+             "atexit.register(lambda: print('handler ran'))\n"
+             "sys.stdout.write('output' * 5000 + '\\n')\nleave(3)\nprint('not reached')\n")
+    out = subprocess.run([sys.executable, "-c", quick], capture_output=True, text=True,
+                         cwd=root, timeout=60)
+    assert out.returncode == 3
+    assert out.stdout == "output" * 5000 + "\nhandler ran\n"
+    usual = ("import threading, time\nfrom interpreter.launch import leave\n"
+             "threading.Thread(target=time.sleep, args=(0.2,)).start()\n"
+             "leave(3)\nprint('went on')\n")
+    out = subprocess.run([sys.executable, "-c", usual], capture_output=True, text=True,
+                         cwd=root, timeout=60)
+    assert (out.returncode, out.stdout) == (0, "went on\n")

@@ -185,6 +185,39 @@ def test_the_librarys_name_follows_its_code(monkeypatch: pytest.MonkeyPatch) -> 
     assert library.name_of(SOURCE, EXPORTS) == base
 
 
+def test_a_known_library_is_named_by_a_plain_file_of_the_users(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`known/` names a library for a key only by a small plain file of the user's holding a
+    library's name: anything else (another text, a link, a large file) is ignored, and a
+    library named that does not load is removed as any other."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setenv("TABLIER_LIBRARY", "1")
+    key = library.known_key("throws", load_variant("triktrak"))
+    other = load_variant("triktrak", ['options.pile_de_misere="on"'])
+    assert key != library.known_key("throws", other)
+    assert key != library.known_key("net", load_variant("triktrak"))
+    assert library.known(key, EXPORTS) is None                  # nothing known yet
+    library.know(key, SOURCE, EXPORTS)                          # no library: nothing named
+    path = library._known_path(key)
+    assert path is not None and not os.path.exists(path)
+    lib = library.path_of(SOURCE, EXPORTS)
+    assert lib is not None
+    Path(lib).write_bytes(b"\x7fELF not really a library")
+    os.chmod(lib, 0o700)
+    for text in ("../../elsewhere", "tablier_lib_" + "0" * 31, "x" * 80):
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        Path(path).write_text(text)
+        assert library.known(key, EXPORTS) is None
+        assert os.path.exists(lib)                              # never reached
+    os.unlink(path)
+    library.know(key, SOURCE, EXPORTS)
+    assert Path(path).read_text().strip() == library.name_of(SOURCE, EXPORTS)
+    os.symlink(path, path + ".link")
+    assert library.known(key + "x", EXPORTS) is None            # not a key
+    assert library.known(key, EXPORTS) is None                  # read, loaded, broken:
+    assert not os.path.exists(lib)                              # removed
+
+
 @pytest.mark.slow
 def test_the_throws_from_the_library(libraries: None) -> None:
     """Triktrak's compiled throws (throws_emit.py) from the library: the same points over the
@@ -204,6 +237,19 @@ def test_the_throws_from_the_library(libraries: None) -> None:
     assert lib.points_many(keys, dice) == jit.points_many(keys, dice)
     for b, _r, _s in keys[:10]:
         assert lib.plays(b, 5, 3) == jit.plays(b, 5, 3)
+    # a later run finds the library by the variant and the code alone, its source not written
+    again = load_variant("triktrak")
+    import interpreter.native.throws_emit as throws_emit
+
+    def unwritten(_v: Any) -> None:
+        raise AssertionError("the source was written")
+
+    emit, throws_emit.emit_throws = throws_emit.emit_throws, unwritten
+    try:
+        assert native.accelerate_throws(again, games=None, quiet=True)
+    finally:
+        throws_emit.emit_throws = emit
+    assert again.native_throws.points_many(keys, dice) == jit.points_many(keys, dice)
 
 
 @pytest.mark.slow

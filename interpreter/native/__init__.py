@@ -254,12 +254,20 @@ def accelerate_throws(variant: Any, games: int | None = None, quiet: bool = Fals
     games_of = tuple(getattr(variant, "games", ()) or ()) or (variant,)
     if not installed() or any(python_only(g) for g in games_of):
         return False
+    from interpreter.native.library import know, known, known_key
     from interpreter.native.rules_emit import load_module
     from interpreter.native.throws_emit import EXPORTS, NativeThrows, emit_throws, is_cached
 
     done = []
     for g in games_of:
         if g.__dict__.get("native_throws") is not None:
+            done.append(True)
+            continue
+        # the library made for this very model and code, without writing its source again
+        key = known_key("throws", g)
+        lib = known(key, EXPORTS)
+        if lib is not None:
+            g.__dict__["native_throws"] = NativeThrows(g, None, lib)
             done.append(True)
             continue
         made = emit_throws(g)
@@ -277,6 +285,7 @@ def accelerate_throws(variant: Any, games: int | None = None, quiet: bool = Fals
             f"machine in the background (once, about 17 s); later runs use them")
         if module is not None:
             g.__dict__["native_throws"] = NativeThrows(g, nr, module)
+            know(key, nr.source, EXPORTS, nr.digest)
         done.append(module is not None)
     return all(done)
 

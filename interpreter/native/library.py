@@ -16,9 +16,11 @@ Importing this module imports neither numba nor numpy.
 """
 from __future__ import annotations
 
+import hashlib
 import importlib.machinery
 import importlib.util
 import os
+import re
 import shutil
 import stat
 import sys
@@ -139,6 +141,105 @@ def load_library(source: str, exports: Exports, salt: str = "") -> ModuleType | 
         return None
     path = path_of(source, exports, salt)
     assert path is not None
+    return _load(path, exports)
+
+
+# -- libraries known by what they were made from ------------------------------------------------
+#
+# Writing a module's source to name its library costs a run as much as loading it saves for
+# some modules (the trictrac family's throws: the rules compiled to numba's dialect and checked,
+# about 0.1 s). A small file of the folder `known/` keyed by the hash of what the source is
+# written from (`known_key`: the variant's whole model, the kind of module and every file of
+# this package) names the library instead; anything else in it than a library's name is
+# ignored and the source is written as before.
+
+_NAME = re.compile(r"tablier_lib_[0-9a-f]{32}")
+_CODE: list[str] = []
+
+
+def code_digest() -> str:
+    """The hash of every Python file of this package (their paths and texts), once a process:
+    any change to the code that writes a module's source changes it."""
+    if not _CODE:
+        root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        h = hashlib.sha256()
+        for folder, dirs, files in sorted(os.walk(root)):
+            dirs.sort()
+            for f in sorted(files):
+                if f.endswith(".py"):
+                    path = os.path.join(folder, f)
+                    h.update(os.path.relpath(path, root).encode())
+                    h.update(b"\0")
+                    with open(path, "rb") as fh:
+                        h.update(fh.read())
+                    h.update(b"\0")
+        _CODE.append(h.hexdigest())
+    return _CODE[0]
+
+
+def known_key(kind: str, variant: Any) -> str:
+    """The key of `kind`'s module of `variant` among the known libraries."""
+    h = hashlib.sha256()
+    for part in (kind, code_digest(), variant.model.model_dump_json(), sys.version):
+        h.update(part.encode())
+        h.update(b"\0")
+    return h.hexdigest()[:32]
+
+
+def _known_path(key: str) -> str | None:
+    folder = _folder()
+    if folder is None or not re.fullmatch(r"[0-9a-f]{32}", key):
+        return None
+    return os.path.join(folder, "known", key)
+
+
+@critical
+def known(key: str, exports: Exports) -> ModuleType | None:
+    """The library the folder `known/` names for `key`, loaded; None when none is named (or
+    its file is not a plain small file of the user's, or not a library's name), or it is
+    gone or does not load."""
+    if not wanted():
+        return None
+    path = _known_path(key)
+    if path is None:
+        return None
+    try:
+        st = os.lstat(path)
+        if not stat.S_ISREG(st.st_mode) or st.st_uid != os.getuid() or st.st_size > 64:
+            return None
+        with open(path, encoding="ascii") as fh:
+            name = fh.read().strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    if not _NAME.fullmatch(name):
+        return None
+    lib = os.path.join(os.path.dirname(os.path.dirname(path)),
+                       name + importlib.machinery.EXTENSION_SUFFIXES[0])
+    try:
+        st = os.lstat(lib)
+    except OSError:
+        return None
+    if not stat.S_ISREG(st.st_mode) or st.st_uid != os.getuid():
+        return None
+    return _load(lib, exports)
+
+
+def know(key: str, source: str, exports: Exports, salt: str = "") -> None:
+    """Name the library of this module (in the cache) as the one for `key`."""
+    path = _known_path(key)
+    if path is None or not has_library(source, exports, salt):
+        return
+    try:
+        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path))
+        with os.fdopen(fd, "w", encoding="ascii") as fh:
+            fh.write(name_of(source, exports, salt) + "\n")
+        os.replace(tmp, path)
+    except OSError:
+        pass
+
+
+def _load(path: str, exports: Exports) -> ModuleType | None:
     got = _LOADED.get(path, False)
     if got is not False:
         return got                      # type: ignore[return-value]
