@@ -54,6 +54,8 @@ P = ParamSpec("P")
 
 #: what a stage rule makes follow a throw (`Game._next_stage`): a stage, another throw
 STAGE, AGAIN = 1, 2
+#: how many positions a variant keeps the answer of `Game._dead` for, over all its games
+DEAD_MEMO = 50_000
 #: the answers of a "doublet" decision: the doublet the player names
 DOUBLET_CHOICES = ("1", "2", "3", "4", "5", "6")
 
@@ -186,8 +188,6 @@ class Game:
         self._choose_due = False
         #: the choice being asked (a "choose" decision), for the players to name it
         self.choosing: Any = None
-        #: a position found alive at a blocked throw, seen by either side (`_dead`)
-        self._alive: tuple[Board, Board] | None = None
 
     # -- the driver -----------------------------------------------------------------------------
 
@@ -856,19 +856,23 @@ class Game:
 
     def _dead(self, b: Board) -> bool:
         """Whether no number moves anything for either side on `b` (the mover's view) and the
-        end rules do not end the game there: nothing can ever change again."""
-        alive = self._alive
-        if alive is not None and b in alive:
-            # the same position seen by either side, found alive at the last blocked throw
-            return False
+        end rules do not end the game there: nothing can ever change again. The answer is the
+        position's alone: the variant keeps it for every game (`DEAD_MEMO` positions)."""
         v = self.variant
+        memo = v.__dict__.get("_dead_memo")
+        if memo is None:
+            memo = v.__dict__["_dead_memo"] = {}
+        dead = memo.get(b)
+        if dead is not None:
+            return dead
         gen = v.generator
         other = v.flip(b)
         # (the opponent first: where the mover alone is shut out, his first number moves)
         dead = all(gen.single_plays(x, d)[0].board == x for x in (other, b)
                    for d in range(6, 0, -1)) and v.rules.game_over(b) is None
-        if not dead:
-            self._alive = (b, other)
+        if len(memo) >= DEAD_MEMO:
+            memo.clear()
+        memo[b] = dead
         return dead
 
     def _updates_read_path(self) -> bool:
