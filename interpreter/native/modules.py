@@ -13,6 +13,7 @@ Importing this module does not import numba: `load(source)` does, on the first c
 """
 from __future__ import annotations
 
+import ast
 import functools
 import hashlib
 import os
@@ -69,14 +70,73 @@ def _dir() -> str:
     return native_folder("kernel")
 
 
+class _Unliteral(ast.NodeTransformer):
+    """Constant numbers (and the module's integer constants) passed to the module's own
+    functions (or `rt`'s) passed as int64 and bool values instead: numba compiles a function
+    called from compiled code once for each distinct literal argument (`_add(W, 0, L)` and
+    `_add(W, 1, L)` are two compiles), which made up a third to a half of some modules' first
+    compile."""
+
+    def __init__(self, local: set[str], numbers: set[str]) -> None:
+        self.local = local
+        self.numbers = numbers
+        self.changed = False
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        self.generic_visit(node)
+        f = node.func
+        if not ((isinstance(f, ast.Name) and f.id in self.local)
+                or (isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name)
+                    and f.value.id == "rt")):
+            return node
+        node.args = [self._typed(a) for a in node.args]
+        return node
+
+    def _typed(self, a: ast.expr) -> ast.expr:
+        value: Any = None
+        if isinstance(a, ast.Name) and a.id in self.numbers:
+            self.changed = True
+            return ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "int64", ast.Load()),
+                            [a], [])
+        if isinstance(a, ast.Constant) and type(a.value) in (int, bool):
+            value = a.value
+        elif isinstance(a, ast.UnaryOp) and isinstance(a.op, ast.USub) \
+                and isinstance(a.operand, ast.Constant) and type(a.operand.value) is int:
+            value = -a.operand.value
+        if value is None:
+            return a
+        self.changed = True
+        kind = "bool_" if type(value) is bool else "int64"
+        return ast.Call(ast.Attribute(ast.Name("np", ast.Load()), kind, ast.Load()),
+                        [ast.Constant(value)], [])
+
+
+def unliteral(text: str) -> str:
+    """`text` with the constant arguments of calls of its own functions typed (`_Unliteral`);
+    as it is when it does not import numpy as `np` or passes no constant."""
+    if "import numpy as np" not in text:
+        return text
+    tree = ast.parse(text)
+    local = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
+    # the module's own integer constants (`OUT = 7`), as literal as a number written out
+    numbers = {t.id for n in tree.body if isinstance(n, ast.Assign)
+               and isinstance(n.value, ast.Constant) and type(n.value.value) is int
+               for t in n.targets if isinstance(t, ast.Name)}
+    typed = _Unliteral(local, numbers)
+    tree = ast.fix_missing_locations(typed.visit(tree))
+    return ast.unparse(tree) + "\n" if typed.changed else text
+
+
 def import_text(name: str, path: str, text: str) -> ModuleType:
     """The module `name` of `text`, kept at `path` (written there whole when the file is
     missing or says anything else) and executed from `text` itself: no `.pyc` is read or
-    written, and numba finds its source file for its cache."""
+    written, and numba finds its source file for its cache. The constant arguments of its
+    calls are typed first (`unliteral`)."""
     from interpreter.native.numba_cache import prepare_numba
     from interpreter.usercache import read_private
 
     prepare_numba()
+    text = unliteral(text)
     data = text.encode()
     if read_private(path) != data:
         fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), suffix=".tmp")

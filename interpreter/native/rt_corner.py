@@ -85,6 +85,8 @@ def _put(cb, cp, cn, n, L, k, s1, t1, x, f1, s2, t2, y, f2):
 def _order(L, x, y, C, O, cb, cp, cn, n, limit):
     """The two-number candidates playing x then y, from candidate n on, until there are
     `limit`; the new count (L as it was)."""
+    # (numbers as int64, not literals: numba compiles a function once per literal argument)
+    one, two, nil = np.int64(1), np.int64(2), np.int64(0)
     total = 0
     for p in range(1, 25):
         if L[p] > 0:
@@ -100,7 +102,7 @@ def _order(L, x, y, C, O, cb, cp, cn, n, limit):
         L[t1] += 1
         if t1 == 0 and L[0] == total:
             if L[C] != 1:
-                _put(cb, cp, cn, n, L, 1, s1, t1, x, f1, 0, 0, 0, 0)
+                _put(cb, cp, cn, n, L, one, s1, t1, x, f1, nil, nil, nil, nil)
                 n += 1
         else:
             for s2 in range(24, 0, -1):
@@ -116,7 +118,7 @@ def _order(L, x, y, C, O, cb, cp, cn, n, limit):
                 L[s2] -= 1
                 L[t2] += 1
                 if L[C] != 1:
-                    _put(cb, cp, cn, n, L, 2, s1, t1, x, f1, s2, t2, y, f2)
+                    _put(cb, cp, cn, n, L, two, s1, t1, x, f1, s2, t2, y, f2)
                     n += 1
                 L[s2] += 1
                 L[t2] -= 1
@@ -133,7 +135,7 @@ def corner_full(b, d1, d2, C, O, cb, cp, cn, limit):
     taken par puissance, in order; how many. At most `limit` are written: the first ones,
     for a caller who asks whether any is legal."""
     L = b.copy()
-    n = _order(L, d1, d2, C, O, cb, cp, cn, 0, limit)
+    n = _order(L, d1, d2, C, O, cb, cp, cn, np.int64(0), limit)
     if d1 != d2 and n < limit:
         n = _order(L, d2, d1, C, O, cb, cp, cn, n, limit)
     if n >= limit:
@@ -162,10 +164,13 @@ def corner_full(b, d1, d2, C, O, cb, cp, cn, limit):
     L[a] -= 1
     L[c] -= 1
     L[C] += 2
-    _put(cb, cp, cn, n, L, 2, a, C, d1, PUISSANCE, c, C, d2, PUISSANCE)
+    two = np.int64(2)
+    corner = np.int64(C)
+    flag = np.int64(PUISSANCE)
+    _put(cb, cp, cn, n, L, two, a, corner, d1, flag, c, corner, d2, flag)
     n += 1
     if d1 != d2:
-        _put(cb, cp, cn, n, L, 2, c, C, d2, PUISSANCE, a, C, d1, PUISSANCE)
+        _put(cb, cp, cn, n, L, two, c, corner, d2, flag, a, corner, d1, flag)
         n += 1
     return n
 
@@ -174,13 +179,14 @@ def corner_full(b, d1, d2, C, O, cb, cp, cn, limit):
 def corner_single(b, d1, d2, C, O, cb, cp, cn):
     """The candidates playing one number only (the first number of either order, not ending on
     the opponent's corner); how many."""
+    one, nil = np.int64(1), np.int64(0)
     L = b.copy()
     total = 0
     for p in range(1, 25):
         if L[p] > 0:
             total += L[p]
     total += L[0] + L[25]
-    n = 0
+    n = nil
     for k in range(1 if d1 == d2 else 2):
         x = d1 if k == 0 else d2
         for s in range(24, 0, -1):
@@ -193,7 +199,7 @@ def corner_single(b, d1, d2, C, O, cb, cp, cn):
             L[t] += 1
             # bearing off the last checker plays the whole throw: a full candidate, not this
             if L[C] != 1 and not (t == 0 and L[0] == total):
-                _put(cb, cp, cn, n, L, 1, s, t, x, f, 0, 0, 0, 0)
+                _put(cb, cp, cn, n, L, one, s, t, x, f, nil, nil, nil, nil)
                 n += 1
             L[s] += 1
             L[t] -= 1
@@ -214,7 +220,7 @@ def copy_candidate(cb, cp, cn, i, j):
 @njit(cache=True)
 def drop_marked(cb, cp, cn, n, marked):
     """Keep the candidates not marked (a forbid rule's answers), in order; how many."""
-    m = 0
+    m = np.int64(0)
     for i in range(n):
         if not marked[i]:
             if m != i:
@@ -229,7 +235,7 @@ def prefer_higher(cb, cp, cn, n, d1, d2):
     if d1 == d2:
         return n
     hi = max(d1, d2)
-    m = 0
+    m = np.int64(0)
     for i in range(n):
         if cp[i, 0, 2] == hi:
             if m != i:

@@ -121,7 +121,7 @@ def emit_throws(variant: Any) -> tuple[NativeRules, tuple[str, ...]] | None:
     pre = [f"    {f.name}_pre(b, hv[{o}:])" for f, o in zip(forbids, at)]
     barred = " or ".join(f"{f.name}_each(b, hv[{o}:], cb[_k0], cp[_k0], cn[_k0], d1, d2, rolls)"
                          for f, o in zip(forbids, at)) or "False"
-    keep = ["    _t0 = 0",
+    keep = ["    _t0 = np.int64(0)",
             "    for _k0 in range(_v0):",
             f"        if not ({barred}):",
             "            if _t0 != _k0:",
@@ -137,12 +137,11 @@ def emit_throws(variant: Any) -> tuple[NativeRules, tuple[str, ...]] | None:
              f"            if not ({barred}):",
              "                return (_v0, 0)",
              f"        full = _v0 == {FEW}",
-             "        _v0 = 0",
+             "        _v0 = np.int64(0)",
              "    if full:",
              f"        _v0 = rt.corner_full(b, d1, d2, {C}, {O}, cb, cp, cn, cb.shape[0])"]
     lines += ["    " + k for k in keep]
-    lines += [
-              "    unplayed = 0",
+    lines += ["    unplayed = np.int64(0)",
               "    if _v0 == 0:",
               f"        _v0 = rt.corner_single(b, d1, d2, {C}, {O}, cb, cp, cn)"]
     lines += ["    " + k for k in keep]
