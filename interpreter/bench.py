@@ -32,9 +32,13 @@ def _playable_builtins() -> list[str]:
 
 def positions_of(variant: Any, result: Any) -> list[tuple]:
     """(board before the roll, d1, d2) of every throw of a game played with its record kept,
-    from the mover's view (the game's log holds them); (board, d1, d2, d3) with three dice."""
-    return [(e.board, e.d1, e.d2, e.d3) if e.d3 else (e.board, e.d1, e.d2)
-            for e in result.log if isinstance(e, Thrown)]
+    from the mover's view (the game's log holds them); (board, d1, d2, d3) in a variant of
+    three dice, whose throws of two (Doblet's stages of stacked pairs, played by their own
+    rules) are left out."""
+    if variant.dice_count == 3:
+        return [(e.board, e.d1, e.d2, e.d3) for e in result.log
+                if isinstance(e, Thrown) and e.d3]
+    return [(e.board, e.d1, e.d2) for e in result.log if isinstance(e, Thrown)]
 
 
 def _sample_positions(variant: Any, n: int, seed: int) -> list[tuple]:

@@ -195,3 +195,17 @@ def test_three_numbers_pass_and_no_more(doblet):
     obj["state"]["passed"] = [4, 4, 4, 4]
     with pytest.raises(PositionError, match="one, two or three numbers"):
         legal_results(doblet, obj)
+
+
+def test_the_benchmark_times_doblets_throws_of_three_dice() -> None:
+    """`tablier bench doblet` times the generator over the throws of three dice of random
+    games; the stages' throws of two (the stacked pairs, played by their own rules) are left
+    out, where they had stopped the benchmark."""
+    from interpreter.bench import positions_of
+    from interpreter.sim import play_game
+
+    v = load_variant("doblet")
+    positions = positions_of(v, play_game(v, 1, 10_000, keep_record=True))
+    assert positions and all(len(p) == 4 and p[3] for p in positions)
+    for b, d1, d2, d3 in positions[:20]:
+        assert v.generator.plays(b, d1, d2, 1, d3)[0]
