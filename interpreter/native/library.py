@@ -264,6 +264,85 @@ def _load(path: str, exports: Exports) -> ModuleType | None:
     return mod
 
 
+def _compiler() -> Any:
+    """numba's `pycc.CC`, which compiles the C files numba's compiled code needs beside it into
+    each library: here those that do not name the library (the typed containers' helpers and
+    numba's runtime, about half of that C and a second of each build) are compiled once per
+    numba version and kept in `native/lib/objects/`; the module's own file still is compiled
+    each time."""
+    from numba.pycc import CC
+
+    class SharedCC(CC):
+        def _compile_mixins(self, build_dir: str) -> list[str]:
+            sources = self._get_mixin_sources()
+            own = [f for f in sources if os.path.basename(f) == "modulemixin.c"]
+            # (paths made plain: nrt.cpp is named through pycc/.., a folder the compiler's
+            # output tree has only where modulemixin.c is compiled beside it)
+            shared = [os.path.normpath(f) for f in sources if f not in own]
+            macros = self._get_mixin_defines()
+            include_dirs = self._toolchain.get_python_include_dirs()
+            flags = self._get_extra_cflags()
+            objects: list[str] = self._toolchain.compile_objects(
+                own, build_dir, include_dirs=include_dirs, macros=macros, extra_cflags=flags)
+            kept = _shared_objects(self._toolchain, shared, include_dirs,
+                                   [m for m in macros if m[0] != "PYCC_MODULE_NAME"], flags)
+            if kept is None:
+                kept = self._toolchain.compile_objects(
+                    shared, build_dir, include_dirs=include_dirs, macros=macros,
+                    extra_cflags=flags)
+            return objects + kept
+
+    return SharedCC
+
+
+def _shared_objects(toolchain: Any, sources: list[str], include_dirs: list[str],
+                    macros: list[tuple[str, Any]], flags: list[str]) -> list[str] | None:
+    """The objects of `sources` from `native/lib/objects/<hash>/` (compiled there first when
+    missing, the folder renamed into place whole); None where there is no cache."""
+    folder = _folder()
+    if folder is None:
+        return None
+    h = hashlib.sha256()
+    for part in (sys.version, repr(macros), repr(flags), repr(include_dirs)):
+        h.update(part.encode())
+        h.update(b"\0")
+    for src in sources:
+        h.update(src.encode())
+        with open(src, "rb") as fh:
+            h.update(fh.read())
+    place = os.path.join(folder, "objects", h.hexdigest()[:32])
+    names = os.path.join(place, "objects.txt")
+    try:
+        with open(names, encoding="utf-8") as fh:
+            kept = [os.path.join(place, line.strip()) for line in fh if line.strip()]
+        if kept and all(os.path.isfile(k) and ".." not in os.path.relpath(k, place)
+                        for k in kept):
+            return kept
+    except OSError:
+        pass
+    try:
+        os.makedirs(os.path.dirname(place), mode=0o700, exist_ok=True)
+        work = tempfile.mkdtemp(prefix="objects-", dir=os.path.dirname(place))
+    except OSError:
+        return None
+    try:
+        made = toolchain.compile_objects(sources, work, include_dirs=include_dirs,
+                                         macros=macros, extra_cflags=flags)
+        with open(os.path.join(work, "objects.txt"), "w", encoding="utf-8") as fh:
+            fh.write("".join(os.path.relpath(m, work) + "\n" for m in made))
+        shutil.rmtree(place, ignore_errors=True)
+        os.replace(work, place)
+    except OSError:
+        # another build put them in place meanwhile, or the folder is not writable: this
+        # build compiles its own
+        shutil.rmtree(work, ignore_errors=True)
+        return None
+    except BaseException:
+        shutil.rmtree(work, ignore_errors=True)
+        raise
+    return [os.path.join(place, m) for m in (os.path.relpath(x, work) for x in made)]
+
+
 def build_library(module: Any, source: str, exports: Exports, salt: str = "") -> bool:
     """Compile the exported functions of `module` (the numba module of `source`, whose
     functions they call are compiled into it) into the library, written whole or not at all;
@@ -282,9 +361,7 @@ def build_library(module: Any, source: str, exports: Exports, salt: str = "") ->
 
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            from numba.pycc import CC
-
-            cc = CC(name)
+            cc = _compiler()(name)
             cc.output_dir = work
             cc.verbose = False
             for fn, sig in exports:
