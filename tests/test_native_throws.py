@@ -223,10 +223,39 @@ def test_a_rule_reading_the_plays_otherwise_has_no_probe() -> None:
     looped = ("\n@njit(cache=True)\ndef rule_3(b, d1, d2, rolls, setup, unplayed, pb, ps, pp, pn):"
               "\n    _t1 = 0\n    if b[5] > 1:\n        for _v2 in range(pb.shape[0]):\n"
               "            _t1 += pb[_v2, 5]\n        _t1 += 1\n    return _t1\n\n\n")
-    probe = _probe(looped, "rule_3")
+    probe = _probe(looped, "rule_3", 2)
     assert probe is not None
     text = "\n".join(probe)
-    assert f"return ({NEED})" in text and "pb" not in text and "_t1 += 1" not in text
+    assert f"return {NEED}" in text and "pb" not in text and "_t1 += 1" not in text
     counted = looped.replace("for _v2 in range(pb.shape[0]):\n            _t1 += pb[_v2, 5]",
                              "_t1 += pb.shape[0]")
-    assert _probe(counted, "rule_3") is None
+    assert _probe(counted, "rule_3", 2) is None
+
+
+def test_a_loop_no_play_of_the_throw_can_satisfy_is_left_out() -> None:
+    """A loop over the plays that only looks at those leaving at least (or exactly) given
+    numbers of the mover's checkers on given points is left out where the position is further
+    from them than a play moves checkers (two): no play satisfies it, and the rule is read
+    without the plays; nearer, the plays are made."""
+    from interpreter.native.throws_emit import NEED, _probe
+
+    src = ("\n@njit(cache=True)\ndef rule_3(b, d1, d2, rolls, setup, unplayed, pb, ps, pp, pn):"
+           "\n    _t1 = 0\n    for _v2 in range(pb.shape[0]):\n"
+           "        if pb[_v2, 5] >= 2 and pb[_v2, 6] == 2:\n            _t1 += 1\n"
+           "    return _t1\n\n\n")
+    probe = _probe(src, "rule_3", 2)
+    assert probe is not None and probe[0] == "@njit(cache=True)"
+    space: dict = {}
+    exec("\n".join(probe[1:]), space)          # noqa: S102 - the probe's own text
+    rule = space["rule_3_probe"]
+    b = [0] * 28
+    b[6] = -2                                   # the opponent's point: four checkers short
+    assert rule(b, 1, 2, 1, 1, 0) == 0
+    b[5], b[6] = 1, 1                           # two short: a play might leave both
+    assert rule(b, 1, 2, 1, 1, 0) == NEED
+    other = src.replace("if pb[_v2, 5] >= 2 and pb[_v2, 6] == 2:",
+                        "if pb[_v2, 5] >= 2 or pb[_v2, 6] == 2:")
+    space = {}
+    exec("\n".join(_probe(other, "rule_3", 2)[1:]), space)  # noqa: S102
+    b[5], b[6] = 0, -2                          # not a conjunction: always the plays
+    assert space["rule_3_probe"](b, 1, 2, 1, 1, 0) == NEED

@@ -27,7 +27,6 @@ from __future__ import annotations
 import ast
 import dataclasses
 import os
-import re
 from typing import Any
 
 from interpreter.kernel.rules import MoveRules
@@ -155,7 +154,9 @@ def emit_throws(variant: Any) -> tuple[NativeRules, tuple[str, ...]] | None:
               "    _v0, unplayed = throw_cands(b, d1, d2, rolls, cb, cp, cn, hv, True)",
               "    plays = rt.group_plays(b, cb, cp, cn, _v0, pb, ps, pp, pn)",
               "    return (plays, unplayed)"]
-    probes = _probes(nr)
+    # the most checkers a play of a throw moves: two (the switches covered play a doublet
+    # twice; the corner taken par puissance moves two)
+    probes = _probes(nr, max(2, r.doublet_moves))
     if probes is not None:
         lines += ["", ""] + probes
     lines += ["", "",
@@ -207,42 +208,93 @@ def emit_throws(variant: Any) -> tuple[NativeRules, tuple[str, ...]] | None:
 #: what a probe returns where the throw's plays must be made before the rule can be read
 NEED = -(1 << 62)
 
-_PLAYS_LOOP = re.compile(r"( *)for _v\d+ in range\(pb\.shape\[0\]\):")
 _PLAYS = frozenset({"pb", "ps", "pp", "pn"})
 
 
-def _probe(source: str, name: str) -> list[str] | None:
+def _probe(source: str, name: str, most: int) -> list[str] | None:
     """The lines of `name`'s probe: the rule's function without the plays' arguments, each
-    loop over the roll's plays (and what follows it in its block) replaced by `return NEED`.
-    Where no such loop is reached the probe returns what the rule does, which then does not
-    depend on the plays; None where the function reads the plays otherwise."""
+    loop over the roll's plays replaced by `return NEED` (what follows it in its block left
+    out). Where no such loop is reached the probe returns what the rule does, which then does
+    not depend on the plays. A loop that only looks at the plays leaving given numbers of the
+    mover's checkers on given points (`pl.full(j)`, `pl.mine(off) == checkers`) is left out
+    where the position is further from that than `most` checkers (the most a throw's play
+    moves): no play can then satisfy it, and the loop does nothing. None where the function
+    reads the plays otherwise."""
     at = source.index(f"\ndef {name}(") + 1
     end = source.find("\n\n\n", at)
-    body = source[at:end if end >= 0 else len(source)].split("\n")[1:]
-    out = ["@njit(cache=True)", f"def {name}_probe(b, d1, d2, rolls, setup, unplayed):"]
-    cut = -1
-    for line in body:
-        indent = len(line) - len(line.lstrip(" "))
-        if cut >= 0 and (not line.strip() or indent >= cut):
-            continue
-        cut = -1
-        m = _PLAYS_LOOP.fullmatch(line)
-        if m:
-            out.append(f"{m.group(1)}return ({NEED})")
-            cut = len(m.group(1))
-        else:
-            out.append(line)
-    tree = ast.parse("\n".join(out[1:]))
-    if any(isinstance(n, ast.Name) and n.id in _PLAYS for n in ast.walk(tree)):
+    fn = ast.parse(source[at:end if end >= 0 else len(source)]).body[0]
+    assert isinstance(fn, ast.FunctionDef)
+    fn.name = f"{name}_probe"
+    fn.args.args = [a for a in fn.args.args if a.arg not in _PLAYS]
+    fn.decorator_list = []
+    fn.body = _cut(fn.body, most)
+    ast.fix_missing_locations(fn)
+    if any(isinstance(n, ast.Name) and n.id in _PLAYS for n in ast.walk(fn)):
         return None
+    return ["@njit(cache=True)"] + ast.unparse(fn).split("\n")
+
+
+def _cut(body: list[ast.stmt], most: int) -> list[ast.stmt]:
+    """`body` with its loops over the plays made probes' answers (`_probe`), and nothing
+    after a `return`."""
+    out: list[ast.stmt] = []
+    for st in body:
+        if isinstance(st, ast.For) and ast.unparse(st.iter) == "range(pb.shape[0])":
+            need = ast.Return(ast.Constant(NEED))
+            far = _too_far(st, most)
+            if far is None:
+                out.append(need)
+                break
+            out.append(ast.If(test=ast.UnaryOp(ast.Not(), far), body=[need], orelse=[]))
+            continue
+        for field in ("body", "orelse"):
+            inner = getattr(st, field, None)
+            if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
+                setattr(st, field, _cut(inner, most) or [ast.Pass()])
+        out.append(st)
+        if isinstance(st, ast.Return):
+            break
     return out
 
 
-def _probes(nr: NativeRules) -> list[str] | None:
+def _too_far(loop: ast.For, most: int) -> ast.expr | None:
+    """Where the loop's body is a single `if` (no `else`) whose test is a conjunction of
+    `pb[v, P] >= K` or `pb[v, P] == K` (K > 0): the test that the position is more than `most`
+    arrivals of the mover's checkers from every such count (a play leaves on P at most the
+    checkers of the mover there before and those it brings); else None."""
+    if len(loop.body) != 1 or not isinstance(loop.body[0], ast.If) or loop.body[0].orelse:
+        return None
+    test = loop.body[0].test
+    terms = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) \
+        else [test]
+    var = loop.target.id if isinstance(loop.target, ast.Name) else None
+    short: list[str] = []
+    for t in terms:
+        if not (isinstance(t, ast.Compare) and len(t.ops) == 1
+                and isinstance(t.ops[0], (ast.GtE, ast.Eq))
+                and isinstance(t.comparators[0], ast.Constant)
+                and type(t.comparators[0].value) is int and t.comparators[0].value > 0
+                and isinstance(t.left, ast.Subscript)
+                and isinstance(t.left.value, ast.Name) and t.left.value.id == "pb"
+                and isinstance(t.left.slice, ast.Tuple) and len(t.left.slice.elts) == 2
+                and isinstance(t.left.slice.elts[0], ast.Name)
+                and t.left.slice.elts[0].id == var
+                and isinstance(t.left.slice.elts[1], ast.Constant)
+                and type(t.left.slice.elts[1].value) is int):
+            return None
+        pip, k = t.left.slice.elts[1].value, t.comparators[0].value
+        short.append(f"max(0, {k} - max(b[{pip}], 0))")
+    if not short:
+        return None
+    return ast.parse(f"({' + '.join(short)}) > {most}", mode="eval").body
+
+
+def _probes(nr: NativeRules, most: int) -> list[str] | None:
     """`throw_probe(b, d1, d2, rolls, setup, unplayed, pb, ps, pp, pn)`: the points of the
     roll's scoring rules (the mover's less his opponent's) read without the plays, or NEED
     where some rule must see them; with the probes of the rules that read them first. None
-    where a rule reads the plays in a way its probe cannot stand in for."""
+    where a rule reads the plays in a way its probe cannot stand in for; `most`: the most
+    checkers a play moves."""
     lines: list[str] = []
     calls: list[str] = []
     rest: list[str] = []
@@ -252,7 +304,7 @@ def _probes(nr: NativeRules) -> list[str] | None:
         sign = "+" if to == "mover" else "-"
         worth = f"({int(doublet)} if d1 == d2 else {int(simple)})"
         if fn.reads_plays:
-            probe = _probe(nr.source, fn.name)
+            probe = _probe(nr.source, fn.name, most)
             if probe is None:
                 return None
             lines += probe + ["", ""]
