@@ -17,6 +17,14 @@ rules (`rules_emit.py`) gains two functions written from the file's rule ids and
   `dice` (rows of d1, d2, weight), the weight times the points the roll's scoring rules give the
   mover less those they give his opponent; the caller divides by the total weight.
 
+`throw_points` makes a throw's plays only where a rule must see them: a throw first asks
+whether some play is legal (`throw_cands`, the first `FEW` candidates, then all), then
+`throw_probe`, the rules read from the position, each rule that reads the plays through its
+probe (`_probe`: its own function, every loop over the plays made the answer `NEED`, or left out
+where no play of the throw could satisfy it); only on `NEED` are the plays made and every rule
+read over them. A forbid rule is asked in its two parts (`rules_emit.NativeFn.split`), the
+parts that read only the position once per position.
+
 `covers(variant)` says whether the variant's switches are those `rt_corner.py` generates for and
 every rule the throw reads compiled; otherwise the Python path serves, unchanged. As in
 `rules_emit.py` no text of the file reaches the code: the rules are called by the names that
