@@ -218,6 +218,28 @@ def test_a_known_library_is_named_by_a_plain_file_of_the_users(
     assert not os.path.exists(lib)                              # removed
 
 
+def test_the_cache_keeps_the_libraries_loaded_last(tmp_path: Path) -> None:
+    """Past `KEEP` libraries, a new build removes those loaded (or made) longest ago, never the
+    one just made; other files of the folder stay."""
+    import importlib.machinery
+
+    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+    made = []
+    for k in range(library.KEEP + 5):
+        f = tmp_path / f"tablier_lib_{k:032x}{suffix}"
+        f.write_bytes(b"")
+        os.utime(f, (1_000_000 + k, 1_000_000 + k))
+        made.append(f)
+    (tmp_path / "known").mkdir()
+    (tmp_path / "tablier_lib_x.failed").write_text("no compiler")
+    just = made[0]                          # the oldest, but the one just built
+    assert library.evict(str(tmp_path), keep=str(just)) == 4
+    assert just.exists() and all(f.exists() for f in made[5:])
+    assert not any(f.exists() for f in made[1:5])
+    assert (tmp_path / "known").is_dir() and (tmp_path / "tablier_lib_x.failed").exists()
+    assert library.evict(str(tmp_path)) == 1 and not just.exists()
+
+
 @pytest.mark.slow
 def test_the_throws_from_the_library(libraries: None) -> None:
     """Triktrak's compiled throws (throws_emit.py) from the library: the same points over the

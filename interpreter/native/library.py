@@ -239,6 +239,38 @@ def know(key: str, source: str, exports: Exports, salt: str = "") -> None:
         pass
 
 
+#: the most libraries the cache keeps (about 0.8 MB each): past it, a new library's build
+#: removes those loaded longest ago (each load marks its file's time), which a later run that
+#: wants one again makes anew in the background
+KEEP = 64
+
+
+def evict(folder: str, keep: str = "") -> int:
+    """Remove the libraries of `folder` past the `KEEP` most lately loaded or made (never
+    `keep`); how many were removed."""
+    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+    found = []
+    try:
+        with os.scandir(folder) as it:
+            for e in it:
+                if e.name.startswith("tablier_lib_") and e.name.endswith(suffix) \
+                        and e.is_file(follow_symlinks=False):
+                    found.append((e.stat(follow_symlinks=False).st_mtime, e.path))
+    except OSError:
+        return 0
+    found.sort(reverse=True)
+    gone = 0
+    for _t, path in found[KEEP:]:
+        if path == keep:
+            continue
+        try:
+            os.unlink(path)
+            gone += 1
+        except OSError:
+            pass
+    return gone
+
+
 def _load(path: str, exports: Exports) -> ModuleType | None:
     got = _LOADED.get(path, False)
     if got is not False:
@@ -255,11 +287,13 @@ def _load(path: str, exports: Exports) -> ModuleType | None:
                 mod = None
     except (ImportError, OSError):      # a broken or foreign file: made again next time
         mod = None
-    if mod is None:
-        try:
+    try:
+        if mod is None:
             os.unlink(path)
-        except OSError:
-            pass
+        else:
+            os.utime(path)              # loaded now: the last the cache gives up (`evict`)
+    except OSError:
+        pass
     _LOADED[path] = mod
     return mod
 
@@ -373,6 +407,7 @@ def build_library(module: Any, source: str, exports: Exports, salt: str = "") ->
             raise OSError("the compiler left no library")
         os.chmod(os.path.join(work, built[0]), 0o700)
         os.replace(os.path.join(work, built[0]), path)
+        evict(os.path.dirname(path), keep=path)
         return True
     except Exception as exc:            # no compiler, or pycc gone from this numba
         try:
