@@ -83,13 +83,18 @@ def has_library(source: str, exports: Exports, salt: str = "") -> bool:
     if not wanted():
         return False
     path = path_of(source, exports, salt)
-    if path is None:
-        return False
+    return path is not None and _own_file(path)
+
+
+def _own_file(path: str, most: int = -1) -> bool:
+    """Whether `path` is a plain file (not a link) of the user's, of at most `most` bytes
+    (-1: any size)."""
     try:
         st = os.lstat(path)
     except OSError:
         return False
-    return stat.S_ISREG(st.st_mode) and st.st_uid == os.getuid()
+    return stat.S_ISREG(st.st_mode) and st.st_uid == os.getuid() \
+        and (most < 0 or st.st_size <= most)
 
 
 #: seconds for which a library that could not be made is not tried again (a compiler installed
@@ -177,13 +182,18 @@ def code_digest() -> str:
     return _CODE[0]
 
 
-def known_key(kind: str, variant: Any) -> str:
-    """The key of `kind`'s module of `variant` among the known libraries."""
+def _sha(parts: Any) -> str:
+    """32 hexadecimal digits of the sha256 of the texts `parts`, each ended by a NUL."""
     h = hashlib.sha256()
-    for part in (kind, code_digest(), variant.model.model_dump_json(), sys.version):
+    for part in parts:
         h.update(part.encode())
         h.update(b"\0")
     return h.hexdigest()[:32]
+
+
+def known_key(kind: str, variant: Any) -> str:
+    """The key of `kind`'s module of `variant` among the known libraries."""
+    return _sha((kind, code_digest(), variant.model.model_dump_json(), sys.version))
 
 
 def _known_path(key: str) -> str | None:
@@ -201,12 +211,9 @@ def known(key: str, exports: Exports) -> ModuleType | None:
     if not wanted():
         return None
     path = _known_path(key)
-    if path is None:
+    if path is None or not _own_file(path, 64):
         return None
     try:
-        st = os.lstat(path)
-        if not stat.S_ISREG(st.st_mode) or st.st_uid != os.getuid() or st.st_size > 64:
-            return None
         with open(path, encoding="ascii") as fh:
             name = fh.read().strip()
     except (OSError, UnicodeDecodeError):
@@ -215,13 +222,7 @@ def known(key: str, exports: Exports) -> ModuleType | None:
         return None
     lib = os.path.join(os.path.dirname(os.path.dirname(path)),
                        name + importlib.machinery.EXTENSION_SUFFIXES[0])
-    try:
-        st = os.lstat(lib)
-    except OSError:
-        return None
-    if not stat.S_ISREG(st.st_mode) or st.st_uid != os.getuid():
-        return None
-    return _load(lib, exports)
+    return _load(lib, exports) if _own_file(lib) else None
 
 
 def know(key: str, source: str, exports: Exports, salt: str = "") -> None:
@@ -336,15 +337,12 @@ def _shared_objects(toolchain: Any, sources: list[str], include_dirs: list[str],
     folder = _folder()
     if folder is None:
         return None
-    h = hashlib.sha256()
-    for part in (sys.version, repr(macros), repr(flags), repr(include_dirs)):
-        h.update(part.encode())
-        h.update(b"\0")
+    texts = []
     for src in sources:
-        h.update(src.encode())
         with open(src, "rb") as fh:
-            h.update(fh.read())
-    place = os.path.join(folder, "objects", h.hexdigest()[:32])
+            texts += [src, fh.read().decode("utf-8", "replace")]
+    place = os.path.join(folder, "objects", _sha(
+        (sys.version, repr(macros), repr(flags), repr(include_dirs), *texts)))
     names = os.path.join(place, "objects.txt")
     try:
         with open(names, encoding="utf-8") as fh:

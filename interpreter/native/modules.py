@@ -93,22 +93,17 @@ class _Unliteral(ast.NodeTransformer):
         return node
 
     def _typed(self, a: ast.expr) -> ast.expr:
-        value: Any = None
-        if isinstance(a, ast.Name) and a.id in self.numbers:
-            self.changed = True
-            return ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "int64", ast.Load()),
-                            [a], [])
-        if isinstance(a, ast.Constant) and type(a.value) in (int, bool):
-            value = a.value
-        elif isinstance(a, ast.UnaryOp) and isinstance(a.op, ast.USub) \
-                and isinstance(a.operand, ast.Constant) and type(a.operand.value) is int:
-            value = -a.operand.value
-        if value is None:
+        if isinstance(a, ast.Constant) and type(a.value) is bool:
+            kind = "bool_"
+        elif (isinstance(a, ast.Name) and a.id in self.numbers) \
+                or (isinstance(a, ast.Constant) and type(a.value) is int) \
+                or (isinstance(a, ast.UnaryOp) and isinstance(a.op, ast.USub)
+                    and isinstance(a.operand, ast.Constant) and type(a.operand.value) is int):
+            kind = "int64"
+        else:
             return a
         self.changed = True
-        kind = "bool_" if type(value) is bool else "int64"
-        return ast.Call(ast.Attribute(ast.Name("np", ast.Load()), kind, ast.Load()),
-                        [ast.Constant(value)], [])
+        return ast.Call(ast.Attribute(ast.Name("np", ast.Load()), kind, ast.Load()), [a], [])
 
 
 def unliteral(text: str) -> str:

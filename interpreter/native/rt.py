@@ -16,7 +16,7 @@ import numpy as np
 # `rt.corner_full` and so on
 # (rt_corner points numba's cache at the checked folder before it imports numba)
 from interpreter.native.rt_corner import (  # noqa: F401
-    copy_candidate, corner_full, corner_single, drop_marked, group_plays, prefer_higher)
+    copy_candidate, corner_full, corner_single, group_plays, prefer_higher)
 from numba import njit
 
 #: the highest number a bit mask holds

@@ -218,18 +218,6 @@ def copy_candidate(cb, cp, cn, i, j):
 
 
 @njit(cache=True)
-def drop_marked(cb, cp, cn, n, marked):
-    """Keep the candidates not marked (a forbid rule's answers), in order; how many."""
-    m = np.int64(0)
-    for i in range(n):
-        if not marked[i]:
-            if m != i:
-                copy_candidate(cb, cp, cn, i, m)
-            m += 1
-    return m
-
-
-@njit(cache=True)
 def prefer_higher(cb, cp, cn, n, d1, d2):
     """Of single-number candidates of two different numbers, those of the higher, if any."""
     if d1 == d2:

@@ -124,11 +124,10 @@ class NativeFn:
     batch: str | None = None
     batch_args: tuple[str, ...] = ()
     mode: str | None = None
-    #: a forbid rule's form in two parts, for a caller asking many throws of one position:
-    #: `<name>_pre(b, hv)` writes the `hoisted` parts that read only the position into `hv`
-    #: (a bool as 1 or 0), `<name>_each(b, hv, a, x, xn, d1, d2, rolls)` answers for one
-    #: candidate from them
-    split: bool = False
+    #: a forbid rule (one with a batch form) also comes in two parts, for a caller asking many
+    #: throws of one position: `<name>_pre(b, hv)` writes the `hoisted` parts that read only
+    #: the position into `hv` (a bool as 1 or 0), `<name>_each(b, hv, a, x, xn, d1, d2, rolls)`
+    #: answers for one candidate from them
     hoisted: int = 0
 
 
@@ -852,11 +851,10 @@ class _Module:
             if context == FORBID:
                 hoisted = self._split(name, tree)
         return NativeFn(name, kind, args, rtype, body.reads_plays, body.path_cols, batch,
-                        batch_args, mode, split=batch is not None and context == FORBID,
-                        hoisted=hoisted)
+                        batch_args, mode, hoisted=hoisted)
 
     def _split(self, name: str, tree: Expr) -> int:
-        """A forbid rule's two parts (`NativeFn.split`); how many values the first writes."""
+        """A forbid rule's two parts (`NativeFn.hoisted`); how many values the first writes."""
         tree, parts = hoist(tree, Cost())
         pre = _Body(FORBID, self.temps)
         each = _Body(FORBID, self.temps)
@@ -880,6 +878,8 @@ class _Module:
         return len(parts)
 
     def _batch(self, tree: Expr, context: str, rtype: str) -> list[str]:
+        """A forbid rule's batch form over a roll's candidates, or a choice rule's over all
+        the plays, its parts that read only the position computed once."""
         body = _Body(context, self.temps)
         tree, parts = hoist(tree, Cost())
         for k, part in enumerate(parts):
@@ -1087,8 +1087,7 @@ _MADE_NAMES = re.compile(r"_[tvk]\d{1,7}|rule_\d{1,5}(_many|_probe|_pre|_each)?"
 _RT_NAMES = frozenset({"mine", "theirs", "pos", "neg", "mine_pinned", "theirs_pinned",
                        "their_same", "empty", "full", "div", "mod", "bit", "has", "span", "count",
                        "landings", "rests", "arrivals", "can_move", "corner_full",
-                       "corner_single", "drop_marked", "prefer_higher", "group_plays",
-                       "copy_candidate"})
+                       "corner_single", "prefer_higher", "group_plays", "copy_candidate"})
 _NP_NAMES = frozenset({"zeros", "int64", "bool_"})
 _NODES = (ast.Module, ast.FunctionDef, ast.arguments, ast.arg, ast.Return, ast.Assign,
           ast.AugAssign, ast.If, ast.For, ast.Break, ast.Expr, ast.Name, ast.Load, ast.Store,

@@ -22,7 +22,7 @@ whether some play is legal (`throw_cands`, the first `FEW` candidates, then all)
 `throw_probe`, the rules read from the position, each rule that reads the plays through its
 probe (`_probe`: its own function, every loop over the plays made the answer `NEED`, or left out
 where no play of the throw could satisfy it); only on `NEED` are the plays made and every rule
-read over them. A forbid rule is asked in its two parts (`rules_emit.NativeFn.split`), the
+read over them. A forbid rule is asked in its two parts (`rules_emit.NativeFn.hoisted`), the
 parts that read only the position once per position.
 
 `covers(variant)` says whether the variant's switches are those `rt_corner.py` generates for and
@@ -38,7 +38,6 @@ import os
 from typing import Any
 
 from interpreter.kernel.rules import MoveRules
-from interpreter.native.library import load_library
 from interpreter.native.modules import per_variant
 from interpreter.native.rules_emit import NativeRules, emit_rules, _folder, load_module
 
@@ -87,22 +86,6 @@ def covers(variant: Any) -> bool:
     return len(gen.forbid) == len(rules.forbid)
 
 
-def library(nr: NativeRules) -> Any:
-    """The library of the throws' module in the cache (`library.py`: no numba imported), or
-    None."""
-    return load_library(nr.source, EXPORTS, nr.digest)
-
-
-def build(nr: NativeRules) -> Any:
-    """Make the library of the throws' module (numba's compiler, once per machine) and load
-    it; None where it cannot be made here."""
-    from interpreter.native.library import build_library
-
-    if build_library(load_module(nr), nr.source, EXPORTS, nr.digest):
-        return library(nr)
-    return None
-
-
 @per_variant
 def emit_throws(variant: Any) -> tuple[NativeRules, tuple[str, ...]] | None:
     """The variant's compiled rules with the two throw functions, and the names of the
@@ -117,7 +100,7 @@ def emit_throws(variant: Any) -> tuple[NativeRules, tuple[str, ...]] | None:
     forbids: list[Any] = []
     for rule_id, _fn in variant.rules.forbid:
         fn = nr.functions.get(rule_id)
-        if fn is None or not fn.split:
+        if fn is None or fn.batch is None:
             return None
         forbids.append(fn)
     r = variant.generator.rules
